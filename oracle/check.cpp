@@ -1,0 +1,413 @@
+// oracle/check.cpp: the rules of SPEC §4, one function per rule family, in the
+// order the spec lists them. The first broken rule is reported.
+#include "check.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+
+#include "error.hpp"
+#include "limits.hpp"
+#include "text.hpp"
+
+namespace concord {
+
+static const char* const kRuntimeCodes[] = {"NO_HANDLER", "DIV_ZERO", "SYSTEM_LIMIT", "NOPROC"};
+
+bool is_kind_name(const std::string& s) {
+  if (s.empty() || s.size() > kMaxNameLength || !std::isupper(static_cast<unsigned char>(s[0]))) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+bool is_lower_name(const std::string& s) {
+  if (s.empty() || s.size() > kMaxNameLength || !std::islower(static_cast<unsigned char>(s[0]))) return false;
+  if (is_keyword(s)) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+bool is_code_name(const std::string& s) {
+  if (s.empty() || s.size() > kMaxNameLength || !std::isupper(static_cast<unsigned char>(s[0]))) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+static std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+int spawned_name_kind(const Program& p, const std::string& s) {
+  size_t dash = s.rfind('-');
+  if (dash == std::string::npos || dash + 1 >= s.size() || s[dash + 1] == '0') return -1;
+  for (size_t i = dash + 1; i < s.size(); i++)
+    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return -1;
+  if (s.size() - dash - 1 > 19) return -1;  // beyond any count a run can reach
+  std::string base = s.substr(0, dash);
+  for (size_t k = 0; k < p.kinds.size(); k++)
+    if (lower(p.kinds[k].name) == base) return static_cast<int>(k);
+  return -1;
+}
+
+namespace {
+
+class Checker {
+ public:
+  explicit Checker(Program& p) : p_(p) {}
+
+  void run() {
+    p_.sigs.clear();
+    p_.names.clear();
+    check_kind_names();
+    check_declared_names();
+    for (Kind& k : p_.kinds) check_kind(k);
+    for (Kind& k : p_.kinds) {
+      k.handler_of_sig.assign(p_.sigs.size(), -1);
+      for (size_t h = 0; h < k.handlers.size(); h++) k.handler_of_sig[k.handlers[h].sig] = static_cast<int32_t>(h);
+    }
+    int32_t sup_index = 0;
+    for (Decl& d : p_.system) check_decl(d, sup_index);
+    p_.supervisor_count = sup_index;
+    for (Given& g : p_.given) check_given(g);
+    // Signatures seen only in sends or givens have no handler anywhere.
+    for (Kind& k : p_.kinds) k.handler_of_sig.resize(p_.sigs.size(), -1);
+    p_.checked = true;
+  }
+
+ private:
+  [[noreturn]] static void fail(const std::string& where, const std::string& what) { throw InputError(where, what); }
+
+  int32_t intern_name(const std::string& n) {
+    auto it = name_ids_.find(n);
+    if (it != name_ids_.end()) return it->second;
+    int32_t id = static_cast<int32_t>(p_.names.size());
+    p_.names.push_back(n);
+    name_ids_.emplace(n, id);
+    return id;
+  }
+
+  int32_t intern_sig(const std::string& tag, std::vector<Type> types) {
+    std::string key = tag + "/";
+    for (Type t : types) key += t == Type::Int ? 'i' : 'a';
+    auto it = sig_ids_.find(key);
+    if (it != sig_ids_.end()) return it->second;
+    int32_t id = static_cast<int32_t>(p_.sigs.size());
+    p_.sigs.push_back({tag, std::move(types)});
+    sig_ids_.emplace(key, id);
+    return id;
+  }
+
+  // --- §4.1 names -----------------------------------------------------------
+  void check_lower(const std::string& name, const std::string& where, const char* what) {
+    if (name.size() > kMaxNameLength) fail(where, std::string(what) + " '" + name + "' is longer than " + std::to_string(kMaxNameLength) + " characters");
+    if (is_keyword(name)) fail(where, std::string(what) + " '" + name + "' is a keyword");
+    if (!is_lower_name(name)) fail(where, std::string(what) + " '" + name + "' must match [a-z][a-z0-9_]*");
+  }
+
+  void check_kind_names() {
+    std::set<std::string> seen;
+    for (size_t i = 0; i < p_.kinds.size(); i++) {
+      const Kind& k = p_.kinds[i];
+      if (!is_kind_name(k.name)) fail(k.where, "kind name '" + k.name + "' must match [A-Z][A-Za-z0-9_]* (at most 32 characters)");
+      if (!seen.insert(lower(k.name)).second) fail(k.where, "duplicate kind '" + k.name + "' (kinds are compared case-insensitively)");
+      kind_index_[k.name] = static_cast<int>(i);
+    }
+  }
+
+  void collect_names(const Decl& d) {
+    if (auto* pd = std::get_if<ProcessDecl>(&d)) {
+      check_lower(pd->name, pd->where, "process name");
+      if (!declared_.insert(pd->name).second) fail(pd->where, "duplicate name '" + pd->name + "'");
+      processes_.insert(pd->name);
+      intern_name(pd->name);
+      return;
+    }
+    const SupervisorDecl& s = std::get<SupervisorDecl>(d);
+    check_lower(s.name, s.where, "supervisor name");
+    if (!declared_.insert(s.name).second) fail(s.where, "duplicate name '" + s.name + "'");
+    supervisors_.insert(s.name);
+    intern_name(s.name);
+    for (const Child& c : s.children) collect_names(c.decl);
+  }
+
+  void check_declared_names() {
+    for (const Decl& d : p_.system) collect_names(d);
+  }
+
+  // --- §4.2 scopes, §4.3 expressions -----------------------------------------
+  struct Scopes {
+    const Kind* kind = nullptr;
+    const std::vector<Param>* args = nullptr;  // handler parameters, or null
+    bool fields = true;                        // false in state initialisers
+    bool init = false;                         // init body or initialiser: §4.9
+  };
+
+  void resolve_var(Expr& e, const Scopes& sc) {
+    auto find = [&](const auto& list, Scope scope) {
+      for (size_t i = 0; i < list.size(); i++)
+        if (list[i].name == e.name) {
+          e.scope = scope;
+          e.slot = static_cast<int32_t>(i);
+          e.type = list[i].type;
+          return true;
+        }
+      return false;
+    };
+    if (sc.args && find(*sc.args, Scope::Arg)) return;
+    if (sc.fields && find(sc.kind->state, Scope::Field)) return;
+    if (find(sc.kind->params, Scope::Param)) return;
+    fail(e.where, "unknown variable '" + e.name + "'");
+  }
+
+  void resolve_addr(Expr& e) {
+    if (processes_.count(e.name) || spawned_name_kind(p_, e.name) >= 0) {
+      e.slot = intern_name(e.name);
+      return;
+    }
+    if (supervisors_.count(e.name)) fail(e.where, "'@" + e.name + "' names a supervisor; only worker processes receive messages");
+    fail(e.where, "unknown process '@" + e.name + "'");
+  }
+
+  void expr(Expr& e, const Scopes& sc, int depth) {
+    if (depth > kMaxDepth) fail(e.where, "expression nested deeper than " + std::to_string(kMaxDepth));
+    switch (e.kind) {
+      case ExprKind::Int: e.type = Type::Int; return;
+      case ExprKind::Addr: e.type = Type::Addr; resolve_addr(e); return;
+      case ExprKind::Self: e.type = Type::Addr; return;
+      case ExprKind::Var: resolve_var(e, sc); return;
+      case ExprKind::Unary:
+        expr(e.args[0], sc, depth + 1);
+        want(e.args[0], Type::Int, op_info(e.op).text);
+        e.type = Type::Int;
+        return;
+      case ExprKind::Binary:
+        expr(e.args[0], sc, depth + 1);
+        expr(e.args[1], sc, depth + 1);
+        e.type = Type::Int;
+        if (e.op == Op::Eq || e.op == Op::Ne) {
+          if (e.args[0].type != e.args[1].type)
+            fail(e.where, std::string("'") + op_info(e.op).text + "' compares " + type_name(e.args[0].type) + " with " + type_name(e.args[1].type));
+          return;
+        }
+        want(e.args[0], Type::Int, op_info(e.op).text);
+        want(e.args[1], Type::Int, op_info(e.op).text);
+        if (sc.init && (e.op == Op::Div || e.op == Op::Rem) && !(e.args[1].kind == ExprKind::Int && e.args[1].value != 0))
+          fail(e.where, std::string("in init, the right operand of '") + op_info(e.op).text + "' must be a non-zero integer literal (init cannot fail)");
+        return;
+    }
+  }
+
+  static void want(const Expr& e, Type t, const char* op) {
+    if (e.type != t) fail(e.where, std::string("operand of '") + op + "' must be " + type_name(t) + ", is " + type_name(e.type));
+  }
+
+  // --- §4.4–4.9 statements ---------------------------------------------------
+  int64_t body(std::vector<Stmt>& b, const Scopes& sc, int depth) {
+    int64_t weight = 0;
+    for (Stmt& s : b) weight = std::min(weight + stmt(s, sc, depth), kMaxWeight + 1);
+    return weight;
+  }
+
+  int field_index(const Kind& k, const std::string& name) {
+    for (size_t i = 0; i < k.state.size(); i++)
+      if (k.state[i].name == name) return static_cast<int>(i);
+    return -1;
+  }
+
+  // Returns the statement's weight (§4.8), capped just past the limit.
+  int64_t stmt(Stmt& s, const Scopes& sc, int depth) {
+    if (depth > kMaxDepth) fail(s.where, "statement nested deeper than " + std::to_string(kMaxDepth));
+    switch (s.kind) {
+      case StmtKind::Assign: {
+        s.slot = field_index(*sc.kind, s.name);
+        if (s.slot < 0) {
+          bool is_param = std::any_of(sc.kind->params.begin(), sc.kind->params.end(), [&](const Param& p) { return p.name == s.name; }) ||
+                          (sc.args && std::any_of(sc.args->begin(), sc.args->end(), [&](const Param& p) { return p.name == s.name; }));
+          fail(s.where, is_param ? "'" + s.name + "' is a parameter; only state fields can be assigned" : "unknown state field '" + s.name + "'");
+        }
+        expr(s.exprs[0], sc, 1);
+        Type t = sc.kind->state[s.slot].type;
+        if (s.exprs[0].type != t)
+          fail(s.where, "'" + s.name + "' is " + type_name(t) + ", assigned " + type_name(s.exprs[0].type));
+        return 1;
+      }
+      case StmtKind::If: {
+        expr(s.exprs[0], sc, 1);
+        if (s.exprs[0].type != Type::Int) fail(s.exprs[0].where, "an 'if' condition must be int, is addr");
+        return 1 + body(s.body, sc, depth + 1) + body(s.orelse, sc, depth + 1);
+      }
+      case StmtKind::Repeat: {
+        if (s.count < 0 || s.count > kMaxRepeat)
+          fail(s.where, "repeat count " + std::to_string(s.count) + " is outside 0.." + std::to_string(kMaxRepeat));
+        int64_t w = 1 + s.count * body(s.body, sc, depth + 1);
+        return std::min(w, kMaxWeight + 1);
+      }
+      case StmtKind::Send: {
+        check_lower(s.name, s.where, "message tag");
+        if (s.exprs.size() - 1 > kMaxArgs) fail(s.where, "more than " + std::to_string(kMaxArgs) + " arguments");
+        std::vector<Type> types;
+        for (size_t i = 0; i < s.exprs.size(); i++) {
+          expr(s.exprs[i], sc, 1);
+          if (i > 0) types.push_back(s.exprs[i].type);
+        }
+        if (s.exprs[0].type != Type::Addr) fail(s.exprs[0].where, "the receiver of 'send' must be addr, is int");
+        s.slot = intern_sig(s.name, std::move(types));
+        return 1;
+      }
+      case StmtKind::Spawn: {
+        if (sc.init) fail(s.where, "'spawn' is not allowed in init (init cannot fail)");
+        auto it = kind_index_.find(s.name);
+        if (it == kind_index_.end()) fail(s.where, "unknown kind '" + s.name + "'");
+        s.slot = it->second;
+        const Kind& k = p_.kinds[s.slot];
+        for (Expr& e : s.exprs) expr(e, sc, 1);
+        check_args(s.exprs, k, s.where);
+        s.slot2 = -1;
+        if (!s.bind.empty()) {
+          s.slot2 = field_index(*sc.kind, s.bind);
+          if (s.slot2 < 0) fail(s.where, "unknown state field '" + s.bind + "'");
+          if (sc.kind->state[s.slot2].type != Type::Addr) fail(s.where, "'" + s.bind + "' receives a process name, so it must be addr");
+        }
+        s.slot3 = -1;
+        if (!s.under.empty()) {
+          if (!supervisors_.count(s.under)) fail(s.where, "unknown supervisor '" + s.under + "'");
+          s.slot3 = sup_index_of(s.under);
+        }
+        return 1;
+      }
+      case StmtKind::Stop:
+        if (sc.init) fail(s.where, "'stop' is not allowed in init (init cannot fail)");
+        return 1;
+      case StmtKind::Fail:
+        if (sc.init) fail(s.where, "'fail' is not allowed in init (init cannot fail)");
+        if (!is_code_name(s.name)) fail(s.where, "failure code '" + s.name + "' must match [A-Z][A-Z0-9_]* (at most 32 characters)");
+        for (const char* c : kRuntimeCodes)
+          if (s.name == c) fail(s.where, "'" + s.name + "' is a runtime failure code; a program cannot raise it");
+        return 1;
+    }
+    return 1;
+  }
+
+  int32_t sup_index_of(const std::string& name) {
+    int32_t i = 0, found = -1;
+    for (const Decl& d : p_.system) preorder(d, name, i, found);
+    return found;
+  }
+  static void preorder(const Decl& d, const std::string& name, int32_t& i, int32_t& found) {
+    auto* s = std::get_if<SupervisorDecl>(&d);
+    if (!s) return;
+    if (s->name == name) found = i;
+    i++;
+    for (const Child& c : s->children) preorder(c.decl, name, i, found);
+  }
+
+  void check_args(const std::vector<Expr>& args, const Kind& k, const std::string& where) {
+    if (args.size() != k.params.size())
+      fail(where, "kind " + k.name + " takes " + std::to_string(k.params.size()) + " arguments, given " + std::to_string(args.size()));
+    for (size_t i = 0; i < args.size(); i++)
+      if (args[i].type != k.params[i].type)
+        fail(args[i].where, "argument " + std::to_string(i + 1) + " of " + k.name + " ('" + k.params[i].name + "') must be " +
+                                type_name(k.params[i].type) + ", is " + type_name(args[i].type));
+  }
+
+  void check_body_weight(int64_t w, const std::string& where) {
+    if (w > kMaxWeight) fail(where, "body may run more than " + std::to_string(kMaxWeight) + " statements in one turn (§4.8)");
+  }
+
+  // --- kinds -----------------------------------------------------------------
+  void unique_in(std::set<std::string>& seen, const std::string& name, const std::string& where, const Kind& k) {
+    if (!seen.insert(name).second) fail(where, "'" + name + "' is declared twice in kind " + k.name);
+  }
+
+  void check_kind(Kind& k) {
+    if (k.params.size() > kMaxArgs) fail(k.where, "more than " + std::to_string(kMaxArgs) + " parameters");
+    std::set<std::string> kind_names;
+    for (const Param& p : k.params) {
+      check_lower(p.name, p.where, "parameter name");
+      unique_in(kind_names, p.name, p.where, k);
+    }
+    for (const Field& f : k.state) {
+      check_lower(f.name, f.where, "state field name");
+      unique_in(kind_names, f.name, f.where, k);
+    }
+    for (Field& f : k.state) {
+      Scopes sc{&k, nullptr, false, true};
+      expr(f.init, sc, 1);
+      if (f.init.type != f.type) fail(f.where, "'" + f.name + "' is " + type_name(f.type) + ", initialised with " + type_name(f.init.type));
+    }
+    Scopes init_sc{&k, nullptr, true, true};
+    check_body_weight(body(k.init, init_sc, 1), k.where + (k.where.empty() || k.where[0] == '/' ? "/init" : ""));
+    std::set<std::string> tags;
+    for (Handler& h : k.handlers) {
+      check_lower(h.tag, h.where, "message tag");
+      if (!tags.insert(h.tag).second) fail(h.where, "kind " + k.name + " has two handlers for '" + h.tag + "'");
+      if (h.params.size() > kMaxArgs) fail(h.where, "more than " + std::to_string(kMaxArgs) + " parameters");
+      std::set<std::string> names = kind_names;
+      std::vector<Type> types;
+      for (const Param& p : h.params) {
+        check_lower(p.name, p.where, "parameter name");
+        if (!names.insert(p.name).second) fail(p.where, "'" + p.name + "' is already a parameter or state field of kind " + k.name);
+        types.push_back(p.type);
+      }
+      h.sig = intern_sig(h.tag, std::move(types));
+      Scopes sc{&k, &h.params, true, false};
+      check_body_weight(body(h.body, sc, 1), h.where);
+    }
+  }
+
+  // --- §4.10 declared processes, supervisors ------------------------------------
+  void constants(std::vector<Expr>& args, const std::string& what) {
+    for (Expr& e : args) {
+      if (e.kind == ExprKind::Int) e.type = Type::Int;
+      else if (e.kind == ExprKind::Addr) {
+        e.type = Type::Addr;
+        resolve_addr(e);
+      } else fail(e.where, what + " arguments must be constants: integer or addr literals");
+    }
+  }
+
+  void check_decl(Decl& d, int32_t& sup_index) {
+    if (auto* pd = std::get_if<ProcessDecl>(&d)) {
+      auto it = kind_index_.find(pd->kind);
+      if (it == kind_index_.end()) fail(pd->where, "unknown kind '" + pd->kind + "'");
+      pd->kind_index = it->second;
+      constants(pd->args, "process");
+      check_args(pd->args, p_.kinds[pd->kind_index], pd->where);
+      return;
+    }
+    SupervisorDecl& s = std::get<SupervisorDecl>(d);
+    s.index = sup_index++;
+    if (s.intensity < 0) fail(s.where, "intensity must be at least 0");
+    for (Child& c : s.children) check_decl(c.decl, sup_index);
+  }
+
+  // --- §4.11 given messages -----------------------------------------------------
+  void check_given(Given& g) {
+    Expr to;
+    to.kind = ExprKind::Addr;
+    to.name = g.to;
+    to.where = g.where;
+    resolve_addr(to);
+    check_lower(g.tag, g.where, "message tag");
+    if (g.args.size() > kMaxArgs) fail(g.where, "more than " + std::to_string(kMaxArgs) + " arguments");
+    constants(g.args, "given message");
+    std::vector<Type> types;
+    for (const Expr& e : g.args) types.push_back(e.type);
+    g.sig = intern_sig(g.tag, std::move(types));
+  }
+
+  Program& p_;
+  std::map<std::string, int> kind_index_;
+  std::set<std::string> declared_, processes_, supervisors_;
+  std::map<std::string, int32_t> name_ids_;
+  std::map<std::string, int32_t> sig_ids_;
+};
+
+}  // namespace
+
+void check(Program& p) { Checker(p).run(); }
+
+}  // namespace concord

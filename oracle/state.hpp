@@ -1,0 +1,106 @@
+// oracle/state.hpp: the state of a run (SPEC §6–§8), plain data.
+//
+// Invariants:
+// - A worker process is *ready* when it is alive and its mailbox is not empty;
+//   `ready` holds exactly the ids of ready processes (mark_ready() keeps it so).
+// - A process owns its mailbox; a message is owned by the mailbox it sits in, then
+//   by the handler run that popped it. An exit discards mailbox and state.
+// - Every name has at most one id for the whole run (`proc_of_name`); a restart
+//   reuses the id. Supervisors have no id: they live in `sups`, one slot per
+//   declared supervisor (pre-order), and a restart is a new incarnation in the
+//   same slot.
+// - `live` counts alive workers (the process limit, §6.6).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "program.hpp"
+#include "ready_set.hpp"
+#include "splitmix.hpp"
+
+namespace concord {
+
+struct RunSettings {
+  uint64_t seed = 0;
+  int64_t turns = 1000;          // turn limit L
+  int64_t max_processes = 10000; // process limit P
+};
+
+using Value = int64_t;  // an int, or for addr a name id (type known statically)
+
+struct Message {
+  int32_t from;             // sender's name id; -1 for a given message
+  int32_t sig;              // signature id: tag and argument types
+  std::vector<Value> args;
+};
+
+struct Process {
+  int32_t name;                // name id
+  int32_t kind;                // index into Program::kinds
+  std::vector<Value> params;   // creation arguments, kept for restarts
+  std::vector<Value> state;    // state fields, in declaration order
+  std::deque<Message> mailbox; // FIFO
+  bool alive = false;
+  int32_t sup = -1;            // supervisor slot of which it is a child; -1 unsupervised
+};
+
+struct ChildEntry {
+  int32_t name;                // name id of the child (worker or supervisor)
+  Restart restart;
+  bool is_sup;                 // a nested supervisor (slot `sup_slot`) or a worker
+  int32_t proc = -1;           // worker: its id
+  int32_t sup_slot = -1;       // supervisor: its slot
+  bool running = false;        // false: a transient child that ended, kept (§7.1)
+};
+
+struct Supervisor {
+  const SupervisorDecl* decl;  // strategy, intensity, static children
+  int32_t name;                // name id
+  int32_t parent = -1;         // slot of its own supervisor; -1 for a root
+  bool alive = false;
+  int64_t restarts = 0;        // restarts of this incarnation (§7.4)
+  std::vector<ChildEntry> children;  // the child list, in start order
+};
+
+enum class EventKind : uint8_t { Start, Deliver, Drop, Exit, Decision };
+enum class Action : uint8_t { Restart, Keep, Remove, GiveUp };
+
+// One journal entry (SPEC §9.2); fields used per kind are noted.
+struct Event {
+  Event(EventKind k, int64_t t) : kind(k), turn(t) {}
+  EventKind kind;
+  int64_t turn;
+  int32_t name = -1;      // Start, Exit: the process; Deliver, Drop: receiver; Decision: child
+  int32_t other = -1;     // Deliver, Drop: sender (-1: null); Decision: supervisor
+  int32_t sig = -1;       // Deliver, Drop: message signature; Start: kind (-1: supervisor)
+  int64_t ready = 0;      // Deliver: ready processes at the choice
+  Action action = Action::Restart;  // Decision
+  std::string reason;     // Exit: "normal", "shutdown" or a failure code
+  std::vector<Value> args;  // Deliver, Drop
+};
+
+struct World {
+  const Program& prog;
+  RunSettings run;
+  SplitMix64 rng;
+  int64_t turn = 0;                             // current turn number (0 at start)
+
+  std::vector<std::string> names;               // name id -> name
+  std::unordered_map<std::string, int32_t> name_ids;
+  std::vector<int32_t> proc_of_name;            // name id -> process id, -1 if none yet
+  std::deque<Process> procs;                    // by id; a deque keeps references stable
+  std::vector<Supervisor> sups;                 // by pre-order slot
+  std::vector<int64_t> spawned;                 // per kind: successful spawns so far
+  ReadySet ready;
+  int64_t live = 0;
+
+  std::vector<Event> journal;
+
+  World(const Program& p, const RunSettings& r) : prog(p), run(r), rng{r.seed} {}
+};
+
+}  // namespace concord

@@ -1,0 +1,121 @@
+// runners/load.cpp: files to programs and cases, with located errors.
+#include "load.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "oracle/check.hpp"
+#include "oracle/error.hpp"
+#include "oracle/limits.hpp"
+#include "oracle/text.hpp"
+
+namespace concord {
+
+namespace fs = std::filesystem;
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "cannot open file");
+  std::string data;
+  char buf[65536];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    data.append(buf, static_cast<size_t>(in.gcount()));
+    if (static_cast<int64_t>(data.size()) > kMaxInputBytes)
+      throw InputError(path, "file is larger than " + std::to_string(kMaxInputBytes) + " bytes");
+  }
+  if (in.bad()) throw InputError(path, "read error");
+  return data;
+}
+
+static std::string with_origin(const std::string& origin, const InputError& e) {
+  return e.where.empty() ? origin : origin + ":" + (e.where[0] == '/' ? " " : "") + e.where;
+}
+
+Program program_from_source(const std::string& text, const std::string& origin) {
+  try {
+    size_t first = text.find_first_not_of(" \t\r\n");
+    Program p = (first != std::string::npos && text[first] == '{') ? program_from_json_text(text) : parse_program(text);
+    check(p);
+    return p;
+  } catch (const InputError& e) {
+    throw InputError(with_origin(origin, e), e.what_is_wrong);
+  }
+}
+
+Program load_program(const std::string& path) { return program_from_source(read_file(path), path); }
+
+namespace {
+
+int64_t int_at(const ojson& j, const char* key, int64_t dflt, const std::string& ptr) {
+  if (!j.contains(key)) return dflt;
+  if (!j[key].is_number_integer()) throw InputError(ptr + "/" + key, "expected an integer");
+  return j[key].get<int64_t>();
+}
+
+}  // namespace
+
+Case load_case(const std::string& path) {
+  std::string text = read_file(path);
+  ojson j;
+  try {
+    j = ojson::parse(text);
+  } catch (const ojson::parse_error& e) {
+    throw InputError(path + ": byte " + std::to_string(e.byte), std::string("malformed JSON: ") + e.what());
+  }
+  auto fail = [&](const std::string& ptr, const std::string& what) -> void { throw InputError(path + ": " + ptr, what); };
+  if (!j.is_object()) fail("", "a case file is a JSON object");
+  static const char* const known[] = {"concord_case", "name", "about", "source", "program", "runs", "signature"};
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (std::none_of(std::begin(known), std::end(known), [&](const char* k) { return it.key() == k; }))
+      fail("/" + it.key(), "unknown key '" + it.key() + "'");
+  if (!j.contains("concord_case") || j["concord_case"] != 1) fail("/concord_case", "expected format version 1");
+  Case c;
+  c.path = path;
+  if (!j.contains("name") || !j["name"].is_string()) fail("/name", "missing or not a string");
+  c.name = j["name"].get<std::string>();
+  if (j.contains("about") && j["about"].is_string()) c.about = j["about"].get<std::string>();
+  if (j.contains("source") == j.contains("program")) fail("", "expected exactly one of 'source' or 'program'");
+  if (j.contains("source")) {
+    if (!j["source"].is_string()) fail("/source", "expected a file name");
+    fs::path src = fs::path(path).parent_path() / j["source"].get<std::string>();
+    c.program = load_program(src.string());
+  } else {
+    try {
+      c.program = program_from_json(j["program"]);
+      check(c.program);
+    } catch (const InputError& e) {
+      throw InputError(path + ": /program" + e.where, e.what_is_wrong);
+    }
+  }
+  if (!j.contains("runs") || !j["runs"].is_array() || j["runs"].empty()) fail("/runs", "expected a non-empty array");
+  for (size_t i = 0; i < j["runs"].size(); i++) {
+    const ojson& r = j["runs"][i];
+    std::string ptr = "/runs/" + std::to_string(i);
+    if (!r.is_object()) fail(ptr, "expected an object");
+    CaseRun cr;
+    if (!r.contains("seed") || !r["seed"].is_number_unsigned()) fail(ptr + "/seed", "expected an unsigned 64-bit integer");
+    cr.settings.seed = r["seed"].get<uint64_t>();
+    cr.settings.turns = int_at(r, "turns", kDefaultTurns, ptr);
+    cr.settings.max_processes = int_at(r, "max_processes", kDefaultProcesses, ptr);
+    if (!r.contains("expect")) fail(ptr + "/expect", "missing expected result");
+    cr.expect = r["expect"];
+    c.runs.push_back(std::move(cr));
+  }
+  return c;
+}
+
+std::vector<std::string> find_cases(const std::string& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw InputError(dir, "not a directory");
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    const std::string p = it->path().string();
+    if (it->is_regular_file() && p.size() > 10 && p.compare(p.size() - 10, 10, ".case.json") == 0) out.push_back(p);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace concord

@@ -1,0 +1,39 @@
+// runners/load.hpp: reading programs and corpus cases from files. Errors are
+// InputErrors whose place starts with the file name (file:line:column, or
+// file: /json/pointer), so the CLI prints them as they are.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "oracle/interpreter.hpp"
+#include "oracle/program.hpp"
+
+namespace concord {
+
+std::string read_file(const std::string& path);  // bounded by kMaxInputBytes
+
+// A program in text (.conc) or JSON form, sniffed by the first non-blank byte;
+// parsed and checked.
+Program load_program(const std::string& path);
+Program program_from_source(const std::string& text, const std::string& origin);
+
+struct CaseRun {
+  RunSettings settings;
+  ojson expect;
+};
+
+struct Case {
+  std::string path;
+  std::string name;
+  std::string about;
+  Program program;
+  std::vector<CaseRun> runs;
+};
+
+// Reads a *.case.json file (corpus/README.md); its program is checked.
+Case load_case(const std::string& path);
+// Every *.case.json under dir, sorted by path.
+std::vector<std::string> find_cases(const std::string& dir);
+
+}  // namespace concord
