@@ -1,0 +1,149 @@
+// tests/oracle/readers_test.cpp: the text syntax (SPEC §12) and the JSON form
+// (SPEC §13): what they read, and where they say a bad input is wrong.
+#include <gtest/gtest.h>
+
+#include "oracle/check.hpp"
+#include "oracle/error.hpp"
+#include "oracle/program_json.hpp"
+#include "oracle/text.hpp"
+
+using namespace concord;
+
+namespace {
+
+std::string text_error(const std::string& src) {
+  try {
+    parse_program(src);
+  } catch (const InputError& e) {
+    return e.where + "|" + e.what_is_wrong;
+  }
+  return "";
+}
+
+std::string json_error(const std::string& src) {
+  try {
+    Program p = program_from_json_text(src);
+    check(p);
+  } catch (const InputError& e) {
+    return e.where + "|" + e.what_is_wrong;
+  }
+  return "";
+}
+
+// The value expression of `x = E;`, parsed alone.
+Expr one_expr(const std::string& e) {
+  Program p = parse_program("kind W() {\n state x: int = 0;\n on t(a: int) { x = " + e + "; }\n}\n");
+  return p.kinds[0].handlers[0].body[0].exprs[0];
+}
+
+const std::string kMinimal =
+    R"({"concord":1,"kinds":[{"name":"W","params":[],"state":[],"init":[],"handlers":[]}],)"
+    R"("system":[{"process":{"name":"w","kind":"W","args":[]}}],"given":[]})";
+
+}  // namespace
+
+TEST(TextSyntax, NegativeLiteralsVersusSubtraction) {
+  Expr lit = one_expr("-5");
+  EXPECT_EQ(lit.kind, ExprKind::Int);
+  EXPECT_EQ(lit.value, -5);
+  Expr neg = one_expr("- 5");
+  EXPECT_EQ(neg.kind, ExprKind::Unary);
+  Expr sub = one_expr("a-5");
+  ASSERT_EQ(sub.kind, ExprKind::Binary);
+  EXPECT_EQ(sub.op, Op::Sub);
+  EXPECT_EQ(sub.args[1].value, 5);
+  Expr sub_neg = one_expr("a - -5");
+  ASSERT_EQ(sub_neg.kind, ExprKind::Binary);
+  EXPECT_EQ(sub_neg.args[1].value, -5);
+  EXPECT_EQ(one_expr("-9223372036854775808").value, INT64_MIN);
+}
+
+TEST(TextSyntax, PrecedenceAndAssociativity) {
+  // a - 1 - 2 is (a - 1) - 2; 1 + 2 * 3 is 1 + (2 * 3); 1 | 2 ^ 3 & 4 == 5 is 1 | (2 ^ (3 & (4 == 5))).
+  EXPECT_EQ(print_expr(one_expr("a - 1 - 2")), "a - 1 - 2");
+  EXPECT_EQ(one_expr("a - 1 - 2").args[0].kind, ExprKind::Binary);
+  EXPECT_EQ(one_expr("1 + 2 * 3").op, Op::Add);
+  EXPECT_EQ(one_expr("1 | 2 ^ 3 & 4 == 5").op, Op::BOr);
+  EXPECT_EQ(one_expr("1 << 2 + 3").op, Op::Shl);
+  EXPECT_EQ(print_expr(one_expr("a - (1 - 2)")), "a - (1 - 2)");
+  EXPECT_EQ(print_expr(one_expr("-(5)")), "-(5)");
+  EXPECT_EQ(print_expr(one_expr("-(a + 1) * 2")), "-(a + 1) * 2");
+}
+
+TEST(TextSyntax, ElseIfIsANestedIf) {
+  Program p = parse_program("kind W() {\n on t(a: int) { if a { stop; } else if a - 1 { stop; } else { fail X; } }\n}\n");
+  const Stmt& s = p.kinds[0].handlers[0].body[0];
+  ASSERT_EQ(s.orelse.size(), 1u);
+  EXPECT_EQ(s.orelse[0].kind, StmtKind::If);
+  EXPECT_EQ(s.orelse[0].orelse[0].kind, StmtKind::Fail);
+}
+
+TEST(TextSyntax, ErrorsNameLineAndColumn) {
+  EXPECT_EQ(text_error("kind W() {\n  on t() { x = ; }\n}\n"), "2:16|expected an expression, got ';'");
+  EXPECT_EQ(text_error("kind W() {\n  state x: float = 0;\n}\n"), "2:12|expected a type ('int' or 'addr'), got 'float'");
+  EXPECT_EQ(text_error("kind W() {"), "1:11|expected 'state', 'init', 'on' or '}', got end of input");
+  EXPECT_EQ(text_error("process $ = W();"), "1:9|unexpected character '$'");
+  EXPECT_EQ(text_error("kind W() { on t() { x = 99999999999999999999; } }"),
+            "1:25|integer literal 99999999999999999999 is out of the int64 range");
+  EXPECT_EQ(text_error("kind state() {}"), "1:6|expected a kind name, got keyword 'state'");
+  EXPECT_EQ(text_error("given t() to w;"), "1:14|expected the receiver as '@name', got 'w'");
+}
+
+TEST(TextSyntax, DeepNestingIsALocatedError) {
+  std::string deep = "kind W() { state x: int = 0; on t() { x = " + std::string(100000, '(') + "1";
+  EXPECT_NE(text_error(deep).find("nested deeper than 64"), std::string::npos);
+  std::string chain = "kind W() { state x: int = 0; on t() { x = 1";
+  for (int i = 0; i < 100000; i++) chain += "+1";
+  EXPECT_NE(text_error(chain).find("nested deeper than 64"), std::string::npos);
+  std::string ifs = "kind W() { on t() { ";
+  for (int i = 0; i < 100000; i++) ifs += "if 1 { ";
+  EXPECT_NE(text_error(ifs).find("nested deeper than 64"), std::string::npos);
+}
+
+TEST(JsonForm, ReadsTheMinimalProgram) {
+  EXPECT_EQ(json_error(kMinimal), "");
+  Program p = program_from_json_text(kMinimal);
+  EXPECT_EQ(program_to_json(p).dump(), kMinimal);
+}
+
+TEST(JsonForm, ErrorsNameTheJsonPointer) {
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string s = kMinimal;
+    s.replace(s.find(from), from.size(), to);
+    return json_error(s);
+  };
+  EXPECT_EQ(with(R"("concord":1)", R"("concord":2)"), "/concord|unsupported format version (this concord reads version 1)");
+  EXPECT_EQ(with(R"("init":[])", R"("init":[],"extra":1)"), "/kinds/0/extra|unknown key 'extra'");
+  EXPECT_EQ(with(R"("params":[])", R"("params":{})"), "/kinds/0/params|expected an array, got object");
+  EXPECT_EQ(with(R"("kind":"W")", R"("kind":"V")"), "/system/0/process|unknown kind 'V'");
+  EXPECT_EQ(with(R"("name":"w")", R"("name":7)"), "/system/0/process/name|expected a string, got number");
+  EXPECT_EQ(with(R"("handlers":[])", R"("handlers":[{"tag":"t","params":[],"body":[{"do":"jump"}]}])"),
+            "/kinds/0/handlers/0/body/0/do|unknown statement 'jump'");
+  EXPECT_EQ(with(R"("handlers":[])",
+                 R"("handlers":[{"tag":"t","params":[],"body":[{"do":"repeat","count":1e3,"body":[]}]}])"),
+            "/kinds/0/handlers/0/body/0/count|expected an integer, got a non-integer number (or one out of the int64 range)");
+  EXPECT_EQ(with(R"("handlers":[])", R"("handlers":[{"tag":"t","params":[],"body":[{"do":"assign","field":"x","value":{"op":"int","value":9223372036854775808}}]}])"),
+            "/kinds/0/handlers/0/body/0/value/value|integer out of the int64 range");
+  std::string trunc = json_error(kMinimal.substr(0, 40));
+  EXPECT_EQ(trunc.substr(0, 5), "byte ");
+  EXPECT_NE(trunc.find("malformed JSON"), std::string::npos);
+}
+
+TEST(JsonForm, DuplicateNamesAreFoundByTheChecker) {
+  std::string s = kMinimal;
+  s.replace(s.find("]," "\"given\""), 2, R"(,{"process":{"name":"w","kind":"W","args":[]}}],)");
+  EXPECT_EQ(json_error(s), "/system/1/process|duplicate name 'w'");
+}
+
+TEST(JsonForm, DeepNestingIsALocatedError) {
+  std::string deep = R"({"op":"neg","arg":)";
+  std::string e;
+  for (int i = 0; i < 200; i++) e += deep;
+  e += R"({"op":"int","value":1})" + std::string(200, '}');
+  std::string s = kMinimal;
+  s.replace(s.find(R"("handlers":[])"), std::string(R"("handlers":[])").size(),
+            R"("handlers":[{"tag":"t","params":[],"body":[{"do":"if","cond":)" + e + R"(,"then":[],"else":[]}]}])");
+  std::string err = json_error(s);
+  EXPECT_NE(err.find("nested deeper than 64"), std::string::npos) << err;
+  EXPECT_EQ(err.substr(0, 32), "/kinds/0/handlers/0/body/0/cond/");
+}

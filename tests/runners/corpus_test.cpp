@@ -1,0 +1,56 @@
+// tests/runners/corpus_test.cpp: every corpus case (corpus/**/*.case.json) is a
+// test; each run's oracle result must equal its expected result.
+#include <gtest/gtest.h>
+
+#include "oracle/error.hpp"
+#include "oracle/interpreter.hpp"
+#include "runners/diff.hpp"
+#include "runners/load.hpp"
+
+using namespace concord;
+
+namespace {
+
+class CaseTest : public testing::Test {
+ public:
+  explicit CaseTest(std::string path) : path_(std::move(path)) {}
+  void TestBody() override {
+    Case c;
+    try {
+      c = load_case(path_);
+    } catch (const InputError& e) {
+      FAIL() << e.what();
+    }
+    for (size_t i = 0; i < c.runs.size(); i++) {
+      ojson got = result_to_json(run(c.program, c.runs[i].settings));
+      auto d = first_difference(c.runs[i].expect, got);
+      EXPECT_FALSE(d.has_value()) << path_ << " run " << i << ": " << describe(*d, "expected", "oracle");
+    }
+  }
+
+ private:
+  std::string path_;
+};
+
+std::string test_name(const std::string& path) {
+  std::string base = path.substr(path.find("corpus/") + 7);
+  base = base.substr(0, base.size() - 10);
+  for (char& ch : base)
+    if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return base;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  testing::InitGoogleTest(&argc, argv);
+  std::vector<std::string> files = find_cases(std::string(CONCORD_SOURCE_DIR) + "/corpus");
+  for (const std::string& f : files)
+    testing::RegisterTest("Corpus", test_name(f).c_str(), nullptr, nullptr, __FILE__, __LINE__,
+                          [f]() -> testing::Test* { return new CaseTest(f); });
+  if (files.empty()) {
+    std::fprintf(stderr, "no corpus cases found under %s/corpus\n", CONCORD_SOURCE_DIR);
+    return 1;
+  }
+  return RUN_ALL_TESTS();
+}
