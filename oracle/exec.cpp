@@ -166,9 +166,9 @@ void run_init(World& w, int32_t id) {
 
 void deliver(World& w, int32_t id, int64_t ready_count) {
   Process& p = w.procs[id];
-  Message m = std::move(p.mailbox.front());
-  p.mailbox.pop_front();
-  mark_ready(w, id);
+  Message m = p.mailbox.pop_front();
+  // Readiness is re-marked once, after the handler: nothing reads the ready set
+  // during a turn, and a process that keeps a message costs no update at all.
   Event e{EventKind::Deliver, w.turn};
   e.name = p.name;
   e.other = m.from;
@@ -185,6 +185,7 @@ void deliver(World& w, int32_t id, int64_t ready_count) {
   } catch (const HandlerEnd& end) {
     exit_process(w, id, end.reason);
   }
+  mark_ready(w, id);
 }
 
 }  // namespace concord

@@ -38,12 +38,40 @@ struct Message {
   std::vector<Value> args;
 };
 
+// A FIFO queue that allocates nothing until the first message (std::deque
+// allocates on construction: hundreds of bytes per idle process) and reuses its
+// storage once drained.
+class Mailbox {
+ public:
+  bool empty() const { return head_ == items_.size(); }
+  size_t size() const { return items_.size() - head_; }
+  void push_back(Message m) { items_.push_back(std::move(m)); }
+  Message pop_front() {
+    Message m = std::move(items_[head_++]);
+    if (head_ == items_.size()) clear();                        // drained: reuse storage
+    else if (head_ >= 32 && head_ * 2 >= items_.size()) compact();  // amortised O(1)
+    return m;
+  }
+  void clear() {
+    items_.clear();
+    head_ = 0;
+  }
+
+ private:
+  void compact() {
+    items_.erase(items_.begin(), items_.begin() + static_cast<long>(head_));
+    head_ = 0;
+  }
+  std::vector<Message> items_;
+  size_t head_ = 0;  // index of the oldest message
+};
+
 struct Process {
   int32_t name;                // name id
   int32_t kind;                // index into Program::kinds
   std::vector<Value> params;   // creation arguments, kept for restarts
   std::vector<Value> state;    // state fields, in declaration order
-  std::deque<Message> mailbox; // FIFO
+  Mailbox mailbox;             // FIFO
   bool alive = false;
   int32_t sup = -1;            // supervisor slot of which it is a child; -1 unsupervised
 };
