@@ -1,6 +1,8 @@
 // oracle/result.cpp: a run's result in its canonical serialisation (SPEC §9).
 // Keys are inserted in the spec's order into ordered_json, whose compact dump()
 // is the canonical form (no spaces, minimal escapes, \u00XX in lower case).
+#include <charconv>
+
 #include "interpreter.hpp"
 #include "rules.hpp"
 
@@ -120,7 +122,163 @@ ojson result_to_json(const RunResult& r) {
   return j;
 }
 
-std::string result_line(const RunResult& r) { return result_to_json(r).dump() + "\n"; }
+namespace {
+
+// The same canonical form as result_to_json(r).dump(), written straight into a
+// string: a fuzz campaign serialises every run, and building a JSON tree first
+// costs several times the run itself. A test checks the two agree.
+class LineWriter {
+ public:
+  explicit LineWriter(const World& w) : w_(w) {}
+  std::string out;
+
+  void raw(const char* s) { out += s; }
+  void num(int64_t v) {
+    char buf[24];
+    auto res = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, res.ptr);
+  }
+  void unum(uint64_t v) {
+    char buf[24];
+    auto res = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, res.ptr);
+  }
+  void str(const std::string& s) {
+    out += '"';
+    for (unsigned char c : s) {
+      switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+          if (c < 0x20) {
+            static const char* hex = "0123456789abcdef";
+            out += "\\u00";
+            out += hex[c >> 4];
+            out += hex[c & 15];
+          } else {
+            out += static_cast<char>(c);
+          }
+      }
+    }
+    out += '"';
+  }
+  void name(int32_t id) { str(w_.names[static_cast<size_t>(id)]); }
+  void name_or_null(int32_t id) {
+    if (id < 0) raw("null");
+    else name(id);
+  }
+  void value(Value v, Type t) {
+    if (t == Type::Addr) name(static_cast<int32_t>(v));
+    else num(v);
+  }
+  void args(const Event& e) {
+    const Signature& sig = w_.prog.sigs[e.sig];
+    out += '[';
+    for (size_t i = 0; i < e.args.size(); i++) {
+      if (i) out += ',';
+      value(e.args[i], sig.types[i]);
+    }
+    out += ']';
+  }
+
+  void event(const Event& e) {
+    switch (e.kind) {
+      case EventKind::Start:
+        raw("{\"ev\":\"start\",\"turn\":"), num(e.turn), raw(",\"name\":"), name(e.name), raw(",\"kind\":");
+        str(e.sig < 0 ? std::string("supervisor") : w_.prog.kinds[e.sig].name);
+        break;
+      case EventKind::Deliver:
+        raw("{\"ev\":\"deliver\",\"turn\":"), num(e.turn), raw(",\"ready\":"), num(e.ready), raw(",\"to\":");
+        name(e.name), raw(",\"from\":"), name_or_null(e.other), raw(",\"tag\":"), str(w_.prog.sigs[e.sig].tag);
+        raw(",\"args\":"), args(e);
+        break;
+      case EventKind::Drop:
+        raw("{\"ev\":\"drop\",\"turn\":"), num(e.turn), raw(",\"from\":"), name_or_null(e.other), raw(",\"to\":");
+        name(e.name), raw(",\"tag\":"), str(w_.prog.sigs[e.sig].tag), raw(",\"args\":"), args(e);
+        break;
+      case EventKind::Exit:
+        raw("{\"ev\":\"exit\",\"turn\":"), num(e.turn), raw(",\"name\":"), name(e.name), raw(",\"reason\":");
+        str(e.reason);
+        break;
+      case EventKind::Decision:
+        raw("{\"ev\":\"decision\",\"turn\":"), num(e.turn), raw(",\"supervisor\":"), name(e.other);
+        raw(",\"process\":"), name(e.name), raw(",\"action\":"), str(action_name(e.action));
+        break;
+    }
+    out += '}';
+  }
+
+ private:
+  const World& w_;
+};
+
+}  // namespace
+
+std::string result_line(const RunResult& r) {
+  const World& w = *r.world;
+  LineWriter o(w);
+  o.out.reserve(64 * w.journal.size() + 256);
+  o.raw("{\"ok\":true,\"run\":{\"seed\":"), o.unum(w.run.seed), o.raw(",\"turns\":"), o.num(w.run.turns);
+  o.raw(",\"max_processes\":"), o.num(w.run.max_processes), o.raw("},\"outcome\":"), o.str(r.outcome);
+  o.raw(",\"turns\":"), o.num(r.turns), o.raw(",\"journal\":[");
+  for (size_t i = 0; i < w.journal.size(); i++) {
+    if (i) o.raw(",");
+    o.event(w.journal[i]);
+  }
+  o.raw("],\"failures\":[");
+  bool first = true;
+  for (const Event& e : w.journal) {
+    if (e.kind != EventKind::Exit || !is_failure(e.reason)) continue;
+    o.raw(first ? "{\"process\":" : ",{\"process\":"), o.name(e.name), o.raw(",\"code\":"), o.str(e.reason);
+    o.raw(",\"turn\":"), o.num(e.turn), o.raw("}");
+    first = false;
+  }
+  o.raw("],\"decisions\":[");
+  first = true;
+  for (const Event& e : w.journal) {
+    if (e.kind != EventKind::Decision) continue;
+    o.raw(first ? "{\"process\":" : ",{\"process\":"), o.name(e.name), o.raw(",\"supervisor\":"), o.name(e.other);
+    o.raw(",\"action\":"), o.str(action_name(e.action)), o.raw(",\"turn\":"), o.num(e.turn), o.raw("}");
+    first = false;
+  }
+  o.raw("],\"processes\":[");
+  for (size_t id = 0; id < w.procs.size(); id++) {
+    const Process& p = w.procs[id];
+    o.raw(id ? ",{\"id\":" : "{\"id\":"), o.unum(id), o.raw(",\"name\":"), o.name(p.name), o.raw(",\"kind\":");
+    o.str(w.prog.kinds[p.kind].name), o.raw("}");
+  }
+  o.raw("],\"alive\":[");
+  first = true;
+  for (const Process& p : w.procs) {
+    if (!p.alive) continue;
+    o.raw(first ? "{\"name\":" : ",{\"name\":"), o.name(p.name), o.raw(",\"state\":{");
+    const Kind& k = w.prog.kinds[p.kind];
+    for (size_t i = 0; i < k.state.size(); i++) {
+      if (i) o.raw(",");
+      o.str(k.state[i].name), o.raw(":"), o.value(p.state[i], k.state[i].type);
+    }
+    o.raw("}}");
+    first = false;
+  }
+  o.raw("],\"supervisors\":[");
+  for (size_t i = 0; i < w.sups.size(); i++) {
+    const Supervisor& s = w.sups[i];
+    o.raw(i ? ",{\"name\":" : "{\"name\":"), o.name(s.name), o.raw(s.alive ? ",\"alive\":true" : ",\"alive\":false");
+    o.raw(",\"children\":[");
+    for (size_t c = 0; c < s.children.size(); c++) {
+      o.raw(c ? ",{\"name\":" : "{\"name\":"), o.name(s.children[c].name);
+      o.raw(s.children[c].running ? ",\"running\":true}" : ",\"running\":false}");
+    }
+    o.raw("]}");
+  }
+  o.raw("]}\n");
+  return std::move(o.out);
+}
 
 std::string error_line(const std::string& code, const std::string& message) {
   ojson j;
