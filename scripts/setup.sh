@@ -8,6 +8,7 @@ packages=(
   libgtest-dev librapidcheck-dev nlohmann-json3-dev
   libboost-dev libboost-filesystem-dev libfmt-dev
   erlang-base erlang-dev
+  python3 python3-jsonschema
 )
 
 missing=()
