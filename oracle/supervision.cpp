@@ -1,6 +1,6 @@
 // oracle/supervision.cpp: OTP supervision (SPEC §7), shaped like OTP 25's
 // lib/stdlib/src/supervisor.erl: one function decides by restart type and exit
-// reason (do_restart/4), one per strategy (restart/3), intensity in add_restart/1,
+// reason (do_restart/3), one per strategy (restart/3), intensity in add_restart/1,
 // terminations in terminate_children/2. Each clause cites the rule it mirrors.
 #include "rules.hpp"
 
@@ -160,7 +160,7 @@ void add_dynamic_child(World& w, int32_t slot, int32_t id, Restart r) {
   w.sups[slot].children.push_back(entry);
 }
 
-// §7.2, OTP do_restart/4, clauses in OTP's order.
+// §7.2, OTP do_restart/3, clauses in OTP's order.
 void child_exited(World& w, int32_t slot, int32_t child, const std::string& reason) {
   size_t index = 0;
   ChildEntry* c = find_child(w.sups[slot], child, index);
