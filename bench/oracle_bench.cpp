@@ -69,8 +69,10 @@ int main(int argc, char** argv) {
   std::vector<Row> rows;
   rows.push_back(measure("ping-pong", ping_pong(0), 2, 1, turns / 4, turns));
   rows.push_back(measure("ping-last", ping_pong(1000), 1002, 1, turns / 4, turns));
+  rows.push_back(measure("ping-last", ping_pong(10000), 10002, 1, turns / 4, turns));
   rows.push_back(measure("ping-last", ping_pong(100000), 100002, 1, turns / 4, turns));
   rows.push_back(measure("all-ready", all_ready(1000), 1000, 1000, turns / 4, turns));
+  rows.push_back(measure("all-ready", all_ready(10000), 10000, 10000, turns / 4, turns));
   rows.push_back(measure("all-ready", all_ready(100000), 100000, 100000, turns / 4, turns));
   double ref = rows[0].ns_per_delivery;
   std::printf("| stand | processes | ready | ns/delivery | deliveries/s | cost vs ping-pong |\n");

@@ -53,7 +53,7 @@ void end_process(World& w, int32_t id, const std::string& reason) {
   mark_ready(w, id);
   Event e{EventKind::Exit, w.turn};
   e.name = p.name;
-  e.reason = reason;
+  e.reason = intern_name(w, reason);
   w.journal.push_back(std::move(e));
 }
 

@@ -63,7 +63,7 @@ ojson event_json(const World& w, const Event& e) {
       j["ev"] = "exit";
       j["turn"] = e.turn;
       j["name"] = w.names[e.name];
-      j["reason"] = e.reason;
+      j["reason"] = w.names[e.reason];
       break;
     case EventKind::Decision:
       j["ev"] = "decision";
@@ -95,8 +95,8 @@ ojson result_to_json(const RunResult& r) {
   ojson journal = ojson::array(), failures = ojson::array(), decisions = ojson::array();
   for (const Event& e : w.journal) {
     journal.push_back(event_json(w, e));
-    if (e.kind == EventKind::Exit && is_failure(e.reason))
-      failures.push_back({{"process", w.names[e.name]}, {"code", e.reason}, {"turn", e.turn}});
+    if (e.kind == EventKind::Exit && is_failure(w.names[e.reason]))
+      failures.push_back({{"process", w.names[e.name]}, {"code", w.names[e.reason]}, {"turn", e.turn}});
     if (e.kind == EventKind::Decision)
       decisions.push_back({{"process", w.names[e.name]}, {"supervisor", w.names[e.other]},
                            {"action", action_name(e.action)}, {"turn", e.turn}});
@@ -203,7 +203,7 @@ class LineWriter {
         break;
       case EventKind::Exit:
         raw("{\"ev\":\"exit\",\"turn\":"), num(e.turn), raw(",\"name\":"), name(e.name), raw(",\"reason\":");
-        str(e.reason);
+        name(e.reason);
         break;
       case EventKind::Decision:
         raw("{\"ev\":\"decision\",\"turn\":"), num(e.turn), raw(",\"supervisor\":"), name(e.other);
@@ -233,8 +233,8 @@ std::string result_line(const RunResult& r) {
   o.raw("],\"failures\":[");
   bool first = true;
   for (const Event& e : w.journal) {
-    if (e.kind != EventKind::Exit || !is_failure(e.reason)) continue;
-    o.raw(first ? "{\"process\":" : ",{\"process\":"), o.name(e.name), o.raw(",\"code\":"), o.str(e.reason);
+    if (e.kind != EventKind::Exit || !is_failure(w.names[e.reason])) continue;
+    o.raw(first ? "{\"process\":" : ",{\"process\":"), o.name(e.name), o.raw(",\"code\":"), o.name(e.reason);
     o.raw(",\"turn\":"), o.num(e.turn), o.raw("}");
     first = false;
   }

@@ -107,7 +107,7 @@ struct Event {
   int32_t sig = -1;       // Deliver, Drop: message signature; Start: kind (-1: supervisor)
   int64_t ready = 0;      // Deliver: ready processes at the choice
   Action action = Action::Restart;  // Decision
-  std::string reason;     // Exit: "normal", "shutdown" or a failure code
+  int32_t reason = -1;    // Exit: name id of "normal", "shutdown" or a failure code
   std::vector<Value> args;  // Deliver, Drop
 };
 

@@ -44,7 +44,7 @@ void terminate_supervisor(World& w, int32_t slot) {
   s.children.clear();
   Event e{EventKind::Exit, w.turn};
   e.name = s.name;
-  e.reason = "shutdown";
+  e.reason = intern_name(w, "shutdown");
   w.journal.push_back(std::move(e));
 }
 
