@@ -26,7 +26,8 @@ usage:
   concord run FILE [--seed S] [--turns N] [--max-processes N]
       Run a program on the oracle and print the result as one canonical JSON line.
       S: 0..2^64-1, decimal or 0x-hex (default 0); N turns: 0..10^9 (default 1000);
-      max processes: 1..10^7 (default 10000).
+      max processes: 1..10^7 (default 10000). FILE may be a corpus case
+      (*.case.json): its program runs, with its first run's settings unless given.
   concord corpus [DIR] [--verbose]
       Run every *.case.json under DIR (default: corpus) on the oracle, compare each
       run with its expected result, print one line per case and a summary.
@@ -130,6 +131,10 @@ int cmd_check(int argc, char** argv) {
   return kOk;
 }
 
+bool is_case_file(const std::string& path) {
+  return path.size() > 10 && path.compare(path.size() - 10, 10, ".case.json") == 0;
+}
+
 int cmd_run(int argc, char** argv) {
   Args a = parse_args(argc, argv, {"--seed", "--turns", "--max-processes", "--target"}, {});
   std::string file = one_file(a, "run");
@@ -138,11 +143,18 @@ int cmd_run(int argc, char** argv) {
   RunSettings r;
   r.turns = kDefaultTurns;
   r.max_processes = kDefaultProcesses;
+  Program p;
+  if (is_case_file(file)) {  // a corpus case: its program, and its first run's settings by default
+    Case c = load_case(file);
+    p = std::move(c.program);
+    r = c.runs[0].settings;
+  } else {
+    p = load_program(file);
+  }
   if (auto* s = a.option("--seed")) r.seed = parse_u64(*s, "--seed");
   if (auto* s = a.option("--turns")) r.turns = parse_i64(*s, "--turns");
   if (auto* s = a.option("--max-processes")) r.max_processes = parse_i64(*s, "--max-processes");
   check_settings(r);
-  Program p = load_program(file);
   std::cout << result_line(run(p, r));
   return kOk;
 }
@@ -170,8 +182,8 @@ int cmd_corpus(int argc, char** argv) {
       if (auto d = first_difference(cr.expect, got)) {
         ok = false;
         std::cout << "FAIL  " << c.name << " (run " << i << ")\n      "
-                  << describe(*d, "expected", "oracle") << "      reproduce: concord run " << f.substr(0, f.size() - 10)
-                  << ".conc --seed " << cr.settings.seed << " --turns " << cr.settings.turns << " --max-processes "
+                  << describe(*d, "expected", "oracle") << "      reproduce: concord run " << f << " --seed "
+                  << cr.settings.seed << " --turns " << cr.settings.turns << " --max-processes "
                   << cr.settings.max_processes << "\n";
       }
     }

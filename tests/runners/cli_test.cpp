@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <boost/process.hpp>
+#include <nlohmann/json.hpp>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -124,4 +125,16 @@ TEST_F(Cli, CorpusReportsDisagreementWithExitOne) {
   EXPECT_NE(o.out.find("first difference at /turns"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("0 passed, 1 failed"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("reproduce: concord run"), std::string::npos) << o.out;
+}
+
+TEST_F(Cli, RunOnACaseFileReproducesItsExpectedResult) {
+  std::string path = std::string(CONCORD_SOURCE_DIR) + "/corpus/hand/one_for_one_restart.case.json";
+  Outcome o = concord({"run", path});
+  ASSERT_EQ(o.code, 0) << o.err;
+  std::ifstream in(path);
+  nlohmann::json c = nlohmann::json::parse(in);
+  EXPECT_EQ(nlohmann::json::parse(o.out), c["runs"][0]["expect"]);
+  // Options override the case's settings.
+  Outcome limited = concord({"run", path, "--turns", "0"});
+  EXPECT_EQ(nlohmann::json::parse(limited.out)["outcome"], "turn_limit");
 }
