@@ -117,7 +117,9 @@ class Checker {
     }
   }
 
-  void collect_names(const Decl& d) {
+  // The first walk of the supervision tree, so it also bounds its depth (§4.13):
+  // a root supervisor is at depth 1, as the readers count.
+  void collect_names(const Decl& d, int depth) {
     if (auto* pd = std::get_if<ProcessDecl>(&d)) {
       check_lower(pd->name, pd->where, "process name");
       if (!declared_.insert(pd->name).second) fail(pd->where, "duplicate name '" + pd->name + "'");
@@ -126,15 +128,16 @@ class Checker {
       return;
     }
     const SupervisorDecl& s = std::get<SupervisorDecl>(d);
+    if (depth > kMaxDepth) fail(s.where, "supervisors nested deeper than " + std::to_string(kMaxDepth));
     check_lower(s.name, s.where, "supervisor name");
     if (!declared_.insert(s.name).second) fail(s.where, "duplicate name '" + s.name + "'");
     supervisors_.insert(s.name);
     intern_name(s.name);
-    for (const Child& c : s.children) collect_names(c.decl);
+    for (const Child& c : s.children) collect_names(c.decl, depth + 1);
   }
 
   void check_declared_names() {
-    for (const Decl& d : p_.system) collect_names(d);
+    for (const Decl& d : p_.system) collect_names(d, 1);
   }
 
   // --- §4.2 scopes, §4.3 expressions -----------------------------------------

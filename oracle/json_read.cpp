@@ -10,7 +10,12 @@
 namespace concord {
 namespace {
 
-std::string at(const std::string& ptr, const std::string& key) { return ptr + "/" + key; }
+// A JSON pointer one key deeper; '~' and '/' in the key are escaped (RFC 6901).
+std::string at(const std::string& ptr, const std::string& key) {
+  std::string out = ptr + "/";
+  for (char c : key) out += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
+  return out;
+}
 std::string at(const std::string& ptr, size_t i) { return ptr + "/" + std::to_string(i); }
 
 const char* json_type(const ojson& j) { return j.type_name(); }
@@ -110,6 +115,8 @@ std::vector<Expr> read_exprs(const ojson& j, const std::string& ptr, int depth) 
 
 std::vector<Stmt> read_body(const ojson& j, const std::string& ptr, int depth);
 
+// A statement's expressions nest from depth 1, as check() counts them (SPEC §4.13
+// bounds statements and expressions separately).
 Stmt read_stmt(const ojson& j, const std::string& ptr, int depth) {
   if (depth > kMaxDepth) throw InputError(ptr, "statement nested deeper than " + std::to_string(kMaxDepth));
   if (!j.is_object()) throw InputError(ptr, std::string("expected a statement object, got ") + json_type(j));
@@ -121,11 +128,11 @@ Stmt read_stmt(const ojson& j, const std::string& ptr, int depth) {
     need_object(j, ptr, {"do", "field", "value"});
     s.kind = StmtKind::Assign;
     s.name = need_string(j["field"], at(ptr, "field"));
-    s.exprs.push_back(read_expr(j["value"], at(ptr, "value"), depth + 1));
+    s.exprs.push_back(read_expr(j["value"], at(ptr, "value"), 1));
   } else if (what == "if") {
     need_object(j, ptr, {"do", "cond", "then", "else"});
     s.kind = StmtKind::If;
-    s.exprs.push_back(read_expr(j["cond"], at(ptr, "cond"), depth + 1));
+    s.exprs.push_back(read_expr(j["cond"], at(ptr, "cond"), 1));
     s.body = read_body(j["then"], at(ptr, "then"), depth + 1);
     s.orelse = read_body(j["else"], at(ptr, "else"), depth + 1);
   } else if (what == "repeat") {
@@ -137,13 +144,13 @@ Stmt read_stmt(const ojson& j, const std::string& ptr, int depth) {
     need_object(j, ptr, {"do", "tag", "args", "to"});
     s.kind = StmtKind::Send;
     s.name = need_string(j["tag"], at(ptr, "tag"));
-    s.exprs.push_back(read_expr(j["to"], at(ptr, "to"), depth + 1));
-    for (Expr& e : read_exprs(j["args"], at(ptr, "args"), depth + 1)) s.exprs.push_back(std::move(e));
+    s.exprs.push_back(read_expr(j["to"], at(ptr, "to"), 1));
+    for (Expr& e : read_exprs(j["args"], at(ptr, "args"), 1)) s.exprs.push_back(std::move(e));
   } else if (what == "spawn") {
     need_object(j, ptr, {"do", "kind", "args"}, {"bind", "under", "restart"});
     s.kind = StmtKind::Spawn;
     s.name = need_string(j["kind"], at(ptr, "kind"));
-    s.exprs = read_exprs(j["args"], at(ptr, "args"), depth + 1);
+    s.exprs = read_exprs(j["args"], at(ptr, "args"), 1);
     if (j.contains("bind")) s.bind = need_string(j["bind"], at(ptr, "bind"));
     if (j.contains("under") != j.contains("restart"))
       throw InputError(ptr, "'under' and 'restart' go together: a dynamic child needs both");
@@ -287,12 +294,68 @@ Program program_from_json(const ojson& j) {
   return p;
 }
 
+namespace {
+
+// nlohmann's DOM parser copies subtrees recursively while it builds them (an
+// ordered_json object copies its members when it grows), so very deep input would
+// exhaust the stack. A valid program nests about 200 levels deep at most
+// (statements and expressions 64 deep each), so deeper input is rejected first.
+constexpr int kMaxJsonNesting = 512;
+
+void check_json_nesting(const std::string& text) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); i++) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\') i++;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonNesting)
+        throw InputError("byte " + std::to_string(i + 1), "JSON nested deeper than " + std::to_string(kMaxJsonNesting) + " levels");
+    } else if (c == ']' || c == '}') {
+      depth--;
+    }
+  }
+}
+
+// Finds where parsing fails, for the errors nlohmann throws without a position
+// (out_of_range 406: a number too large for a double): a SAX pass that builds nothing.
+struct ErrorLocator : nlohmann::json_sax<ojson> {
+  size_t byte = 0;
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception&) override {
+    byte = position;
+    return false;
+  }
+};
+
+}  // namespace
+
 Program program_from_json_text(const std::string& text) {
+  check_json_nesting(text);
   ojson j;
   try {
     j = ojson::parse(text);
   } catch (const ojson::parse_error& e) {
     throw InputError("byte " + std::to_string(e.byte), std::string("malformed JSON: ") + e.what());
+  } catch (const ojson::exception& e) {
+    ErrorLocator where;
+    ojson::sax_parse(text, &where);
+    throw InputError("byte " + std::to_string(where.byte), std::string("malformed JSON: ") + e.what());
   }
   return program_from_json(j);
 }

@@ -152,7 +152,7 @@ class Parser {
     while (!at_end()) {
       if (is("kind")) p.kinds.push_back(kind());
       else if (is("process")) p.system.push_back(process());
-      else if (is("supervisor")) p.system.push_back(supervisor(0));
+      else if (is("supervisor")) p.system.push_back(supervisor(1));  // a root is depth 1, as in JSON
       else if (is("given")) p.given.push_back(given());
       else fail_here("expected 'kind', 'process', 'supervisor' or 'given'");
     }
@@ -347,8 +347,9 @@ class Parser {
   }
 
   // --- statements -------------------------------------------------------------
+  // The statements of a block are at `depth`; an empty block is fine at any depth
+  // (check() bounds statements, not blocks), so stmt() checks the depth.
   std::vector<Stmt> block(int depth) {
-    if (depth > kMaxDepth) fail_here("statements nested deeper than " + std::to_string(kMaxDepth));
     std::vector<Stmt> out;
     expect("{");
     while (!accept("}")) out.push_back(stmt(depth));
@@ -390,6 +391,7 @@ class Parser {
   }
 
   Stmt stmt(int depth) {
+    if (depth > kMaxDepth) fail_here("statements nested deeper than " + std::to_string(kMaxDepth));
     Stmt s;
     s.where = peek().where();
     if (is("if")) return if_stmt(depth);

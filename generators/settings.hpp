@@ -1,0 +1,48 @@
+// generators/settings.hpp: random run settings (SPEC §8.2): any 64-bit seed, a
+// turn limit of 0..200 and a process limit of 1..50, small enough that a run of
+// a generated program takes well under a millisecond and that SYSTEM_LIMIT occurs.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <ostream>
+
+#include "generators/basics.hpp"
+#include "oracle/state.hpp"
+
+namespace concord::gen {
+
+constexpr int64_t kMaxTurnLimit = 200;
+constexpr int64_t kMaxProcessLimit = 50;
+
+/// Any seed: small ones, the edges 0 and 2^64-1, or anywhere in the range.
+/// Shrinks toward 0.
+inline rc::Gen<uint64_t> seed() {
+  return weighted<uint64_t>({{1, rc::gen::element<uint64_t>(0, std::numeric_limits<uint64_t>::max())},
+                             {2, rc::gen::scale(0.1, rc::gen::arbitrary<uint64_t>())},
+                             {5, rc::gen::resize(rc::kNominalSize, rc::gen::arbitrary<uint64_t>())}});
+}
+
+/// A turn limit in 0..kMaxTurnLimit. Shrinks toward 0.
+inline rc::Gen<int64_t> turn_limit() { return rc::gen::inRange<int64_t>(0, kMaxTurnLimit + 1); }
+
+/// A process limit in 1..kMaxProcessLimit. Shrinks toward 1.
+inline rc::Gen<int64_t> process_limit() { return rc::gen::inRange<int64_t>(1, kMaxProcessLimit + 1); }
+
+/// Run settings, the three parts independent. Shrinks each part.
+inline rc::Gen<RunSettings> run_settings() {
+  return rc::gen::apply(
+      [](uint64_t s, int64_t t, int64_t p) {
+        return RunSettings{s, t, p};
+      },
+      seed(), turn_limit(), process_limit());
+}
+
+}  // namespace concord::gen
+
+namespace concord {
+// RapidCheck prints counterexamples with showValue (found by ADL).
+inline void showValue(const RunSettings& r, std::ostream& os) {
+  os << "{seed " << r.seed << ", turns " << r.turns << ", max_processes " << r.max_processes << "}";
+}
+}  // namespace concord
