@@ -132,6 +132,7 @@ class Checker {
     check_lower(s.name, s.where, "supervisor name");
     if (!declared_.insert(s.name).second) fail(s.where, "duplicate name '" + s.name + "'");
     supervisors_.insert(s.name);
+    sup_index_[s.name] = static_cast<int32_t>(sup_index_.size());  // pre-order, as check_decl numbers them
     intern_name(s.name);
     for (const Child& c : s.children) collect_names(c.decl, depth + 1);
   }
@@ -277,7 +278,7 @@ class Checker {
         s.slot3 = -1;
         if (!s.under.empty()) {
           if (!supervisors_.count(s.under)) fail(s.where, "unknown supervisor '" + s.under + "'");
-          s.slot3 = sup_index_of(s.under);
+          s.slot3 = sup_index_.at(s.under);
         }
         return 1;
       }
@@ -292,19 +293,6 @@ class Checker {
         return 1;
     }
     return 1;
-  }
-
-  int32_t sup_index_of(const std::string& name) {
-    int32_t i = 0, found = -1;
-    for (const Decl& d : p_.system) preorder(d, name, i, found);
-    return found;
-  }
-  static void preorder(const Decl& d, const std::string& name, int32_t& i, int32_t& found) {
-    auto* s = std::get_if<SupervisorDecl>(&d);
-    if (!s) return;
-    if (s->name == name) found = i;
-    i++;
-    for (const Child& c : s->children) preorder(c.decl, name, i, found);
   }
 
   void check_args(const std::vector<Expr>& args, const Kind& k, const std::string& where) {
@@ -406,6 +394,7 @@ class Checker {
   std::map<std::string, int> kind_index_;
   std::set<std::string> declared_, processes_, supervisors_;
   std::map<std::string, int32_t> name_ids_;
+  std::map<std::string, int32_t> sup_index_;  // supervisor name -> pre-order slot
   std::map<std::string, int32_t> sig_ids_;
 };
 

@@ -15,7 +15,6 @@ struct HandlerEnd {
 // The running process and the values its code can see.
 struct Frame {
   World& w;
-  int32_t id;
   Process& p;
   const std::vector<Value>* args;  // handler parameters; null in init and initialisers
 };
@@ -152,7 +151,7 @@ void exec_body(const Frame& f, const std::vector<Stmt>& body) {
 
 std::vector<Value> initial_state(World& w, Process& p) {
   const Kind& k = w.prog.kinds[p.kind];
-  Frame f{w, -1, p, nullptr};
+  Frame f{w, p, nullptr};
   std::vector<Value> state;
   state.reserve(k.state.size());
   for (const Field& fd : k.state) state.push_back(eval(f, fd.init));  // sees params and self only
@@ -161,7 +160,7 @@ std::vector<Value> initial_state(World& w, Process& p) {
 
 void run_init(World& w, int32_t id) {
   Process& p = w.procs[id];
-  exec_body(Frame{w, id, p, nullptr}, w.prog.kinds[p.kind].init);  // cannot fail (§4.9)
+  exec_body(Frame{w, p, nullptr}, w.prog.kinds[p.kind].init);  // cannot fail (§4.9)
 }
 
 void deliver(World& w, int32_t id, int64_t ready_count) {
@@ -181,7 +180,7 @@ void deliver(World& w, int32_t id, int64_t ready_count) {
   int32_t h = k.handler_of_sig[m.sig];
   try {
     if (h < 0) throw HandlerEnd{"NO_HANDLER"};  // §6.5
-    exec_body(Frame{w, id, p, &m.args}, k.handlers[h].body);
+    exec_body(Frame{w, p, &m.args}, k.handlers[h].body);
   } catch (const HandlerEnd& end) {
     exit_process(w, id, end.reason);
   }

@@ -1,5 +1,7 @@
 // oracle/run.cpp: the scheduler (SPEC §8.2): start-up at turn 0, then one
 // delivery per turn to the process the seeded generator picks.
+#include <stdexcept>
+
 #include "error.hpp"
 #include "interpreter.hpp"
 #include "limits.hpp"
@@ -59,6 +61,7 @@ void check_settings(const RunSettings& r) {
 }
 
 RunResult run(const Program& p, const RunSettings& settings) {
+  if (!p.checked) throw std::logic_error("run() needs a program that check() accepted");
   check_settings(settings);
   RunResult r;
   r.world = std::make_unique<World>(p, settings);

@@ -2,6 +2,8 @@
 // lib/stdlib/src/supervisor.erl: one function decides by restart type and exit
 // reason (do_restart/3), one per strategy (restart/3), intensity in add_restart/1,
 // terminations in terminate_children/2. Each clause cites the rule it mirrors.
+#include <stdexcept>
+
 #include "rules.hpp"
 
 namespace concord {
@@ -27,18 +29,17 @@ void terminate_child(World& w, ChildEntry& c) {
   else end_process(w, c.proc, "shutdown");
 }
 
-// Terminates running children [from, end) in reverse start order, skipping
-// `except` (the child that just exited), as OTP's terminate_children/2 walks them.
-void terminate_children(World& w, int32_t slot, size_t from, size_t except) {
+// Terminates the running children among [from, end) in reverse start order, as
+// OTP's terminate_children/2 walks them (the child that just exited is not running).
+void terminate_children(World& w, int32_t slot, size_t from) {
   auto& cs = w.sups[slot].children;
-  for (size_t i = cs.size(); i-- > from;)
-    if (i != except) terminate_child(w, cs[i]);
+  for (size_t i = cs.size(); i-- > from;) terminate_child(w, cs[i]);
 }
 
 // §7.5 for a child supervisor: its children first, then itself; its dynamic
 // children are gone with this incarnation.
 void terminate_supervisor(World& w, int32_t slot) {
-  terminate_children(w, slot, 0, SIZE_MAX);
+  terminate_children(w, slot, 0);
   Supervisor& s = w.sups[slot];
   s.alive = false;
   s.children.clear();
@@ -57,18 +58,19 @@ void start_child(World& w, int32_t slot, size_t index) {
 }
 
 // OTP terminate_children/2 drops temporary children: they are never restarted.
-void remove_temporaries(Supervisor& s, size_t from, size_t keep) {
+// (The child being restarted is permanent or transient, so it stays.)
+void remove_temporaries(Supervisor& s, size_t from) {
   std::vector<ChildEntry> kept(s.children.begin(), s.children.begin() + static_cast<long>(from));
   for (size_t i = from; i < s.children.size(); i++)
-    if (i == keep || s.children[i].restart != Restart::Temporary) kept.push_back(s.children[i]);
+    if (s.children[i].restart != Restart::Temporary) kept.push_back(s.children[i]);
   s.children = std::move(kept);
 }
 
 // §7.3 one_for_all / rest_for_one: terminate every running entry from `from`
 // on (reverse order), drop temporaries, start them all again in start order.
-void restart_from(World& w, int32_t slot, size_t from, size_t failed) {
-  terminate_children(w, slot, from, failed);
-  remove_temporaries(w.sups[slot], from, failed);
+void restart_from(World& w, int32_t slot, size_t from) {
+  terminate_children(w, slot, from);
+  remove_temporaries(w.sups[slot], from);
   for (size_t i = from; i < w.sups[slot].children.size(); i++) start_child(w, slot, i);
 }
 
@@ -93,8 +95,8 @@ void restart(World& w, int32_t slot, size_t index) {
   journal_decision(w, slot, child, Action::Restart);
   switch (s.decl->strategy) {
     case Strategy::OneForOne: start_child(w, slot, index); return;      // [R4]
-    case Strategy::OneForAll: restart_from(w, slot, 0, index); return;   // [R5]
-    case Strategy::RestForOne: restart_from(w, slot, index, index); return;  // [R6]
+    case Strategy::OneForAll: restart_from(w, slot, 0); return;       // [R5]
+    case Strategy::RestForOne: restart_from(w, slot, index); return;  // [R6]
   }
 }
 
@@ -164,7 +166,8 @@ void add_dynamic_child(World& w, int32_t slot, int32_t id, Restart r) {
 void child_exited(World& w, int32_t slot, int32_t child, const std::string& reason) {
   size_t index = 0;
   ChildEntry* c = find_child(w.sups[slot], child, index);
-  if (!c) return;  // not in the list: cannot happen for a live child of a live supervisor
+  // A live child of a live supervisor is always in its list (state.hpp invariants).
+  if (!c) throw std::logic_error("supervisor " + w.names[w.sups[slot].name] + " has no child " + w.names[child]);
   c->running = false;
   if (c->restart == Restart::Permanent) restart(w, slot, index);  // any reason [R1]
   else if (!is_failure(reason)) keep_or_remove(w, slot, index);   // normal, shutdown
