@@ -10,6 +10,7 @@
 #include "oracle/limits.hpp"
 #include "oracle/text.hpp"
 #include "runners/diff.hpp"
+#include "targets/c/emitter/emit_c.hpp"
 #include "runners/load.hpp"
 
 namespace concord {
@@ -31,6 +32,8 @@ usage:
   concord corpus [DIR] [--verbose]
       Run every *.case.json under DIR (default: corpus) on the oracle, compare each
       run with its expected result, print one line per case and a summary.
+  concord emit-c FILE
+      Print the program as C for the c target's runtime (targets/c/runtime).
   concord --help | --version
 
 exit codes:
@@ -159,6 +162,12 @@ int cmd_run(int argc, char** argv) {
   return kOk;
 }
 
+int cmd_emit_c(int argc, char** argv) {
+  Args a = parse_args(argc, argv, {}, {});
+  std::cout << emit_c(load_program(one_file(a, "emit-c")));
+  return kOk;
+}
+
 int cmd_corpus(int argc, char** argv) {
   Args a = parse_args(argc, argv, {}, {"--verbose"});
   if (a.positional.size() > 1) throw InputError("", "usage: concord corpus [DIR]");
@@ -218,6 +227,7 @@ int dispatch(int argc, char** argv) {
   if (cmd == "check") return cmd_check(argc, argv);
   if (cmd == "run") return cmd_run(argc, argv);
   if (cmd == "corpus") return cmd_corpus(argc, argv);
+  if (cmd == "emit-c") return cmd_emit_c(argc, argv);
   throw InputError("", "unknown command '" + cmd + "' (see concord --help)");
 }
 

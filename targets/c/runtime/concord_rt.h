@@ -1,0 +1,153 @@
+/* targets/c/runtime/concord_rt.h: the interface between an emitted program and
+** the C runtime of the `c` target (the scheduler, SPEC §6-§9).
+**
+** An emitted program is one C file that includes this header, defines handler
+** bodies as functions and describes everything else as constant tables, ending
+** with the definition of `cr_the_program`. The runtime (compiled once per build
+** into libconcord_rt.a) owns main(): it reads run settings from stdin, one run per
+** line ("SEED TURNS MAX_PROCESSES", decimal), and writes one canonical result line
+** per run to stdout (SPEC §9.3), or an error line {"ok":false,...} (SPEC §10).
+**
+** Values: an int is an int64_t; an addr is a *name id* (an index into the name
+** table): ids below cr_the_program.nnames are the program's names, in its table's
+** order; the runtime appends spawned names ("worker-3") as they are made, and
+** looks names up through a hash index, never by scanning.
+**
+** Emitted code never allocates. It changes the running process only through the
+** cr_ctx it is given; it ends a handler early (stop, fail, DIV_ZERO and the
+** runtime's own failures) by a longjmp inside the runtime, so it must hold no
+** resources across a call into the runtime. */
+#ifndef CONCORD_RT_H
+#define CONCORD_RT_H
+
+#include <stdint.h>
+
+typedef int64_t cr_value;
+
+enum { CR_INT = 0, CR_ADDR = 1 };                             /* value types */
+enum { CR_PERMANENT = 0, CR_TRANSIENT = 1, CR_TEMPORARY = 2 }; /* restart types */
+enum { CR_ONE_FOR_ONE = 0, CR_ONE_FOR_ALL = 1, CR_REST_FOR_ONE = 2 };
+
+/* The running process, as emitted code sees it. */
+typedef struct cr_ctx {
+  cr_value *params;     /* the kind's parameters (read only) */
+  cr_value *state;      /* the state fields, in declaration order */
+  const cr_value *args; /* the handler's parameters; NULL in init and initialisers */
+  int32_t self;         /* the process's name id */
+  void *rt;             /* the runtime's own data */
+} cr_ctx;
+
+typedef void (*cr_body)(cr_ctx *c); /* an init body, a handler body, or the state initialiser */
+
+/* A message signature: tag and argument types (SPEC §6.5 matching). */
+typedef struct {
+  const char *tag;
+  int32_t nargs;
+  const uint8_t *types; /* CR_INT / CR_ADDR per argument */
+} cr_sig;
+
+typedef struct {
+  const char *name;             /* "Worker" */
+  const char *spawn_prefix;     /* "worker-": spawned names are prefix + N (SPEC §2) */
+  int32_t nparams;
+  int32_t nstate;
+  const char *const *state_names; /* [nstate] */
+  const uint8_t *state_types;     /* [nstate] */
+  cr_body init_state;           /* sets c->state[0..nstate) from params and self (cannot fail) */
+  cr_body init;                 /* the init body (cannot fail) */
+  const cr_body *handler_of_sig; /* [nsigs]: the handler for a signature, or NULL: NO_HANDLER */
+} cr_kind;
+
+/* A declared process or supervisor: a root, or a supervisor's static child. */
+typedef struct {
+  int32_t is_sup;        /* 1: supervisor `sup`; 0: worker */
+  int32_t restart;       /* children only: CR_PERMANENT... */
+  int32_t name;          /* name id */
+  int32_t kind;          /* worker: kind index */
+  int32_t nargs;         /* worker: constant arguments (addrs as name ids) */
+  const cr_value *args;
+  int32_t sup;           /* supervisor: its slot in cr_program.sups */
+} cr_decl;
+
+typedef struct {
+  int32_t name;          /* name id */
+  int32_t strategy;      /* CR_ONE_FOR_ONE... */
+  int64_t intensity;     /* MaxR (SPEC §7.4) */
+  int32_t parent;        /* slot of its supervisor, -1 for a root */
+  int32_t nchildren;
+  const cr_decl *children; /* static children, in declaration order */
+} cr_sup;
+
+typedef struct {
+  int32_t to;            /* name id */
+  int32_t sig;
+  int32_t nargs;
+  const cr_value *args;  /* constants (addrs as name ids) */
+} cr_given;
+
+typedef struct {
+  int32_t nnames;
+  const char *const *names; /* program name ids: declared names, addr literals, failure codes */
+  int32_t nsigs;
+  const cr_sig *sigs;
+  int32_t nkinds;
+  const cr_kind *kinds;
+  int32_t nroots;
+  const cr_decl *roots;     /* started in order at turn 0 (SPEC §8.2) */
+  int32_t nsups;
+  const cr_sup *sups;       /* every supervisor, depth-first pre-order (SPEC §9.1) */
+  int32_t ngiven;
+  const cr_given *given;
+} cr_program;
+
+extern const cr_program cr_the_program; /* defined by the emitted file */
+
+/* --- effects, called by emitted code (SPEC §6) ------------------------------ */
+
+/* §6.5: enqueue at the live process named `to`, or journal a drop. */
+void cr_send(cr_ctx *c, cr_value to, int32_t sig, int32_t nargs, const cr_value *args);
+/* §6.6: returns the new process's name id; may end the handler (SYSTEM_LIMIT,
+** NOPROC). sup: supervisor slot or -1; restart: its restart type when sup >= 0. */
+cr_value cr_spawn(cr_ctx *c, int32_t kind, int32_t nargs, const cr_value *args, int32_t sup, int32_t restart);
+/* §6.4: end the handler; the process exits with reason normal / code (a name id). */
+_Noreturn void cr_stop(cr_ctx *c);
+_Noreturn void cr_fail(cr_ctx *c, int32_t code);
+_Noreturn void cr_div_zero(cr_ctx *c);
+
+/* --- int64 arithmetic of SPEC §5, without undefined behaviour ------------------
+** Wrapping goes through uint64_t (defined modulo 2^64); converting back is
+** two's complement on every compiler concord supports (gcc, clang, tcc). */
+static inline cr_value cr_wrap(uint64_t x) { return (cr_value)x; }
+static inline cr_value cr_add(cr_value a, cr_value b) { return cr_wrap((uint64_t)a + (uint64_t)b); }
+static inline cr_value cr_sub(cr_value a, cr_value b) { return cr_wrap((uint64_t)a - (uint64_t)b); }
+static inline cr_value cr_mul(cr_value a, cr_value b) { return cr_wrap((uint64_t)a * (uint64_t)b); }
+static inline cr_value cr_neg(cr_value a) { return cr_wrap((uint64_t)0 - (uint64_t)a); }
+static inline cr_value cr_not(cr_value a) { return a == 0; }
+static inline cr_value cr_bnot(cr_value a) { return ~a; }
+static inline cr_value cr_div(cr_ctx *c, cr_value a, cr_value b) {
+  if (b == 0) cr_div_zero(c);
+  return b == -1 ? cr_neg(a) : a / b;
+}
+static inline cr_value cr_rem(cr_ctx *c, cr_value a, cr_value b) {
+  if (b == 0) cr_div_zero(c);
+  return b == -1 ? 0 : a % b;
+}
+static inline cr_value cr_shl(cr_value a, cr_value b) { return cr_wrap((uint64_t)a << ((uint64_t)b & 63)); }
+/* Arithmetic shift right without relying on >> of a negative value. */
+static inline cr_value cr_shr(cr_value a, cr_value b) {
+  unsigned n = (unsigned)((uint64_t)b & 63);
+  uint64_t u = (uint64_t)a >> n;
+  if (a < 0 && n > 0) u |= ~(~(uint64_t)0 >> n);
+  return cr_wrap(u);
+}
+static inline cr_value cr_lt(cr_value a, cr_value b) { return a < b; }
+static inline cr_value cr_le(cr_value a, cr_value b) { return a <= b; }
+static inline cr_value cr_gt(cr_value a, cr_value b) { return a > b; }
+static inline cr_value cr_ge(cr_value a, cr_value b) { return a >= b; }
+static inline cr_value cr_eq(cr_value a, cr_value b) { return a == b; }
+static inline cr_value cr_ne(cr_value a, cr_value b) { return a != b; }
+static inline cr_value cr_band(cr_value a, cr_value b) { return a & b; }
+static inline cr_value cr_bxor(cr_value a, cr_value b) { return a ^ b; }
+static inline cr_value cr_bor(cr_value a, cr_value b) { return a | b; }
+
+#endif
