@@ -1,0 +1,146 @@
+/* targets/c/runtime/world.h: the state of one run (SPEC §6-§8), plain data, as
+** the oracle's oracle/state.hpp; rt.h lists the functions that work on it.
+**
+** Invariants (checked by reading, kept by the functions of rt.h):
+** - Name ids: [0, nnames) are the program's names (cr_the_program.names). A
+**   spawned process whose name k-N is not one of them gets the id nnames + its
+**   process id, so that id needs no table: name -> process is prog_proc[] below
+**   nnames and arithmetic above. No string of a spawned name is ever stored: it
+**   is the kind's spawn_prefix followed by the process's `num`.
+** - Every name of the run is in the hash index (`hash`), program names from the
+**   start, spawned names from their spawn. A name has one id and, once it has
+**   come to life, one process id for the whole run (a restart reuses both).
+** - A worker is *ready* iff it is alive and its mailbox holds a message; the
+**   ready bitmap holds exactly those ids (mark_ready() keeps it so), except
+**   for the running process during its own handler (re-marked after it).
+** - A process owns its params/state block and its mailbox; an exit frees the
+**   mailbox (and, for an unsupervised process, which never restarts, the block).
+** - Supervisors have no process id: one slot each, by pre-order (the program's
+**   sups table); a restart of a supervisor is a new incarnation in its slot.
+** - `live` counts alive workers (the process limit, SPEC §6.6).
+** - Everything a run allocates hangs off this struct, so world_free() can free
+**   it all from any allocation point, including after an out-of-memory longjmp. */
+#ifndef CONCORD_WORLD_H
+#define CONCORD_WORLD_H
+
+#include <setjmp.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "concord_rt.h"
+
+#define RT_MAX_ARGS 16     /* SPEC §11: arguments per message, parameters per kind */
+#define RT_CHUNK_BITS 10   /* processes are stored in chunks of 1024: stable addresses */
+#define RT_CHUNK (1 << RT_CHUNK_BITS)
+
+/* Exit reasons: a program name id (a failure code of `fail`) when >= 0, else: */
+enum {
+  RT_NONE = -1,        /* the handler returned: no exit */
+  RT_NORMAL = -2,      /* stop */
+  RT_SHUTDOWN = -3,    /* terminated by its supervisor, or a supervisor giving up */
+  RT_NO_HANDLER = -4,  /* SPEC §6.5 */
+  RT_DIV_ZERO = -5,    /* SPEC §5 */
+  RT_SYSTEM_LIMIT = -6,/* SPEC §6.6 step 1 */
+  RT_NOPROC = -7       /* SPEC §6.6 step 2 */
+};
+
+enum { RT_RESTART = 0, RT_KEEP = 1, RT_REMOVE = 2, RT_GIVE_UP = 3 }; /* decision actions */
+
+/* A growable byte buffer (journal text, result text). `flush` set: a fixed
+** buffer that is written to stdout when full instead of growing. */
+typedef struct rt_buf {
+  char *p;
+  size_t len;
+  size_t cap;
+  int flush;
+} rt_buf;
+
+/* A FIFO of messages in one ring of 64-bit words, allocated on the first
+** message, doubled when full, kept (emptied) when drained. A message is one
+** header word, (from + 1) << 32 | sig, then its arguments; their number is the
+** signature's, so it is not stored. */
+typedef struct rt_mailbox {
+  uint32_t head; /* index of the oldest word */
+  uint32_t used; /* words in use */
+  uint32_t cap;  /* words; a power of two */
+  uint32_t pad;
+  cr_value w[];  /* [cap] */
+} rt_mailbox;
+
+/* A worker process: 32 bytes on LP64, nothing else allocated until needed. */
+typedef struct rt_proc {
+  cr_value *vals;        /* params [0, nparams) then state fields; NULL if both empty
+                            or freed after the exit of an unsupervised process */
+  rt_mailbox *mbox;      /* NULL until the first message, and after an exit */
+  int32_t name;          /* name id */
+  int32_t sup;           /* slot of the supervisor it is a child of; -1 unsupervised */
+  int32_t num;           /* spawned: N of its name k-N; 0 for a declared process */
+  unsigned int kind : 31;/* index into the program's kinds */
+  unsigned int alive : 1;
+} rt_proc;
+
+/* An entry of a supervisor's child list (SPEC §7.1). */
+typedef struct rt_child {
+  int32_t name;          /* name id of the child (worker or supervisor) */
+  int32_t ref;           /* worker: its process id; supervisor: its slot */
+  uint8_t restart;       /* CR_PERMANENT... */
+  uint8_t is_sup;
+  uint8_t running;       /* 0: a transient child that ended, kept (§7.1) */
+} rt_child;
+
+typedef struct rt_sup {
+  rt_child *children;    /* the child list, in start order */
+  size_t nchildren;
+  size_t cap;
+  int64_t restarts;      /* restarts of this incarnation (§7.4) */
+  int alive;
+} rt_sup;
+
+typedef struct rt_world {
+  const cr_program *prog;
+  uint64_t seed;           /* the settings, echoed in the result */
+  int64_t turn_limit;
+  int64_t max_processes;
+  uint64_t rng;            /* SplitMix64 state (SPEC §8.3) */
+  int64_t turn;            /* current turn number; 0 at start; = turns executed */
+
+  /* names (names.c) */
+  int32_t *prog_proc;      /* [nnames]: program name id -> process id, -1 if none yet */
+  int32_t *hash;           /* open addressing, linear probing: name ids, -1 empty */
+  size_t hash_cap;         /* slots, a power of two; load kept <= 1/2 */
+  size_t hash_count;
+  size_t *prefix_len;      /* [nkinds]: strlen of each kind's spawn_prefix */
+  int64_t *spawned;        /* [nkinds]: successful spawns so far (SPEC §2) */
+
+  /* processes (processes.c) */
+  rt_proc **chunks;        /* process id -> chunks[id >> RT_CHUNK_BITS][id & (RT_CHUNK-1)] */
+  size_t nchunks;          /* allocated chunks */
+  size_t chunks_cap;       /* slots of `chunks` */
+  int32_t nprocs;          /* processes ever created; their slots are initialised */
+  int64_t live;            /* alive workers */
+
+  /* the ready set (ready.c): bitmap of ids + Fenwick tree over its words' popcounts */
+  uint64_t *ready_bits;    /* [ready_cap] */
+  int32_t *ready_tree;     /* [ready_cap + 1], 1-based */
+  size_t ready_cap;        /* words; a power of two, or 0 */
+  int64_t ready_count;
+
+  rt_sup *sups;            /* [nsups], by pre-order slot */
+
+  /* the result's arrays, as text, in the order of their events (journal.c) */
+  rt_buf journal;
+  rt_buf failures;
+  rt_buf decisions;
+
+  /* the running handler (processes.c): how it ends early */
+  jmp_buf handler_jb;
+  int in_handler;
+  int32_t handler_self;    /* name id of the process whose handler runs */
+  int32_t end_reason;      /* set before the longjmp to handler_jb */
+
+  /* out of memory or an internal error: the run is abandoned (rt_main.c) */
+  jmp_buf fatal_jb;
+  const char *fatal_message; /* NULL: out of memory; else INTERNAL's message */
+} rt_world;
+
+#endif
