@@ -6,7 +6,11 @@
 ** or for a bug detected in the runtime (INTERNAL). Flushed after every line:
 ** the harness waits for each answer before it sends the next line. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "rt.h"
 
@@ -30,6 +34,26 @@ static void error_line(const char *code, const char *message) {
   fputs("\"}\n", stdout);
 }
 
+/* Heap bytes in use (malloc's own accounting, not RSS), for the benchmarks. */
+static size_t heap_in_use(void) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+  struct mallinfo2 m = mallinfo2();
+  return m.uordblks + m.hblkhd; /* small blocks + large (mmapped) ones */
+#else
+  return 0; /* unknown here: the stats line then says 0 */
+#endif
+}
+
+/* With CONCORD_RT_STATS set, one line on stderr after each run, before the result
+** is written: the heap the run holds at its end, and how much of it is the text of
+** the journal, failures and decisions (which the result must contain). */
+static void print_stats(const rt_world *w, size_t heap_before) {
+  size_t heap = heap_in_use() - heap_before;
+  size_t text = w->journal.cap + w->failures.cap + w->decisions.cap;
+  fprintf(stderr, "{\"heap_live\":%zu,\"journal\":%zu,\"processes\":%d,\"live\":%lld}\n", heap, text,
+          (int)w->nprocs, (long long)w->live);
+}
+
 static void run_one(uint64_t seed, int64_t turns, int64_t max_processes) {
   rt_world *w = &the_world;
   memset(w, 0, sizeof *w);
@@ -43,7 +67,9 @@ static void run_one(uint64_t seed, int64_t turns, int64_t max_processes) {
     else fwrite(memory_line, 1, sizeof memory_line - 1, stdout);
     return;
   }
+  size_t heap_before = heap_in_use();
   int turn_limit = run_program(w);
+  if (getenv("CONCORD_RT_STATS")) print_stats(w, heap_before);
   write_result(w, turn_limit);
   world_free(w);
 }
