@@ -1,6 +1,8 @@
 // runners/cli/concord.cpp: the `concord` command. Every error is caught here, in
 // one place, and mapped to the fixed exit codes of --help.
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <sstream>
@@ -9,9 +11,14 @@
 #include "oracle/interpreter.hpp"
 #include "oracle/limits.hpp"
 #include "oracle/text.hpp"
+#include "runners/backend.hpp"
+#include "runners/backends.hpp"
+#include "runners/c_backend.hpp"
+#include "runners/compare.hpp"
 #include "runners/diff.hpp"
-#include "targets/c/emitter/emit_c.hpp"
 #include "runners/load.hpp"
+#include "runners/serve.hpp"
+#include "targets/c/emitter/emit_c.hpp"
 
 namespace concord {
 namespace {
@@ -29,6 +36,19 @@ usage:
       S: 0..2^64-1, decimal or 0x-hex (default 0); N turns: 0..10^9 (default 1000);
       max processes: 1..10^7 (default 10000). FILE may be a corpus case
       (*.case.json): its program runs, with its first run's settings unless given.
+  concord run FILE --target NAME|all [--backend NAME=COMMAND]... [--backends FILE]
+                   [--timeout SECONDS] [run settings as above]
+      Run through the backend protocol (runners/PROTOCOL.md). With one target,
+      print its answer line. With `all`, run every built-in target (oracle, c) and
+      every declared backend, compare each with the oracle, print the first
+      difference of each that disagrees (by value, else byte for byte) and which
+      agreed. --backend declares a user backend: COMMAND is split into words like
+      a shell would, without a shell. --backends reads declarations from a JSON
+      file. --timeout overrides every backend's run and request timeouts.
+  concord backend oracle|c [--timeout SECONDS]
+      Serve the backend protocol on stdin/stdout: `oracle` runs the reference
+      interpreter; `c` emits C, compiles it with $CONCORD_CC (default "cc -O1")
+      against the runtime and runs it (--timeout: per run of the compiled program).
   concord corpus [DIR] [--verbose]
       Run every *.case.json under DIR (default: corpus) on the oracle, compare each
       run with its expected result, print one line per case and a summary.
@@ -38,9 +58,11 @@ usage:
 
 exit codes:
   0  ok
-  1  results disagree (a corpus case differs from its expected result)
+  1  results disagree (a corpus case differs from its expected result; a target
+     differs from the oracle, or answers an error where the oracle has a result)
   2  bad input: unreadable file, malformed JSON or text, invalid program, bad option
-  3  internal error (a bug in concord)
+  3  internal error (a bug in concord), or a target gave no verdict (TIMEOUT,
+     CRASH, MEMORY: a fault of the harness or the machine, not a divergence)
 )";
 
 struct Args {
@@ -57,6 +79,12 @@ struct Args {
     for (const auto& x : options)
       if (x.first == o) return &x.second;
     return nullptr;
+  }
+  std::vector<std::string> all(const std::string& o) const {  // a repeatable option, in order
+    std::vector<std::string> v;
+    for (const auto& x : options)
+      if (x.first == o) v.push_back(x.second);
+    return v;
   }
 };
 
@@ -138,11 +166,106 @@ bool is_case_file(const std::string& path) {
   return path.size() > 10 && path.compare(path.size() - 10, 10, ".case.json") == 0;
 }
 
+double parse_seconds(const std::string& s, const std::string& what) {
+  size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != s.size() || !(v > 0) || v > 1e6) throw InputError("", what + " '" + s + "' is not a number of seconds");
+  return v;
+}
+
+std::string shell_quote(const std::string& s) {
+  bool plain = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("/._-=:,+@", c);
+  });
+  if (plain) return s;
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// `concord run FILE --target ...`: through the protocol, one target or all.
+int run_on_targets(const Args& a, const std::string& file, const Program& p, const RunSettings& r) {
+  Registry reg(self_exe(), true);
+  std::string repro = "concord run " + shell_quote(file) + " --seed " + std::to_string(r.seed) + " --turns " +
+                      std::to_string(r.turns) + " --max-processes " + std::to_string(r.max_processes);
+  std::string declared;  // the options that declare user backends, for reproducing
+  for (const std::string& f : a.all("--backends")) {
+    reg.add_file(f);
+    declared += " --backends " + shell_quote(f);
+  }
+  for (const std::string& b : a.all("--backend")) {
+    reg.add_option(b);
+    declared += " --backend " + shell_quote(b);
+  }
+  if (const std::string* t = a.option("--timeout")) {
+    reg.set_timeout(parse_seconds(*t, "--timeout"));
+    declared += " --timeout " + shell_quote(*t);
+  }
+  const std::string target = *a.option("--target");
+  std::vector<const BackendSpec*> chosen;
+  if (target == "all") {
+    for (const BackendSpec& s : reg.all()) chosen.push_back(&s);
+  } else if (const BackendSpec* s = reg.find(target)) {
+    chosen.push_back(s);
+  } else {
+    std::string known;
+    for (const BackendSpec& s : reg.all()) known += s.name + ", ";
+    throw InputError("", "unknown target '" + target + "' (known: " + known + "all)");
+  }
+  ojson program = program_to_json(p);
+  auto reproduce = [&](const std::string& name) { return "  reproduce: " + repro + " --target " + name + declared + "\n"; };
+
+  if (target != "all") {
+    Backend backend(*chosen[0]);
+    Answer got = backend.request(program, {r})[0];
+    std::cout << got.line << "\n";
+    if (got.ok()) return kOk;
+    std::cerr << "concord: target " << target << ": " << got.code() << ": " << got.json.value("message", "") << "\n"
+              << reproduce(target);
+    return is_definite(got.code()) ? kDisagree : kInternal;
+  }
+
+  Answer ref;
+  ref.line = result_line(run(p, r));
+  ref.line.pop_back();
+  ref.json = ojson::parse(ref.line);
+  std::vector<std::string> agreed, differed, unknown;
+  for (const BackendSpec* s : chosen) {
+    Backend backend(*s);
+    Answer got = backend.request(program, {r})[0];
+    std::string label = s->name == "oracle" ? "oracle (protocol)" : s->name;
+    Comparison c = compare_answers("oracle", ref, label, got);
+    if (c.verdict == Verdict::kAgree) {
+      std::cout << "agree   " << s->name << "\n";
+      agreed.push_back(s->name);
+      continue;
+    }
+    bool differs = c.verdict == Verdict::kDiffer;
+    std::cout << (differs ? "DIFFER  " : "UNKNOWN ") << s->name << "\n" << c.report << reproduce(s->name);
+    (differs ? differed : unknown).push_back(s->name);
+  }
+  auto list = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (const std::string& n : v) out += (out.empty() ? "" : ", ") + n;
+    return out.empty() ? std::string("none") : out;
+  };
+  std::cout << "agreed with the oracle: " << list(agreed) << "\n";
+  if (!differed.empty()) std::cout << "disagreed: " << list(differed) << "\n";
+  if (!unknown.empty()) std::cout << "no verdict: " << list(unknown) << "\n";
+  return !differed.empty() ? kDisagree : !unknown.empty() ? kInternal : kOk;
+}
+
 int cmd_run(int argc, char** argv) {
-  Args a = parse_args(argc, argv, {"--seed", "--turns", "--max-processes", "--target"}, {});
+  Args a = parse_args(argc, argv,
+                      {"--seed", "--turns", "--max-processes", "--target", "--backend", "--backends", "--timeout"}, {});
   std::string file = one_file(a, "run");
-  if (const std::string* t = a.option("--target"); t && *t != "oracle")
-    throw InputError("", "unknown target '" + *t + "' (this build has: oracle)");
+  if (!a.option("--target") && (a.option("--backend") || a.option("--backends") || a.option("--timeout")))
+    throw InputError("", "--backend, --backends and --timeout need --target (see concord --help)");
   RunSettings r;
   r.turns = kDefaultTurns;
   r.max_processes = kDefaultProcesses;
@@ -158,7 +281,34 @@ int cmd_run(int argc, char** argv) {
   if (auto* s = a.option("--turns")) r.turns = parse_i64(*s, "--turns");
   if (auto* s = a.option("--max-processes")) r.max_processes = parse_i64(*s, "--max-processes");
   check_settings(r);
+  if (a.option("--target")) return run_on_targets(a, file, p, r);
   std::cout << result_line(run(p, r));
+  return kOk;
+}
+
+// `concord backend NAME`: serve the protocol on stdin/stdout until EOF.
+int cmd_backend(int argc, char** argv) {
+  Args a = parse_args(argc, argv, {"--timeout"}, {});
+  if (a.positional.size() != 1 || (a.positional[0] != "oracle" && a.positional[0] != "c"))
+    throw InputError("", "usage: concord backend oracle|c (see concord --help)");
+  if (a.positional[0] == "oracle") {
+    serve(std::cin, std::cout, answer_with_oracle);
+    return kOk;
+  }
+  CTargetConfig cfg;
+  cfg.emit = [](const Program& prog) { return emit_c(prog); };
+  const char* cc = std::getenv("CONCORD_CC");
+  cfg.cc = split_command(cc && *cc ? cc : CONCORD_DEFAULT_CC);
+  cfg.rt_include = CONCORD_RT_INCLUDE;
+  cfg.rt_lib = CONCORD_RT_LIB;
+#ifdef CONCORD_RT_SANITIZED
+  cfg.address_space_bytes = 0;  // ASan reserves terabytes of address space
+#endif
+  if (const std::string* t = a.option("--timeout")) cfg.run_timeout = parse_seconds(*t, "--timeout");
+  CTarget c(cfg);
+  serve(std::cin, std::cout, [&](const Program& prog, const std::vector<RunRequest>& runs, const Emit& emit) {
+    c.answer(prog, runs, emit);
+  });
   return kOk;
 }
 
@@ -227,6 +377,7 @@ int dispatch(int argc, char** argv) {
   if (cmd == "check") return cmd_check(argc, argv);
   if (cmd == "run") return cmd_run(argc, argv);
   if (cmd == "corpus") return cmd_corpus(argc, argv);
+  if (cmd == "backend") return cmd_backend(argc, argv);
   if (cmd == "emit-c") return cmd_emit_c(argc, argv);
   throw InputError("", "unknown command '" + cmd + "' (see concord --help)");
 }

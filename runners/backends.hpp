@@ -1,0 +1,42 @@
+// runners/backends.hpp: the registry of backends by name. Built-ins: `oracle` and
+// `c`, each the concord binary itself (`concord backend oracle|c`); user backends
+// from `--backend NAME=COMMAND` and from a `--backends FILE` (runners/PROTOCOL.md,
+// "Declaring a backend").
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "runners/backend.hpp"
+
+namespace concord {
+
+// Splits a command line into words as a POSIX shell would, without running one:
+// blanks separate words; '...' is literal; "..." keeps \" \\ \$ \` escapes; a
+// backslash outside quotes escapes the next character. No expansion of any kind.
+// Throws InputError on an unterminated quote or an empty command.
+std::vector<std::string> split_command(const std::string& line);
+
+// The running executable (/proc/self/exe), for the built-ins.
+std::string self_exe();
+
+class Registry {
+ public:
+  // with_c: whether this concord has the c target built in.
+  Registry(const std::string& concord_exe, bool with_c);
+
+  void add(BackendSpec spec);                           // InputError: bad or taken name, no command
+  void add_option(const std::string& name_eq_command);  // --backend NAME=COMMAND
+  void add_file(const std::string& path);               // --backends FILE
+  void set_timeout(double seconds);                     // --timeout: every backend's run and request timeouts
+
+  const BackendSpec* find(const std::string& name) const;
+  const std::vector<BackendSpec>& all() const { return specs_; }  // built-ins first, then in declaration order
+  bool is_builtin(const std::string& name) const;
+
+ private:
+  std::vector<BackendSpec> specs_;
+  size_t builtins_ = 0;
+};
+
+}  // namespace concord

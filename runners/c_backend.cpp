@@ -1,0 +1,114 @@
+// runners/c_backend.cpp: compile-and-run for the c target. The compiled program is
+// a harness-supervised subprocess like any backend: its faults become TIMEOUT,
+// CRASH or BAD_OUTPUT lines through collect_answers().
+#include "c_backend.hpp"
+
+#include <cmath>
+#include <fstream>
+
+#include "oracle/interpreter.hpp"
+#include "runners/backend.hpp"
+
+namespace concord {
+namespace {
+
+std::string first_lines(const std::string& text, int lines) {
+  size_t end = 0;
+  for (int i = 0; i < lines && end < text.size(); i++) {
+    size_t nl = text.find('\n', end);
+    end = nl == std::string::npos ? text.size() : nl + 1;
+  }
+  std::string head = text.substr(0, end);
+  while (!head.empty() && (head.back() == '\n' || head.back() == ' ')) head.pop_back();
+  return head.size() > 2000 ? head.substr(0, 2000) + "..." : head;
+}
+
+}  // namespace
+
+const CTarget::Build* CTarget::build(std::string c_text, std::string& error) {
+  size_t hash = std::hash<std::string>{}(c_text);
+  for (auto it = cache_.begin(); it != cache_.end(); ++it)
+    if (it->hash == hash && it->c_text == c_text) {
+      cache_.splice(cache_.begin(), cache_, it);
+      return &cache_.front();
+    }
+  TempDir dir("concord-c");
+  std::ofstream(dir.path() + "/prog.c", std::ios::binary) << c_text;
+  Command cc{cfg_.cc, {}, dir.path(), {}};
+  for (std::string w :
+       {"-I" + cfg_.rt_include, std::string("prog.c"), cfg_.rt_lib, std::string("-o"), std::string("prog")})
+    cc.argv.push_back(w);
+  try {
+    CommandResult r = run_command(cc, "", cfg_.compile_timeout);
+    if (r.timed_out) {
+      error = "cc failed: no result within " + std::to_string(cfg_.compile_timeout) + " s";
+      return nullptr;
+    }
+    if (r.status.signaled || r.status.code != 0) {
+      error = "cc failed: " + first_lines(r.err + r.out, 12) + " (" + r.status.describe() + ")";
+      return nullptr;
+    }
+  } catch (const SubprocessError& e) {
+    error = std::string("cc failed: ") + e.what();
+    return nullptr;
+  }
+  std::string binary = dir.path() + "/prog";
+  cache_.push_front(Build{std::move(c_text), hash, std::move(dir), binary});
+  while (cache_.size() > cfg_.cache_size) cache_.pop_back();
+  return &cache_.front();
+}
+
+void CTarget::run_binary(const Build& b, const std::vector<RunRequest>& runs, const Emit& emit) {
+  std::vector<RunSettings> good;
+  std::vector<size_t> index;  // good run -> its place in `runs`
+  std::string input;
+  for (size_t i = 0; i < runs.size(); i++)
+    if (runs[i].bad.empty()) {
+      const RunSettings& s = runs[i].settings;
+      good.push_back(s);
+      index.push_back(i);
+      input += std::to_string(s.seed) + " " + std::to_string(s.turns) + " " + std::to_string(s.max_processes) + "\n";
+    }
+  size_t next = 0;  // the next run of `runs` to answer
+  auto answer_bad_until = [&](size_t end) {
+    for (; next < end; next++) emit(error_line("BAD_REQUEST", runs[next].bad));
+  };
+  if (!good.empty()) {
+    Limits limits{static_cast<int64_t>(std::ceil(cfg_.request_timeout)) + 1, cfg_.address_space_bytes};
+    Deadline request_deadline = deadline_after(cfg_.request_timeout);
+    try {
+      Subprocess prog(Command{{b.binary}, {}, b.dir.path(), limits});
+      prog.write(input, request_deadline);  // small; a failure shows up as EOF below
+      prog.close_stdin();
+      collect_answers(prog, "c: compiled program", good, cfg_.run_timeout, request_deadline, [&](size_t k, Answer a) {
+        answer_bad_until(index[k]);
+        emit(a.line + "\n");
+        next++;
+      });
+      prog.wait_until(deadline_after(1.0));  // then ~Subprocess kills what is left
+    } catch (const SubprocessError& e) {
+      for (; next < runs.size(); next++)
+        emit(runs[next].bad.empty() ? error_line("INTERNAL", std::string("c: ") + e.what())
+                                    : error_line("BAD_REQUEST", runs[next].bad));
+    }
+  }
+  answer_bad_until(runs.size());
+}
+
+void CTarget::answer(const Program& p, const std::vector<RunRequest>& runs, const Emit& emit) {
+  std::string error;
+  const Build* b = nullptr;
+  try {
+    b = build(cfg_.emit(p), error);
+  } catch (const std::exception& e) {
+    error = std::string("emit_c: ") + e.what();
+  }
+  if (!b) {
+    for (const RunRequest& r : runs)
+      emit(r.bad.empty() ? error_line("INTERNAL", error) : error_line("BAD_REQUEST", r.bad));
+    return;
+  }
+  run_binary(*b, runs, emit);
+}
+
+}  // namespace concord

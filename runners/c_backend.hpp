@@ -1,0 +1,49 @@
+// runners/c_backend.hpp: the `c` target behind the protocol (`concord backend c`):
+// emit C for the program, compile it against the runtime library (cached by the C
+// text for the backend's lifetime), run the binary under rlimits with the runs on
+// its stdin ("SEED TURNS MAX_PROCESSES" lines) and relay its lines unchanged.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <string>
+#include <vector>
+
+#include "runners/serve.hpp"
+#include "runners/subprocess.hpp"
+
+namespace concord {
+
+struct CTargetConfig {
+  std::function<std::string(const Program&)> emit;  // concord::emit_c
+  std::vector<std::string> cc;                      // the compiler and its flags, e.g. {"cc", "-O1"}
+  std::string rt_include, rt_lib;                   // -I dir of concord_rt.h; libconcord_rt.a
+  double compile_timeout = 120;
+  double run_timeout = 30;                         // per run of the compiled program
+  double request_timeout = 240;                    // all runs of one request
+  int64_t address_space_bytes = int64_t{4} << 30;  // RLIMIT_AS of the program; 0: none (sanitizers)
+  size_t cache_size = 8;                           // compiled programs kept
+};
+
+class CTarget {
+ public:
+  explicit CTarget(CTargetConfig cfg) : cfg_(std::move(cfg)) {}
+  // An Answerer (serve.hpp). A failed compile answers INTERNAL "cc failed: ..." per run.
+  void answer(const Program& p, const std::vector<RunRequest>& runs, const Emit& emit);
+
+ private:
+  struct Build {
+    std::string c_text;
+    size_t hash;
+    TempDir dir;  // holds prog.c and prog; removed on eviction and at exit
+    std::string binary;
+  };
+  const Build* build(std::string c_text, std::string& error);
+  void run_binary(const Build& b, const std::vector<RunRequest>& runs, const Emit& emit);
+
+  CTargetConfig cfg_;
+  std::list<Build> cache_;  // most recently used first
+};
+
+}  // namespace concord

@@ -1,0 +1,86 @@
+// tests/runners/backends_test.cpp: the registry: splitting commands like a shell,
+// --backend NAME=COMMAND, the --backends config file and its errors.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "oracle/error.hpp"
+#include "runners/backends.hpp"
+
+namespace fs = std::filesystem;
+using namespace concord;
+
+using Words = std::vector<std::string>;
+
+TEST(SplitCommand, SplitsLikeAShellWithoutExpanding) {
+  EXPECT_EQ(split_command("  erl -noshell   -s conductor "), (Words{"erl", "-noshell", "-s", "conductor"}));
+  EXPECT_EQ(split_command("sh -c 'echo $HOME; exit 1'"), (Words{"sh", "-c", "echo $HOME; exit 1"}));
+  EXPECT_EQ(split_command(R"(a "b \"c\" \$d \n" e\ f g'h'"i")"), (Words{"a", R"(b "c" $d \n)", "e f", "ghi"}));
+  EXPECT_EQ(split_command("x '' y"), (Words{"x", "", "y"}));
+  EXPECT_THROW(split_command("a 'b"), InputError);
+  EXPECT_THROW(split_command("a \"b"), InputError);
+  EXPECT_THROW(split_command("   "), InputError);
+}
+
+TEST(Registry, HasTheBuiltInsThenUserBackendsInOrder) {
+  Registry r("/x/concord", true);
+  r.add_option("mine=./my-runtime --serve 'a b'");
+  ASSERT_EQ(r.all().size(), 3u);
+  EXPECT_EQ(r.all()[0].command, (Words{"/x/concord", "backend", "oracle"}));
+  EXPECT_EQ(r.all()[1].name, "c");
+  EXPECT_EQ(r.find("mine")->command, (Words{"./my-runtime", "--serve", "a b"}));
+  EXPECT_TRUE(r.is_builtin("c"));
+  EXPECT_FALSE(r.is_builtin("mine"));
+  EXPECT_THROW(r.add_option("mine=other"), InputError);    // taken
+  EXPECT_THROW(r.add_option("oracle=other"), InputError);  // built in
+  EXPECT_THROW(r.add_option("all=x"), InputError);
+  EXPECT_THROW(r.add_option("a/b=x"), InputError);
+  EXPECT_THROW(r.add_option("nocommand"), InputError);
+  r.set_timeout(2.5);
+  EXPECT_EQ(r.find("c")->run_timeout, 2.5);
+  EXPECT_EQ(r.find("mine")->request_timeout, 2.5);
+}
+
+class ConfigFile : public testing::Test {
+ protected:
+  std::string write(const std::string& text) {
+    path_ = fs::temp_directory_path() / ("concord_backends_" + std::to_string(::getpid()) + ".json");
+    std::ofstream(path_) << text;
+    return path_.string();
+  }
+  void TearDown() override { fs::remove(path_); }
+  fs::path path_;
+};
+
+TEST_F(ConfigFile, DeclaresBackendsWithTimeoutsLimitsAndEnvironment) {
+  Registry r("/x/concord", false);
+  r.add_file(write(R"({"backends":{
+      "erl":{"command":["erl","-noshell"],"run_timeout":2,"request_timeout":20,
+             "env":{"ERL_FLAGS":"+S 1"},"cpu_seconds":60,"address_space_bytes":1073741824},
+      "py":{"command":"python3 -u 'my backend.py'"}}})"));
+  ASSERT_EQ(r.all().size(), 3u);  // oracle, erl, py
+  const BackendSpec* erl = r.find("erl");
+  ASSERT_TRUE(erl);
+  EXPECT_EQ(erl->command, (Words{"erl", "-noshell"}));
+  EXPECT_EQ(erl->run_timeout, 2);
+  EXPECT_EQ(erl->request_timeout, 20);
+  EXPECT_EQ(erl->env, (std::vector<std::pair<std::string, std::string>>{{"ERL_FLAGS", "+S 1"}}));
+  EXPECT_EQ(erl->limits.cpu_seconds, 60);
+  EXPECT_EQ(r.find("py")->command, (Words{"python3", "-u", "my backend.py"}));
+}
+
+TEST_F(ConfigFile, ErrorsNameTheFileAndThePlace) {
+  Registry r("/x/concord", false);
+  try {
+    r.add_file(write(R"({"backends":{"erl":{"command":["erl"],"run_timout":2}}})"));
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("/backends/erl/run_timout"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(path_.string()), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(r.add_file(write(R"({"backends":{"erl":{"command":[]}}})")), InputError);
+  EXPECT_THROW(r.add_file(write(R"({"backends":{"erl":{"run_timeout":-1,"command":["x"]}}})")), InputError);
+  EXPECT_THROW(r.add_file(write(R"({"backend":{}})")), InputError);
+  EXPECT_THROW(r.add_file(write(R"({"backends":)")), InputError);
+}

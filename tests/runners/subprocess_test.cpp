@@ -1,0 +1,139 @@
+// tests/runners/subprocess_test.cpp: the subprocess layer: exit codes and signals,
+// deadlines, group kills, rlimits, environment and directory, no deadlock when a
+// child talks before it reads, no pipe leaking into other children, TempDir.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "runners/subprocess.hpp"
+
+namespace fs = std::filesystem;
+using namespace concord;
+
+namespace {
+
+Command sh(const std::string& script) { return Command{{"/bin/sh", "-c", script}, {}, "", {}}; }
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+}  // namespace
+
+TEST(RunCommand, ReportsExitCodeStdoutAndStderr) {
+  CommandResult r = run_command(sh("echo out; echo err >&2; exit 3"), "", 5);
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_FALSE(r.status.signaled);
+  EXPECT_EQ(r.status.code, 3);
+  EXPECT_EQ(r.out, "out\n");
+  EXPECT_EQ(r.err, "err\n");
+  EXPECT_EQ(r.status.describe(), "exited with 3");
+}
+
+TEST(RunCommand, ReportsTheSignal) {
+  CommandResult r = run_command(sh("kill -TERM $$"), "", 5);
+  EXPECT_TRUE(r.status.signaled);
+  EXPECT_EQ(r.status.code, 15);
+  EXPECT_EQ(r.status.describe(), "killed by signal 15 (SIGTERM)");
+}
+
+TEST(RunCommand, FeedsStdinAndSetsEnvironmentAndDirectory) {
+  Command c = sh("cat; echo \"$CONCORD_X\"; pwd");
+  c.env = {{"CONCORD_X", "forty two"}};
+  c.dir = "/";
+  CommandResult r = run_command(c, "in\n", 5);
+  EXPECT_EQ(r.out, "in\nforty two\n/\n");
+}
+
+TEST(RunCommand, TimesOutAndKillsTheWholeGroup) {
+  auto t = Clock::now();
+  CommandResult r = run_command(sh("sleep 30 & sleep 30"), "", 0.3);
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_TRUE(r.status.signaled);
+  EXPECT_LT(since(t), 2.0);  // the background sleep held stdout open: only the group kill ends it
+}
+
+TEST(RunCommand, AppliesResourceLimitsBeforeExec) {
+  Command c = sh("ulimit -c; ulimit -t; ulimit -v");
+  c.limits.cpu_seconds = 7;
+  c.limits.address_space_bytes = int64_t{1} << 30;
+  CommandResult r = run_command(c, "", 5);
+  EXPECT_EQ(r.out, "0\n7\n1048576\n");
+}
+
+TEST(RunCommand, AMissingCommandThrows) {
+  EXPECT_THROW(run_command(Command{{"concord-no-such-command"}, {}, "", {}}, "", 5), SubprocessError);
+  EXPECT_THROW(run_command(Command{{"/bin/true"}, {}, "/no/such/dir", {}}, "", 5), SubprocessError);
+}
+
+TEST(Subprocess, ReadLineHonoursItsDeadline) {
+  Subprocess p(sh("echo first; sleep 30"));
+  std::string line;
+  EXPECT_EQ(p.read_line(line, deadline_after(5)), Subprocess::Io::kOk);
+  EXPECT_EQ(line, "first");
+  auto t = Clock::now();
+  EXPECT_EQ(p.read_line(line, deadline_after(0.2)), Subprocess::Io::kTimeout);
+  EXPECT_LT(since(t), 1.0);
+  EXPECT_TRUE(p.kill().signaled);
+}
+
+TEST(Subprocess, APartialLineComesBackAtEof) {
+  Subprocess p(sh("printf 'one\\ntw'"));
+  std::string line;
+  EXPECT_EQ(p.read_line(line, deadline_after(5)), Subprocess::Io::kOk);
+  EXPECT_EQ(line, "one");
+  EXPECT_EQ(p.read_line(line, deadline_after(5)), Subprocess::Io::kEof);
+  EXPECT_EQ(line, "tw");
+  auto s = p.wait_until(deadline_after(5));
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->code, 0);
+}
+
+TEST(Subprocess, AChildThatTalksBeforeReadingDoesNotDeadlock) {
+  // 1 MB to stderr before reading 1 MB of stdin: both pipes would fill up.
+  Subprocess p(sh("head -c 1000000 /dev/zero >&2; wc -c"));
+  std::string big(1000000, 'x');
+  EXPECT_EQ(p.write(big, deadline_after(10)), Subprocess::Io::kOk);
+  p.close_stdin();
+  std::string line;
+  EXPECT_EQ(p.read_line(line, deadline_after(10)), Subprocess::Io::kOk);
+  EXPECT_EQ(std::stol(line), 1000000);
+  p.drain_stderr(deadline_after(5));
+  EXPECT_NE(p.stderr_text().find("bytes of stderr omitted"), std::string::npos);  // bounded
+}
+
+TEST(Subprocess, OtherChildrenDoNotHoldItsPipes) {
+  Subprocess a(sh("read x; exit 0"));
+  Subprocess b(sh("sleep 30"));  // started while a's pipes are open
+  EXPECT_EQ(a.write("go\n", deadline_after(5)), Subprocess::Io::kOk);
+  std::string line;
+  auto t = Clock::now();
+  EXPECT_EQ(a.read_line(line, deadline_after(5)), Subprocess::Io::kEof);  // b must not keep it open
+  EXPECT_LT(since(t), 2.0);
+}
+
+TEST(Subprocess, WritingToADeadChildIsEofNotSigpipe) {
+  Subprocess p(sh("exit 0"));
+  p.wait_until(deadline_after(5));
+  EXPECT_EQ(p.write(std::string(1 << 20, 'x'), deadline_after(5)), Subprocess::Io::kEof);
+}
+
+TEST(TempDir, IsRemovedWithItsContentsEvenOnExceptions) {
+  std::string path;
+  try {
+    TempDir t("concord-test");
+    path = t.path();
+    fs::create_directories(path + "/a/b");
+    std::ofstream(path + "/a/b/f") << "x";
+    throw std::runtime_error("boom");
+  } catch (const std::runtime_error&) {
+  }
+  ASSERT_FALSE(path.empty());
+  EXPECT_FALSE(fs::exists(path));
+  TempDir moved("concord-test");
+  std::string p2 = moved.path();
+  {
+    TempDir other = std::move(moved);
+    EXPECT_EQ(other.path(), p2);
+  }
+  EXPECT_FALSE(fs::exists(p2));
+}
