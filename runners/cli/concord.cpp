@@ -48,7 +48,8 @@ usage:
   concord backend oracle|c [--timeout SECONDS]
       Serve the backend protocol on stdin/stdout: `oracle` runs the reference
       interpreter; `c` emits C, compiles it with $CONCORD_CC (default "cc -O1")
-      against the runtime and runs it (--timeout: per run of the compiled program).
+      against the runtime ($CONCORD_RT_LIB overrides the library) and runs it
+      (--timeout: per run of the compiled program).
   concord corpus [DIR] [--verbose]
       Run every *.case.json under DIR (default: corpus) on the oracle, compare each
       run with its expected result, print one line per case and a summary.
@@ -300,10 +301,13 @@ int cmd_backend(int argc, char** argv) {
   const char* cc = std::getenv("CONCORD_CC");
   cfg.cc = split_command(cc && *cc ? cc : CONCORD_DEFAULT_CC);
   cfg.rt_include = CONCORD_RT_INCLUDE;
-  cfg.rt_lib = CONCORD_RT_LIB;
+  const char* rt_lib = std::getenv("CONCORD_RT_LIB");  // e.g. the sanitized runtime, for `ctest -L sanitize`
+  cfg.rt_lib = rt_lib && *rt_lib ? rt_lib : CONCORD_RT_LIB;
 #ifdef CONCORD_RT_SANITIZED
   cfg.address_space_bytes = 0;  // ASan reserves terabytes of address space
 #endif
+  for (const std::string& w : cfg.cc)
+    if (w.rfind("-fsanitize", 0) == 0) cfg.address_space_bytes = 0;  // likewise for a sanitizing $CONCORD_CC
   if (const std::string* t = a.option("--timeout")) cfg.run_timeout = parse_seconds(*t, "--timeout");
   CTarget c(cfg);
   serve(std::cin, std::cout, [&](const Program& prog, const std::vector<RunRequest>& runs, const Emit& emit) {
