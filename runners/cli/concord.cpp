@@ -1,6 +1,7 @@
 // runners/cli/concord.cpp: the `concord` command. Every error is caught here, in
 // one place, and mapped to the fixed exit codes of --help.
 #include <algorithm>
+#include <memory>
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
@@ -50,9 +51,10 @@ usage:
       interpreter; `c` emits C, compiles it with $CONCORD_CC (default "cc -O1")
       against the runtime ($CONCORD_RT_LIB overrides the library) and runs it
       (--timeout: per run of the compiled program).
-  concord corpus [DIR] [--verbose]
-      Run every *.case.json under DIR (default: corpus) on the oracle, compare each
-      run with its expected result, print one line per case and a summary.
+  concord corpus [DIR] [--verbose] [--target NAME|all] [--backend NAME=COMMAND]...
+      Run every *.case.json under DIR (default: corpus), compare each run with its
+      expected result, print each difference and a summary. Without --target the
+      oracle runs in-process; with it, each named target through the protocol.
   concord emit-c FILE
       Print the program as C for the c target's runtime (targets/c/runtime).
   concord --help | --version
@@ -189,35 +191,48 @@ std::string shell_quote(const std::string& s) {
   return q + "'";
 }
 
-// `concord run FILE --target ...`: through the protocol, one target or all.
-int run_on_targets(const Args& a, const std::string& file, const Program& p, const RunSettings& r) {
-  Registry reg(self_exe(), true);
-  std::string repro = "concord run " + shell_quote(file) + " --seed " + std::to_string(r.seed) + " --turns " +
-                      std::to_string(r.turns) + " --max-processes " + std::to_string(r.max_processes);
-  std::string declared;  // the options that declare user backends, for reproducing
+// The backends that --target names (one, or all), with the user backends of
+// --backend / --backends and the --timeout override.
+struct Targets {
+  std::unique_ptr<Registry> reg;
+  std::vector<const BackendSpec*> chosen;
+  std::string declared;  // the options that declare user backends, for reproduce lines
+};
+
+Targets choose_targets(const Args& a, const std::string& target) {
+  Targets t{std::make_unique<Registry>(self_exe(), true), {}, ""};
   for (const std::string& f : a.all("--backends")) {
-    reg.add_file(f);
-    declared += " --backends " + shell_quote(f);
+    t.reg->add_file(f);
+    t.declared += " --backends " + shell_quote(f);
   }
   for (const std::string& b : a.all("--backend")) {
-    reg.add_option(b);
-    declared += " --backend " + shell_quote(b);
+    t.reg->add_option(b);
+    t.declared += " --backend " + shell_quote(b);
   }
-  if (const std::string* t = a.option("--timeout")) {
-    reg.set_timeout(parse_seconds(*t, "--timeout"));
-    declared += " --timeout " + shell_quote(*t);
+  if (const std::string* s = a.option("--timeout")) {
+    t.reg->set_timeout(parse_seconds(*s, "--timeout"));
+    t.declared += " --timeout " + shell_quote(*s);
   }
-  const std::string target = *a.option("--target");
-  std::vector<const BackendSpec*> chosen;
   if (target == "all") {
-    for (const BackendSpec& s : reg.all()) chosen.push_back(&s);
-  } else if (const BackendSpec* s = reg.find(target)) {
-    chosen.push_back(s);
+    for (const BackendSpec& s : t.reg->all()) t.chosen.push_back(&s);
+  } else if (const BackendSpec* s = t.reg->find(target)) {
+    t.chosen.push_back(s);
   } else {
     std::string known;
-    for (const BackendSpec& s : reg.all()) known += s.name + ", ";
+    for (const BackendSpec& s : t.reg->all()) known += s.name + ", ";
     throw InputError("", "unknown target '" + target + "' (known: " + known + "all)");
   }
+  return t;
+}
+
+// `concord run FILE --target ...`: through the protocol, one target or all.
+int run_on_targets(const Args& a, const std::string& file, const Program& p, const RunSettings& r) {
+  std::string repro = "concord run " + shell_quote(file) + " --seed " + std::to_string(r.seed) + " --turns " +
+                      std::to_string(r.turns) + " --max-processes " + std::to_string(r.max_processes);
+  const std::string target = *a.option("--target");
+  Targets t = choose_targets(a, target);
+  const std::vector<const BackendSpec*>& chosen = t.chosen;
+  const std::string& declared = t.declared;
   ojson program = program_to_json(p);
   auto reproduce = [&](const std::string& name) { return "  reproduce: " + repro + " --target " + name + declared + "\n"; };
 
@@ -322,13 +337,26 @@ int cmd_emit_c(int argc, char** argv) {
   return kOk;
 }
 
+// `concord corpus DIR [--target NAME|all]`: every case's runs against its expected
+// result, on the oracle in-process by default, or on backends through the
+// protocol (one backend process per target for the whole corpus).
 int cmd_corpus(int argc, char** argv) {
-  Args a = parse_args(argc, argv, {}, {"--verbose"});
-  if (a.positional.size() > 1) throw InputError("", "usage: concord corpus [DIR]");
+  Args a = parse_args(argc, argv, {"--target", "--backend", "--backends", "--timeout"}, {"--verbose"});
+  if (a.positional.size() > 1) throw InputError("", "usage: concord corpus [DIR] [--target NAME|all]");
   std::string dir = a.positional.empty() ? "corpus" : a.positional[0];
   std::vector<std::string> files = find_cases(dir);
   if (files.empty()) throw InputError(dir, "no *.case.json files found");
-  int pass = 0, fail = 0, bad = 0;
+  const std::string* target = a.option("--target");
+  Targets t;
+  std::vector<std::unique_ptr<Backend>> backends;  // none: the oracle in-process
+  if (target) {
+    t = choose_targets(a, *target);
+    for (const BackendSpec* s : t.chosen) backends.push_back(std::make_unique<Backend>(*s));
+  }
+  std::string names = target ? "" : "oracle";
+  for (const BackendSpec* s : t.chosen) names += (names.empty() ? "" : ", ") + s->name;
+
+  int pass = 0, fail = 0, bad = 0, unknown = 0;
   for (const std::string& f : files) {
     Case c;
     try {
@@ -338,18 +366,33 @@ int cmd_corpus(int argc, char** argv) {
       bad++;
       continue;
     }
-    bool ok = true;
-    for (size_t i = 0; i < c.runs.size(); i++) {
-      const CaseRun& cr = c.runs[i];
-      ojson got = result_to_json(run(c.program, cr.settings));
-      if (auto d = first_difference(cr.expect, got)) {
-        ok = false;
-        std::cout << "FAIL  " << c.name << " (run " << i << ")\n      "
-                  << describe(*d, "expected", "oracle") << "      reproduce: concord run " << f << " --seed "
-                  << cr.settings.seed << " --turns " << cr.settings.turns << " --max-processes "
-                  << cr.settings.max_processes << "\n";
-      }
+    std::vector<RunSettings> runs;
+    for (const CaseRun& cr : c.runs) runs.push_back(cr.settings);
+    // Each target's answers: from a backend, or the oracle's own results.
+    std::vector<std::pair<std::string, std::vector<ojson>>> answers;
+    if (backends.empty()) {
+      std::vector<ojson> got;
+      for (const RunSettings& r : runs) got.push_back(result_to_json(run(c.program, r)));
+      answers.emplace_back("oracle", std::move(got));
     }
+    for (auto& b : backends) {
+      std::vector<ojson> got;
+      for (Answer& ans : b->request(program_to_json(c.program), runs)) got.push_back(std::move(ans.json));
+      answers.emplace_back(b->spec().name, std::move(got));
+    }
+    bool ok = true;
+    for (const auto& [name, got] : answers)
+      for (size_t i = 0; i < runs.size(); i++) {
+        auto d = first_difference(c.runs[i].expect, got[i]);
+        if (!d) continue;
+        bool indefinite = got[i].value("ok", true) == false && !is_definite(got[i].value("code", ""));
+        if (indefinite) unknown++;
+        ok = false;
+        std::cout << (indefinite ? "NOVERDICT " : "FAIL  ") << c.name << " on " << name << " (run " << i << ")\n      "
+                  << describe(*d, "expected", name) << "      reproduce: concord run " << shell_quote(f) << " --seed "
+                  << runs[i].seed << " --turns " << runs[i].turns << " --max-processes " << runs[i].max_processes
+                  << (target ? " --target " + name + t.declared : std::string()) << "\n";
+      }
     if (ok) {
       pass++;
       if (a.flag("--verbose")) std::cout << "ok    " << c.name << "  " << c.about << "\n";
@@ -357,10 +400,11 @@ int cmd_corpus(int argc, char** argv) {
       fail++;
     }
   }
-  std::cout << "corpus " << dir << ": " << files.size() << " cases on target oracle\n"
+  std::cout << "corpus " << dir << ": " << files.size() << " cases on " << names << "\n"
             << pass << " passed, " << fail << " failed" << (bad ? ", " + std::to_string(bad) + " unreadable" : "")
             << "\n";
   if (bad) return kBadInput;
+  if (fail > 0 && fail == unknown) return kInternal;
   return fail ? kDisagree : kOk;
 }
 

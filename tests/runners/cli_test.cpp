@@ -138,3 +138,10 @@ TEST_F(Cli, RunOnACaseFileReproducesItsExpectedResult) {
   Outcome limited = concord({"run", path, "--turns", "0"});
   EXPECT_EQ(nlohmann::json::parse(limited.out)["outcome"], "turn_limit");
 }
+
+TEST_F(Cli, CorpusOnEveryTargetAgreesWithTheHandDerivedResults) {
+  Outcome o = concord({"corpus", std::string(CONCORD_SOURCE_DIR) + "/corpus", "--target", "all"});
+  EXPECT_EQ(o.code, 0) << o.out << o.err;
+  EXPECT_NE(o.out.find("cases on oracle, c\n"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find(" 0 failed"), std::string::npos) << o.out;
+}
