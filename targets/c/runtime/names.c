@@ -139,16 +139,3 @@ int32_t name_spawned(rt_world *w, int32_t kind, int32_t num, int32_t proc) {
   spawned_key(w, kind, num, &k);
   return intern(w, &k, w->prog->nnames + proc);
 }
-
-void buf_name(rt_world *w, rt_buf *b, int32_t name) {
-  name_key k;
-  key_of(w, name, &k);
-  if (k.dlen == 0) {
-    buf_str(w, b, k.a, k.alen);
-    return;
-  }
-  buf_str(w, b, k.a, k.alen); /* "prefix" then replace the closing quote by the digits */
-  b->len--;
-  buf_raw(w, b, k.d, k.dlen);
-  buf_raw(w, b, "\"", 1);
-}

@@ -4,6 +4,8 @@
 #ifndef CONCORD_RT_INTERNAL_H
 #define CONCORD_RT_INTERNAL_H
 
+#include <string.h>
+
 #include "world.h"
 
 /* --- alloc.c: every allocation of a run; failure abandons the run ------------ */
@@ -13,34 +15,48 @@ void *rt_realloc_array(rt_world *w, void *p, size_t count, size_t size);
 _Noreturn void rt_out_of_memory(rt_world *w);
 _Noreturn void rt_internal(rt_world *w, const char *message); /* a bug: INTERNAL */
 
-/* --- journal.c: buffers, JSON helpers, events (SPEC §9.2, §9.3) ------------- */
-void buf_reserve_slow(rt_world *w, rt_buf *b, size_t n);
-static inline char *buf_reserve(rt_world *w, rt_buf *b, size_t n) {
-  if (b->cap - b->len < n) buf_reserve_slow(w, b, n);
-  return b->p + b->len;
-}
-void buf_free(rt_buf *b);
-void buf_raw(rt_world *w, rt_buf *b, const char *s, size_t n);
-void buf_lit(rt_world *w, rt_buf *b, const char *s);          /* a literal, unescaped */
-void buf_i64(rt_world *w, rt_buf *b, int64_t v);
-void buf_u64(rt_world *w, rt_buf *b, uint64_t v);
-void buf_str(rt_world *w, rt_buf *b, const char *s, size_t n); /* a JSON string */
-void buf_cstr(rt_world *w, rt_buf *b, const char *s);
-void buf_value(rt_world *w, rt_buf *b, cr_value v, int type);
-void buf_reason(rt_world *w, rt_buf *b, int32_t reason);
-const char *reason_code(int32_t reason);  /* builtin reasons; NULL for a program code */
+/* --- journal.c: event records (SPEC §9.2), the result's JSON text (§9.3) ---- */
 void jr_start(rt_world *w, int32_t name, int32_t kind);       /* kind -1: supervisor */
 void jr_deliver(rt_world *w, int64_t ready, int32_t to, int32_t from, int32_t sig, const cr_value *args);
 void jr_drop(rt_world *w, int32_t from, int32_t to, int32_t sig, const cr_value *args);
 void jr_exit(rt_world *w, int32_t name, int32_t reason);      /* and its failure record */
 void jr_decision(rt_world *w, int32_t sup_slot, int32_t child, int action); /* and its record */
+void log_free(rt_log *l);
+
+/* Text on its way to stdout: a fixed staging buffer, written out when full, so
+** writing the result never allocates. Pieces are copied by out_put(), whose
+** common case (the piece fits) is inlined. */
+typedef struct rt_out {
+  char *p;
+  size_t len;
+  size_t cap;
+} rt_out;
+void out_put_slow(rt_out *o, const char *s, size_t n);
+static inline void out_put(rt_out *o, const char *s, size_t n) {
+  if (o->cap - o->len < n) {
+    out_put_slow(o, s, n);
+    return;
+  }
+  memcpy(o->p + o->len, s, n);
+  o->len += n;
+}
+#define OUT_LIT(o, lit) out_put((o), (lit), sizeof(lit) - 1) /* a string literal, length at compile time */
+void out_flush(rt_out *o);
+void out_u64(rt_out *o, uint64_t v);
+void out_i64(rt_out *o, int64_t v);
+void quoted_make(rt_world *w);   /* before the first byte of the result: it allocates */
+void quoted_free(rt_world *w);
+void out_name(const rt_world *w, rt_out *o, int32_t name);   /* as a JSON string */
+void out_kind(const rt_world *w, rt_out *o, int32_t kind);   /* its name, a JSON string */
+void out_state_name(const rt_world *w, rt_out *o, int32_t kind, int32_t i);
+void out_value(const rt_world *w, rt_out *o, cr_value v, int type);
+void out_log(const rt_world *w, rt_out *o, const rt_log *l); /* its records, as array elements */
 
 /* --- names.c: name ids, the hash index, spawned names (SPEC §2) ------------- */
 void names_init(rt_world *w);
 int32_t name_proc(const rt_world *w, int32_t name);           /* process id or -1 */
 void name_bind(rt_world *w, int32_t name, int32_t proc);      /* first life of a name */
 int32_t name_spawned(rt_world *w, int32_t kind, int32_t num, int32_t proc); /* id of k-N */
-void buf_name(rt_world *w, rt_buf *b, int32_t name);           /* as a JSON string */
 
 /* --- ready.c: the ready set, k-th ready id in O(log n) (SPEC §8.2) ---------- */
 void ready_set(rt_world *w, int32_t id, int ready);
@@ -55,6 +71,14 @@ static inline int mb_empty(const rt_proc *p) { return p->mbox == NULL || p->mbox
 /* --- processes.c: life and death of workers, messages, spawn (SPEC §6, §8.1) -- */
 static inline rt_proc *proc_at(const rt_world *w, int32_t id) {
   return &w->chunks[(uint32_t)id >> RT_CHUNK_BITS][(uint32_t)id & (RT_CHUNK - 1)];
+}
+/* A name as one number (journal.c's records), enough to write it without the
+** process: 2 * id for a program name, 2 * (num * nkinds + kind) + 1 for a
+** spawned name k-N (SPEC §2). */
+static inline uint64_t name_code(const rt_world *w, int32_t name) {
+  if (name < w->prog->nnames) return (uint64_t)name * 2;
+  const rt_proc *p = proc_at(w, name - w->prog->nnames);
+  return ((uint64_t)(uint32_t)p->num * (uint64_t)w->prog->nkinds + p->kind) * 2 + 1;
 }
 int32_t create_process(rt_world *w, int32_t name, int32_t kind, int32_t num, int32_t nargs, const cr_value *args,
                        int32_t sup);                           /* §8.1 new id, §6.7 */

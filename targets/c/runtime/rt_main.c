@@ -45,11 +45,11 @@ static size_t heap_in_use(void) {
 }
 
 /* With CONCORD_RT_STATS set, one line on stderr after each run, before the result
-** is written: the heap the run holds at its end, and how much of it is the text of
-** the journal, failures and decisions (which the result must contain). */
+** is written: the heap the run holds at its end, and how much of it holds the
+** journal, failures and decisions (as records, journal.c). */
 static void print_stats(const rt_world *w, size_t heap_before) {
   size_t heap = heap_in_use() - heap_before;
-  size_t text = w->journal.cap + w->failures.cap + w->decisions.cap;
+  size_t text = w->journal.bytes + w->failures.bytes + w->decisions.bytes;
   fprintf(stderr, "{\"heap_live\":%zu,\"journal\":%zu,\"processes\":%d,\"live\":%lld}\n", heap, text,
           (int)w->nprocs, (long long)w->live);
 }

@@ -80,7 +80,8 @@ void world_free(rt_world *w) {
   w->prefix_len = NULL;
   w->spawned = NULL;
   w->hash_cap = w->hash_count = 0;
-  buf_free(&w->journal);
-  buf_free(&w->failures);
-  buf_free(&w->decisions);
+  log_free(&w->journal);
+  log_free(&w->failures);
+  log_free(&w->decisions);
+  quoted_free(w);
 }

@@ -46,14 +46,22 @@ enum {
 
 enum { RT_RESTART = 0, RT_KEEP = 1, RT_REMOVE = 2, RT_GIVE_UP = 3 }; /* decision actions */
 
-/* A growable byte buffer (journal text, result text). `flush` set: a fixed
-** buffer that is written to stdout when full instead of growing. */
-typedef struct rt_buf {
-  char *p;
-  size_t len;
-  size_t cap;
-  int flush;
-} rt_buf;
+/* An append-only log of event records (journal.c): the journal, failures or
+** decisions of a run (SPEC §9.1), a few bytes per event, in a chain of blocks
+** that never move (no copying as it grows). Rendered as text only at the end. */
+typedef struct rt_block {
+  struct rt_block *next;
+  size_t len;              /* bytes of data[] in use */
+  size_t cap;              /* bytes of data[] */
+  unsigned char data[];
+} rt_block;
+
+typedef struct rt_log {
+  rt_block *first;
+  rt_block *last;          /* where records are appended */
+  size_t bytes;            /* allocated, block headers included (CONCORD_RT_STATS) */
+  int64_t turn;            /* turn of the last record: a record holds the difference */
+} rt_log;
 
 /* A FIFO of messages in one ring of 64-bit words, allocated on the first
 ** message, doubled when full, kept (emptied) when drained. A message is one
@@ -127,10 +135,16 @@ typedef struct rt_world {
 
   rt_sup *sups;            /* [nsups], by pre-order slot */
 
-  /* the result's arrays, as text, in the order of their events (journal.c) */
-  rt_buf journal;
-  rt_buf failures;
-  rt_buf decisions;
+  /* the result's arrays, as records, in the order of their events (journal.c) */
+  rt_log journal;
+  rt_log failures;
+  rt_log decisions;
+
+  /* every name, tag, kind name, spawn prefix and state name of the program as
+  ** JSON text, made just before the result is written (journal.c) */
+  char *quoted;            /* the texts, one after another */
+  size_t *quoted_at;       /* [nquoted + 1]: text i is quoted[quoted_at[i], quoted_at[i+1]) */
+  size_t *quoted_state;    /* [nkinds]: index of the kind's first state name */
 
   /* the running handler (processes.c): how it ends early */
   jmp_buf handler_jb;
