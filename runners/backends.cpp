@@ -153,13 +153,7 @@ void Registry::add_option(const std::string& name_eq_command) {
 }
 
 void Registry::add_file(const std::string& path) {
-  std::string text = read_file(path);
-  ojson j;
-  try {
-    j = ojson::parse(text);
-  } catch (const ojson::parse_error& e) {
-    throw InputError(path + ": byte " + std::to_string(e.byte), std::string("malformed JSON: ") + e.what());
-  }
+  ojson j = read_json_file(path);
   try {
     if (!j.is_object() || j.size() != 1 || !j.contains("backends") || !j["backends"].is_object())
       throw InputError("/", "expected {\"backends\":{NAME:{\"command\":[...]},...}}");

@@ -56,14 +56,17 @@ int64_t int_at(const ojson& j, const char* key, int64_t dflt, const std::string&
 
 }  // namespace
 
-Case load_case(const std::string& path) {
+ojson read_json_file(const std::string& path) {
   std::string text = read_file(path);
-  ojson j;
   try {
-    j = ojson::parse(text);
+    return ojson::parse(text);
   } catch (const ojson::parse_error& e) {
     throw InputError(path + ": byte " + std::to_string(e.byte), std::string("malformed JSON: ") + e.what());
   }
+}
+
+Case load_case(const std::string& path) {
+  ojson j = read_json_file(path);
   auto fail = [&](const std::string& ptr, const std::string& what) -> void { throw InputError(path + ": " + ptr, what); };
   if (!j.is_object()) fail("", "a case file is a JSON object");
   static const char* const known[] = {"concord_case", "name", "about", "source", "program", "runs", "signature"};

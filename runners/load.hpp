@@ -12,6 +12,7 @@
 namespace concord {
 
 std::string read_file(const std::string& path);  // bounded by kMaxInputBytes
+ojson read_json_file(const std::string& path);   // read_file, then parsed; errors located as "path: byte N"
 
 // A program in text (.conc) or JSON form, sniffed by the first non-blank byte;
 // parsed and checked.
