@@ -1,0 +1,91 @@
+// tests/targets/c_target_test.cpp: the c target beyond the corpus. Random valid
+// programs (generators/) give byte for byte the oracle's result lines through
+// `concord backend c`; and a compiled program that runs out of memory answers the
+// MEMORY error line, then answers its next run correctly.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <boost/process.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "generators/programs.hpp"
+#include "generators/settings.hpp"
+#include "oracle/check.hpp"
+#include "oracle/interpreter.hpp"
+#include "oracle/text.hpp"
+#include "runners/backend.hpp"
+#include "targets/c/emitter/emit_c.hpp"
+
+namespace bp = boost::process;
+namespace fs = std::filesystem;
+using namespace concord;
+
+namespace {
+
+Backend& c_backend() {
+  static Backend b([] {
+    BackendSpec s;
+    s.name = "c";
+    s.command = {CONCORD_BINARY, "backend", "c"};
+    s.run_timeout = 60;
+    s.request_timeout = 300;
+    return s;
+  }());
+  return b;
+}
+
+std::string oracle_line(const Program& p, const RunSettings& r) {
+  std::string line = result_line(run(p, r));
+  line.pop_back();
+  return line;
+}
+
+}  // namespace
+
+// The number of programs is RC_PARAMS' max_success (tests/CMakeLists.txt sets it:
+// each program is compiled once, so this test is bounded by compile time).
+RC_GTEST_PROP(CTarget, GeneratedProgramsGiveTheOraclesLines, ()) {
+  Program p = *gen::program();
+  check(p);
+  std::vector<RunSettings> runs = *rc::gen::container<std::vector<RunSettings>>(3, gen::run_settings());
+  std::vector<Answer> got = c_backend().request(program_to_json(p), runs);
+  RC_ASSERT(got.size() == runs.size());
+  for (size_t i = 0; i < runs.size(); i++) {
+    std::string want = oracle_line(p, runs[i]);
+    if (got[i].line != want) RC_LOG() << print_program(p) << "\nrun " << i << "\n  oracle: " << want << "\n  c:      " << got[i].line << "\n";
+    RC_ASSERT(got[i].line == want);
+  }
+}
+
+TEST(CTarget, OutOfMemoryIsAnErrorLineAndTheNextRunStillWorks) {
+  // Every turn spawns 1000 processes that stay alive: a million turns cannot fit
+  // in the 64 MiB the program is allowed.
+  Program p = parse_program(
+      "kind Idle() { state x: int = 0; on never() {} }\n"
+      "kind S() { on go() { repeat 1000 { spawn Idle(); } send go() to self; } }\n"
+      "process s = S();\ngiven go() to @s;\n");
+  check(p);
+  fs::path dir = fs::temp_directory_path() / ("concord_oom_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "p.c") << emit_c(p);
+  int cc = bp::system(bp::search_path("cc"), "-O1", "-I" CONCORD_SOURCE_DIR "/targets/c/runtime", (dir / "p.c").string(),
+                      CONCORD_RT_LIB, "-o", (dir / "p").string());
+  ASSERT_EQ(cc, 0);
+  bp::ipstream out;
+  bp::opstream in;
+  bp::child c(bp::search_path("bash"), "-c", "ulimit -v 65536; exec " + (dir / "p").string(), bp::std_out > out,
+              bp::std_in < in);
+  in << "1 100000000 10000000\n0 3 10\n";
+  in.flush();
+  in.pipe().close();
+  std::string first, second;
+  std::getline(out, first);
+  std::getline(out, second);
+  c.wait();
+  fs::remove_all(dir);
+  EXPECT_EQ(first, R"({"ok":false,"code":"MEMORY","message":"out of memory"})");
+  EXPECT_EQ(second, oracle_line(p, RunSettings{0, 3, 10}));
+  EXPECT_EQ(c.exit_code(), 0);
+}
