@@ -9,24 +9,13 @@
 
 #include "oracle/interpreter.hpp"
 #include "runners/backend.hpp"
+#include "tests/targets/c_backend.hpp"
 #include "runners/diff.hpp"
 #include "runners/load.hpp"
 
 using namespace concord;
 
 namespace {
-
-Backend& c_backend() {
-  static Backend b([] {
-    BackendSpec s;
-    s.name = "c";
-    s.command = {CONCORD_BINARY, "backend", "c"};
-    s.run_timeout = 60;  // compiling with the sanitizers is slow
-    s.request_timeout = 300;
-    return s;
-  }());
-  return b;
-}
 
 class CaseOnC : public testing::Test {
  public:

@@ -16,6 +16,7 @@
 #include "oracle/interpreter.hpp"
 #include "oracle/text.hpp"
 #include "runners/backend.hpp"
+#include "tests/targets/c_backend.hpp"
 #include "targets/c/emitter/emit_c.hpp"
 
 namespace bp = boost::process;
@@ -23,18 +24,6 @@ namespace fs = std::filesystem;
 using namespace concord;
 
 namespace {
-
-Backend& c_backend() {
-  static Backend b([] {
-    BackendSpec s;
-    s.name = "c";
-    s.command = {CONCORD_BINARY, "backend", "c"};
-    s.run_timeout = 60;
-    s.request_timeout = 300;
-    return s;
-  }());
-  return b;
-}
 
 std::string oracle_line(const Program& p, const RunSettings& r) {
   std::string line = result_line(run(p, r));

@@ -51,6 +51,19 @@ int32_t create_process(rt_world *w, int32_t name, int32_t kind, int32_t num, int
   return id;
 }
 
+/* What emitted code sees of process p: its parameters and state (one array,
+** parameters first), the handler's arguments (NULL in init), its name. */
+static cr_ctx ctx_of(rt_world *w, rt_proc *p, const cr_value *args) {
+  const cr_kind *k = &w->prog->kinds[p->kind];
+  cr_ctx c;
+  c.params = p->vals;
+  c.state = p->vals ? p->vals + k->nparams : NULL;
+  c.args = args;
+  c.self = p->name;
+  c.rt = w;
+  return c;
+}
+
 void start_process(rt_world *w, int32_t id) {
   rt_proc *p = proc_at(w, id);
   const cr_kind *k = &w->prog->kinds[p->kind];
@@ -58,12 +71,7 @@ void start_process(rt_world *w, int32_t id) {
   if (p->mbox) p->mbox->head = p->mbox->used = 0;
   size_t nvals = (size_t)k->nparams + (size_t)k->nstate;
   if (nvals && !p->vals) rt_internal(w, "restart of a process without its arguments");
-  cr_ctx c;
-  c.params = p->vals;
-  c.state = p->vals ? p->vals + k->nparams : NULL;
-  c.args = NULL;
-  c.self = p->name;
-  c.rt = w;
+  cr_ctx c = ctx_of(w, p, NULL);
   if (k->init_state) k->init_state(&c);  /* fresh state, in declaration order */
   else if (k->nstate) memset(c.state, 0, (size_t)k->nstate * sizeof(cr_value));
   w->live++;
@@ -115,13 +123,7 @@ void send_message(rt_world *w, int32_t from, cr_value to, int32_t sig, const cr_
 /* Runs a handler; returns RT_NONE when it returned, else the exit reason it
 ** ended with. Nothing local is changed between setjmp and longjmp. */
 static int32_t run_handler(rt_world *w, rt_proc *p, cr_body h, const cr_value *args) {
-  const cr_kind *k = &w->prog->kinds[p->kind];
-  cr_ctx c;
-  c.params = p->vals;
-  c.state = p->vals ? p->vals + k->nparams : NULL;
-  c.args = args;
-  c.self = p->name;
-  c.rt = w;
+  cr_ctx c = ctx_of(w, p, args);
   w->handler_self = p->name;
   w->in_handler = 1;
   if (setjmp(w->handler_jb)) {
