@@ -30,6 +30,10 @@ class CodeWriter {
     line(s);
     depth_++;
   }
+  void last(const std::string& s) {  // the last line of a block, inside it, that ends the block (Erlang's "S3.")
+    line(s);
+    depth_--;
+  }
   int depth() const { return depth_; }
   std::string str() const { return out_.str(); }
 

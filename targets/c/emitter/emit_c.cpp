@@ -1,9 +1,10 @@
 // targets/c/emitter/emit_c.cpp: prints a checked program as C for the runtime of
 // targets/c/runtime/concord_rt.h. Handlers become functions; kinds, declared
-// processes, supervisors and given messages become constant tables. One switch
-// per node kind; operators are printed from the one list in oracle/ops.def as
-// calls of the runtime's wrapping functions (cr_add, cr_div, ...), so C's own
-// operators never see a value that could overflow.
+// processes, supervisors and given messages become constant tables. Bodies and
+// expressions are walked by targets/common/walker.hpp, one hook per node kind;
+// operators are printed from the one list in oracle/ops.def as calls of the
+// runtime's wrapping functions (cr_add, cr_div, ...), so C's own operators never
+// see a value that could overflow.
 #include "emit_c.hpp"
 
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <stdexcept>
 
 #include "targets/common/code_writer.hpp"
+#include "targets/common/walker.hpp"
 
 namespace concord {
 namespace {
@@ -65,7 +67,7 @@ std::string lower(const std::string& s) {
   return out;
 }
 
-class CEmitter {
+class CEmitter : public Walker {
  public:
   explicit CEmitter(const Program& p) : p_(p) {
     if (!p.checked) throw std::logic_error("emit_c needs a program that check() accepted");
@@ -121,27 +123,25 @@ class CEmitter {
 
   std::string ref(const std::string& name, size_t count) const { return count ? name : "NULL"; }
 
-  // --- expressions: one helper per operand shape ------------------------------
-  std::string expr(const Expr& e) {
-    switch (e.kind) {
-      case ExprKind::Int: return c_int(e.value);
-      case ExprKind::Addr: return "((cr_value)" + std::to_string(e.slot) + ")";
-      case ExprKind::Self: return "((cr_value)c->self)";
-      case ExprKind::Var:
-        switch (e.scope) {
-          case Scope::Param: return "c->params[" + std::to_string(e.slot) + "]";
-          case Scope::Field: return "c->state[" + std::to_string(e.slot) + "]";
-          case Scope::Arg: return "c->args[" + std::to_string(e.slot) + "]";
-        }
-        return "?";
-      case ExprKind::Unary: return std::string("cr_") + op_info(e.op).json + "(" + expr(e.args[0]) + ")";
-      case ExprKind::Binary: {
-        // Division and remainder can fail, so they take the context.
-        std::string ctx = (e.op == Op::Div || e.op == Op::Rem) ? "c, " : "";
-        return std::string("cr_") + op_info(e.op).json + "(" + ctx + expr(e.args[0]) + ", " + expr(e.args[1]) + ")";
-      }
+  // --- expressions: one hook per operand shape ------------------------------
+  std::string on_int(const Expr& e) override { return c_int(e.value); }
+  std::string on_addr(const Expr& e) override { return "((cr_value)" + std::to_string(e.slot) + ")"; }
+  std::string on_self(const Expr&) override { return "((cr_value)c->self)"; }
+  std::string on_var(const Expr& e) override {
+    switch (e.scope) {
+      case Scope::Param: return "c->params[" + std::to_string(e.slot) + "]";
+      case Scope::Field: return "c->state[" + std::to_string(e.slot) + "]";
+      case Scope::Arg: return "c->args[" + std::to_string(e.slot) + "]";
     }
     return "?";
+  }
+  std::string on_unary(const Expr& e, const std::string& arg) override {
+    return std::string("cr_") + op_info(e.op).json + "(" + arg + ")";
+  }
+  std::string on_binary(const Expr& e, const std::string& lhs, const std::string& rhs) override {
+    // Division and remainder can fail, so they take the context.
+    std::string ctx = (e.op == Op::Div || e.op == Op::Rem) ? "c, " : "";
+    return std::string("cr_") + op_info(e.op).json + "(" + ctx + lhs + ", " + rhs + ")";
   }
 
   // "n, a_" after declaring the argument array a_ (or "0, NULL").
@@ -154,51 +154,44 @@ class CEmitter {
     return std::to_string(n) + ", a_";
   }
 
-  // --- statements: one case per kind --------------------------------------------
-  void body(const std::vector<Stmt>& b) {
-    for (const Stmt& s : b) stmt(s);
+  // --- statements: one hook per kind -------------------------------------------
+  void on_assign(const Stmt& s) override {
+    w_.line("c->state[" + std::to_string(s.slot) + "] = " + expr(s.exprs[0]) + ";");
   }
-
-  void stmt(const Stmt& s) {
-    switch (s.kind) {
-      case StmtKind::Assign: w_.line("c->state[" + std::to_string(s.slot) + "] = " + expr(s.exprs[0]) + ";"); return;
-      case StmtKind::If:
-        w_.open("if (" + expr(s.exprs[0]) + ") {");
-        body(s.body);
-        if (!s.orelse.empty()) {
-          w_.middle("} else {");
-          body(s.orelse);
-        }
-        w_.close("}");
-        return;
-      case StmtKind::Repeat: {
-        std::string i = "r" + std::to_string(w_.depth());  // one counter per nesting level
-        w_.open("for (cr_value " + i + " = 0; " + i + " < " + c_int(s.count) + "; " + i + "++) {");
-        body(s.body);
-        w_.close("}");
-        return;
-      }
-      case StmtKind::Send: {
-        w_.open("{");
-        std::string args = args_array(s.exprs, 1);
-        w_.line("cr_send(c, " + expr(s.exprs[0]) + ", " + std::to_string(s.slot) + ", " + args + ");");
-        w_.close("}");
-        return;
-      }
-      case StmtKind::Spawn: {
-        w_.open("{");
-        std::string args = args_array(s.exprs, 0);
-        std::string call = "cr_spawn(c, " + std::to_string(s.slot) + ", " + args + ", " + std::to_string(s.slot3) + ", " +
-                           (s.slot3 >= 0 ? restart_const(s.restart) : "0") + ")";
-        if (s.slot2 >= 0) w_.line("c->state[" + std::to_string(s.slot2) + "] = " + call + ";");
-        else w_.line("(void)" + call + ";");
-        w_.close("}");
-        return;
-      }
-      case StmtKind::Stop: w_.line("cr_stop(c);"); return;
-      case StmtKind::Fail: w_.line("cr_fail(c, " + std::to_string(intern(s.name)) + ");"); return;
+  void on_if(const Stmt& s) override {
+    w_.open("if (" + expr(s.exprs[0]) + ") {");
+    body(s.body);
+    if (!s.orelse.empty()) {
+      w_.middle("} else {");
+      body(s.orelse);
     }
+    w_.close("}");
   }
+  void on_repeat(const Stmt& s) override {
+    std::string i = "r" + std::to_string(w_.depth());  // one counter per nesting level
+    w_.open("for (cr_value " + i + " = 0; " + i + " < " + c_int(s.count) + "; " + i + "++) {");
+    body(s.body);
+    w_.close("}");
+  }
+  void on_send(const Stmt& s) override {
+    w_.open("{");
+    std::string args = args_array(s.exprs, 1);
+    w_.line("cr_send(c, " + expr(s.exprs[0]) + ", " + std::to_string(s.slot) + ", " + args + ");");
+    w_.close("}");
+  }
+  void on_spawn(const Stmt& s) override {
+    w_.open("{");
+    std::string args = args_array(s.exprs, 0);
+    std::string call = "cr_spawn(c, " + std::to_string(s.slot) + ", " + args + ", " + std::to_string(s.slot3) + ", " +
+                       (s.slot3 >= 0 ? restart_const(s.restart) : "0") + ")";
+    if (s.slot2 >= 0)
+      w_.line("c->state[" + std::to_string(s.slot2) + "] = " + call + ";");
+    else
+      w_.line("(void)" + call + ";");
+    w_.close("}");
+  }
+  void on_stop(const Stmt&) override { w_.line("cr_stop(c);"); }
+  void on_fail(const Stmt& s) override { w_.line("cr_fail(c, " + std::to_string(intern(s.name)) + ");"); }
 
   // --- kinds ---------------------------------------------------------------------
   void function(const std::string& name, const std::function<void()>& fill) {
@@ -257,10 +250,10 @@ class CEmitter {
     for (size_t i = 0; i < p_.kinds.size(); i++) {
       const Kind& k = p_.kinds[i];
       std::string K = "K" + std::to_string(i), k_ = "k" + std::to_string(i);
-      rows.push_back("{" + c_string(k.name) + ", " + c_string(lower(k.name) + "-") + ", " + std::to_string(k.params.size()) +
-                     ", " + std::to_string(k.state.size()) + ", " + ref(K + "_STATE_NAMES", k.state.size()) + ", " +
-                     ref(K + "_STATE_TYPES", k.state.size()) + ", " + k_ + "_init_state, " + k_ + "_init, " +
-                     ref(K + "_HANDLERS", p_.sigs.size()) + "}");
+      rows.push_back("{" + c_string(k.name) + ", " + c_string(lower(k.name) + "-") + ", " +
+                     std::to_string(k.params.size()) + ", " + std::to_string(k.state.size()) + ", " +
+                     ref(K + "_STATE_NAMES", k.state.size()) + ", " + ref(K + "_STATE_TYPES", k.state.size()) + ", " +
+                     k_ + "_init_state, " + k_ + "_init, " + ref(K + "_HANDLERS", p_.sigs.size()) + "}");
     }
     array("static const cr_kind", "KINDS", rows);
   }
@@ -269,7 +262,7 @@ class CEmitter {
   std::string constants(const std::vector<Expr>& args, const std::string& name) {
     if (args.empty()) return "0, NULL";
     std::vector<std::string> vals;
-    for (const Expr& a : args) vals.push_back(a.kind == ExprKind::Int ? c_int(a.value) : "((cr_value)" + std::to_string(a.slot) + ")");
+    for (const Expr& a : args) vals.push_back(expr(a));  // an int or addr literal (SPEC §4.10)
     array("static const cr_value", name, vals);
     return std::to_string(args.size()) + ", " + name;
   }
@@ -287,7 +280,8 @@ class CEmitter {
     for (const Child& c : s.children) rows.push_back(decl_row(c.decl, &c, counter));
     array("static const cr_decl", "S" + std::to_string(s.index) + "_CHILDREN", rows);
     sups_.push_back(&s);
-    return "{1, " + restart + ", " + std::to_string(name_ids_.at(s.name)) + ", -1, 0, NULL, " + std::to_string(s.index) + "}";
+    return "{1, " + restart + ", " + std::to_string(name_ids_.at(s.name)) + ", -1, 0, NULL, " +
+           std::to_string(s.index) + "}";
   }
 
   void parents(const SupervisorDecl& s, int32_t parent, std::vector<int32_t>& out) {

@@ -1,0 +1,72 @@
+// targets/common/walker.hpp: the one walk over bodies and expressions that every
+// emitter shares. It holds the only switches over StmtKind and ExprKind of the
+// emitters; an emitter overrides one hook per statement kind and one per
+// expression shape, and decides only what each prints. Adding a node kind adds a
+// pure virtual here, so every emitter that forgets it fails to compile.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "oracle/program.hpp"
+
+namespace concord {
+
+class Walker {
+ public:
+  virtual ~Walker() = default;
+
+  void body(const std::vector<Stmt>& b) {
+    for (const Stmt& s : b) stmt(s);
+  }
+
+  void stmt(const Stmt& s) {
+    switch (s.kind) {
+      case StmtKind::Assign: return on_assign(s);
+      case StmtKind::If: return on_if(s);
+      case StmtKind::Repeat: return on_repeat(s);
+      case StmtKind::Send: return on_send(s);
+      case StmtKind::Spawn: return on_spawn(s);
+      case StmtKind::Stop: return on_stop(s);
+      case StmtKind::Fail: return on_fail(s);
+    }
+  }
+
+  // An expression's text. Operands are printed first, left to right, and handed
+  // to the hook of their operator's shape.
+  std::string expr(const Expr& e) {
+    switch (e.kind) {
+      case ExprKind::Int: return on_int(e);
+      case ExprKind::Addr: return on_addr(e);
+      case ExprKind::Self: return on_self(e);
+      case ExprKind::Var: return on_var(e);
+      case ExprKind::Unary: return on_unary(e, expr(e.args[0]));
+      case ExprKind::Binary: {
+        std::string lhs = expr(e.args[0]);
+        std::string rhs = expr(e.args[1]);
+        return on_binary(e, lhs, rhs);
+      }
+    }
+    return "?";  // not reached: the switch covers every kind
+  }
+
+ protected:
+  // Statements: each prints itself; If and Repeat walk their bodies with body().
+  virtual void on_assign(const Stmt& s) = 0;
+  virtual void on_if(const Stmt& s) = 0;
+  virtual void on_repeat(const Stmt& s) = 0;
+  virtual void on_send(const Stmt& s) = 0;
+  virtual void on_spawn(const Stmt& s) = 0;
+  virtual void on_stop(const Stmt& s) = 0;
+  virtual void on_fail(const Stmt& s) = 0;
+
+  // Expressions, by shape.
+  virtual std::string on_int(const Expr& e) = 0;
+  virtual std::string on_addr(const Expr& e) = 0;
+  virtual std::string on_self(const Expr& e) = 0;
+  virtual std::string on_var(const Expr& e) = 0;  // e.scope and e.slot say where it lives
+  virtual std::string on_unary(const Expr& e, const std::string& arg) = 0;
+  virtual std::string on_binary(const Expr& e, const std::string& lhs, const std::string& rhs) = 0;
+};
+
+}  // namespace concord
