@@ -1,0 +1,337 @@
+%% concord_conductor: one run of a program (SPEC §8) on real OTP processes. The
+%% conductor is the scheduler: it owns the generator, the mailboxes, the ready set
+%% and the journal, and grants one turn at a time. Workers are the emitted module's
+%% gen_servers, supervisors are OTP's own; the conductor only records what they do.
+%%
+%% It never decides a restart. After a supervised worker ends itself, it follows
+%% OTP's reaction up the tree (react/5) and reads each decision from what the
+%% supervisor then reports (which_children) or from its death (give_up). Every
+%% event of the reaction reaches it synchronously (concord_worker:sync/2), so the
+%% journal has them in the order OTP produced them; a supervisor's own exit has no
+%% message of its own, so it is looked for (is_process_alive/1) before each event
+%% of a reaction and at its end.
+-module(concord_conductor).
+-export([run/4]).
+
+%% A worker process, by id (SPEC §8.1). Alive exactly when pid =/= undefined.
+-record(proc, {
+    name,     % binary
+    kind,     % kind index
+    pid,      % the live process, or undefined
+    sup,      % index of its supervisor, or none
+    mailbox   % queue of {From, Tag, Args}; empty unless alive
+}).
+
+%% A declared supervisor, by pre-order index.
+-record(sup, {
+    name,           % binary
+    parent,         % index, or none for a root
+    pid,            % its latest incarnation
+    monitor,        % our monitor of that incarnation
+    alive = false
+}).
+
+-record(st, {
+    mod,                 % the emitted module
+    limit,               % turn limit L
+    max,                 % process limit P
+    turn = 0,            % the current turn (0: start)
+    rng,                 % SplitMix64 state
+    ready,               % concord_ready: alive ids with mail
+    next_id = 0,
+    ids = #{},           % name -> id, every name that ever came to life
+    procs = #{},         % id -> #proc{}
+    pids = #{},          % pid -> id, live workers
+    live = 0,            % live workers (the process limit counts these)
+    spawned = #{},       % kind -> successful spawns so far (SPEC §2)
+    pending_spawn,       % kind of the spawn being started, until it starts or fails
+    sups,                % tuple of #sup{}, element Idx + 1
+    downs = #{},         % supervisor monitor -> exit reason, when the 'DOWN' came early
+    settling = false,    % inside a reaction: look for dead supervisors before each event
+    journal = []         % events, newest first; {slot, Pid} marks where a decision goes
+}).
+
+%% Runs the program once; returns the result line as iodata.
+run(Mod, Seed, Limit, Max) ->
+    Sups = list_to_tuple([#sup{name = N, parent = P} || {N, P} <- tuple_to_list(Mod:supervisors())]),
+    St0 = #st{mod = Mod, limit = Limit, max = Max, rng = Seed, ready = concord_ready:new(), sups = Sups},
+    {Starter, St1} = start_roots(St0),
+    St2 = lists:foldl(fun({To, Tag, Args}, S) -> send(null, To, Tag, Args, S) end, St1, Mod:given()),
+    {Outcome, St3} = turns(St2),
+    os:getenv("CONCORD_ERLANG_STATS") =:= false orelse print_stats(St3),
+    Result = concord_json:result(result(Seed, Outcome, St3)),
+    cleanup(Starter, St3),
+    Result.
+
+%% --- start (turn 0) -------------------------------------------------------------
+
+%% The roots start in order (SPEC §8.2), from a helper process: starting a worker
+%% waits for its init, which waits for us (concord_worker:sync/2), so we must keep
+%% answering meanwhile. The helper holds the links of the root supervisors and
+%% traps exits, so that a root that gives up ends alone.
+start_roots(St = #st{mod = Mod}) ->
+    C = self(),
+    {Starter, Ref} = spawn_monitor(fun() -> starter(Mod, C) end),
+    {ok, St1} = await(St, fun({roots_started, P}) when P =:= Starter -> {true, ok};
+                             ({'DOWN', R, process, _, Why}) when R =:= Ref -> error({starter_died, Why});
+                             (_) -> false
+                          end),
+    erlang:demonitor(Ref, [flush]),
+    {Starter, St1}.
+
+starter(Mod, C) ->
+    process_flag(trap_exit, true),
+    lists:foreach(fun({worker, Name, K, Args}) -> {ok, _} = gen_server:start(Mod, {worker, {C, K, Name, none, Args}}, []);
+                     ({supervisor, Idx}) -> {ok, _} = supervisor:start_link(Mod, {supervisor, C, Idx})
+                  end, Mod:roots()),
+    C ! {roots_started, self()},
+    receive never -> ok end.
+
+%% --- turns (SPEC §8.2) --------------------------------------------------------------
+
+turns(St = #st{turn = T, limit = T}) -> {turn_limit, St};
+turns(St = #st{ready = R}) ->
+    case concord_ready:size(R) of
+        0 -> {quiescent, St};
+        N -> turns(turn(N, St))
+    end.
+
+turn(N, St = #st{ready = R, procs = Procs}) ->
+    {X, Rng} = concord_splitmix:next(St#st.rng),
+    Id = concord_ready:nth(R, X rem N),
+    Turn = St#st.turn + 1,
+    P = #proc{pid = Pid, mailbox = Q0} = maps:get(Id, Procs),
+    {{value, {From, Tag, Args}}, Q} = queue:out(Q0),
+    R1 = case queue:is_empty(Q) of
+             true -> concord_ready:remove(R, Id);
+             false -> R
+         end,
+    St1 = journal({deliver, Turn, N, P#proc.name, From, Tag, Args},
+                  St#st{turn = Turn, rng = Rng, ready = R1, procs = Procs#{Id := P#proc{mailbox = Q}}}),
+    Pid ! {'$concord_turn', Tag, Args},
+    case turn_wait(Pid, St1) of
+        {alive, Out, St2} -> sends(P#proc.name, Out, St2);
+        {{exit, Reason}, Out, St2} -> ended(Id, Pid, Reason, sends(P#proc.name, Out, St2))
+    end.
+
+%% Events in arrival order until the worker says how its handler ended, with the
+%% sends it made since its last message.
+turn_wait(Pid, St) ->
+    receive
+        {done, Pid, Status, Out} -> {Status, Out, St};
+        Msg -> turn_wait(Pid, event(Msg, St))
+    end.
+
+%% A worker ended itself (stop, fail, a runtime failure): journal it, and if it is
+%% supervised, follow its supervisor's reaction to the end (SPEC §6.4, §7.8).
+ended(Id, Pid, Reason, St) ->
+    #proc{name = Name, sup = Sup} = maps:get(Id, St#st.procs),
+    St1 = exited(Id, Reason, St),
+    case Sup of
+        none -> St1;
+        _ -> settle(Name, Pid, Sup, St1)
+    end.
+
+%% --- supervisor reactions ----------------------------------------------------------
+
+settle(Name, Pid, Sup, St0 = #st{journal = Outer}) ->
+    %% The reaction's events are kept apart, behind a slot for the decision about
+    %% the worker, until OTP has told us every decision.
+    St1 = St0#st{journal = [{slot, Pid}], settling = true},
+    Ref = erlang:monitor(process, Pid),  % let it finish dying before asking its supervisor
+    {ok, St2} = await(St1, fun({'DOWN', R, process, _, _}) when R =:= Ref -> {true, ok}; (_) -> false end),
+    {Decided, St3} = react(Name, Pid, Sup, #{}, St2),
+    St4 = note_dead_supervisors(St3),
+    Events = place_decisions(lists:reverse(St4#st.journal), Decided, St4#st.turn),
+    St4#st{journal = lists:reverse(Events, Outer), settling = false}.
+
+%% Asks supervisor Idx what became of its child Name (pid Pid), and, when the
+%% supervisor died instead, asks its parent about it, and so on up (SPEC §7.2-7.4).
+%% The call is sent by hand so that we keep answering the events of the reaction
+%% while the supervisor is busy with it.
+react(Name, Pid, Idx, Decided, St) ->
+    #sup{name = SupName, pid = SupPid, parent = Parent} = element(Idx + 1, St#st.sups),
+    Ref = erlang:monitor(process, SupPid),
+    SupPid ! {'$gen_call', {self(), Ref}, which_children},
+    case await(St, fun({R, Children}) when R =:= Ref -> {true, {children, Children}};
+                      ({'DOWN', R, process, _, _}) when R =:= Ref -> {true, gone};
+                      (_) -> false
+                   end) of
+        {{children, Children}, St1} ->
+            erlang:demonitor(Ref, [flush]),
+            case lists:keyfind(Name, 1, Children) of
+                {_, Pid, _, _} ->  % the exit has not reached it yet: ask again
+                    receive after 1 -> ok end,
+                    react(Name, Pid, Idx, Decided, St1);
+                {_, New, _, _} when is_pid(New) -> {Decided#{Pid => {SupName, Name, restart}}, St1};
+                {_, undefined, _, _} -> {Decided#{Pid => {SupName, Name, keep}}, St1};
+                false -> {Decided#{Pid => {SupName, Name, remove}}, St1};
+                Other -> error({unexpected_child_entry, SupName, Other})
+            end;
+        {gone, St1} ->
+            Decided1 = Decided#{Pid => {SupName, Name, give_up}},
+            case Parent of
+                none -> {Decided1, St1};
+                _ -> react(SupName, SupPid, Parent, Decided1, St1)
+            end
+    end.
+
+%% Every supervisor found dead since the last look exited now, before the event
+%% at hand. Several at once can only be one termination cascade, whose order is
+%% children before parents and siblings in reverse start order: that is reverse
+%% pre-order (SPEC §7.4-7.5).
+note_dead_supervisors(St = #st{sups = Sups}) ->
+    Dead = [I || I <- lists:seq(tuple_size(Sups) - 1, 0, -1),
+                 #sup{alive = true, pid = P} <- [element(I + 1, Sups)], not is_process_alive(P)],
+    lists:foldl(fun supervisor_exited/2, St, Dead).
+
+supervisor_exited(Idx, St = #st{sups = Sups, downs = Downs}) ->
+    S = #sup{name = Name, pid = Pid, monitor = Mon} = element(Idx + 1, Sups),
+    {Reason, Downs1} = case maps:take(Mon, Downs) of
+                           error -> receive {'DOWN', Mon, process, _, R} -> {R, Downs} end;
+                           Found -> Found
+                       end,
+    St1 = St#st{sups = setelement(Idx + 1, Sups, S#sup{alive = false}), downs = Downs1},
+    journal({slot, Pid}, journal({exit, St#st.turn, Name, Reason}, St1)).
+
+%% Each decision goes where its slot is: right after the exit it is about.
+place_decisions(Events, Decided, Turn) ->
+    {Placed, Left} = lists:mapfoldl(
+                       fun({slot, Pid}, D) ->
+                               case maps:take(Pid, D) of
+                                   {{Sup, Child, Action}, D1} -> {[{decision, Turn, Sup, Child, Action}], D1};
+                                   error -> {[], D}
+                               end;
+                          (E, D) -> {[E], D}
+                       end, Decided, Events),
+    map_size(Left) =:= 0 orelse error({decisions_without_exit, Left}),
+    lists:append(Placed).
+
+%% --- events from workers and supervisors ----------------------------------------
+
+%% Waits for the message Match accepts, handling every other message as an event,
+%% in arrival order.
+await(St, Match) ->
+    receive
+        Msg ->
+            case Match(Msg) of
+                {true, X} -> {X, St};
+                false -> await(event(Msg, St), Match)
+            end
+    end.
+
+event(Msg = {'DOWN', _, _, _, _}, St) -> handle(Msg, St);  % not an event, only a reason kept for later
+event(Msg, St = #st{settling = true}) -> handle(Msg, note_dead_supervisors(St));
+event(Msg, St) -> handle(Msg, St).
+
+handle({start, Pid, Name, K, Sup}, St) -> started(Pid, Name, K, Sup, St);
+handle({sends, From, Out}, St) -> sends(From, Out, St);
+handle({sync, Pid, Ref, Request}, St) ->
+    {Reply, St1} = request(Request, Pid, St),
+    Pid ! {Ref, Reply},
+    St1;
+handle({spawn_failed, _Pid}, St = #st{pending_spawn = K, spawned = Sp}) ->
+    St#st{spawned = Sp#{K := maps:get(K, Sp) - 1}, pending_spawn = undefined};
+handle({'DOWN', Ref, process, _, Reason}, St = #st{downs = Downs}) ->
+    St#st{downs = Downs#{Ref => Reason}};  % a supervisor's: used when its exit is noted
+handle({crashed, Pid, Info}, _St) -> error({worker_crashed, Pid, Info});
+handle(Other, _St) -> error({unexpected_message, Other}).
+
+request(started, _Pid, St) -> {ok, St};
+request({exit, Reason}, Pid, St) ->  % terminated by its supervisor (SPEC §7.5)
+    {ok, exited(maps:get(Pid, St#st.pids), Reason, St)};
+request({supervisor_start, Idx}, Pid, St = #st{sups = Sups}) ->
+    S = element(Idx + 1, Sups),
+    Mon = erlang:monitor(process, Pid),
+    St1 = St#st{sups = setelement(Idx + 1, Sups, S#sup{pid = Pid, monitor = Mon, alive = true})},
+    {ok, journal({start, St#st.turn, S#sup.name, <<"supervisor">>}, St1)};
+request({spawn, _K, _Sup}, _Pid, St = #st{live = Live, max = Max}) when Live >= Max ->
+    {system_limit, St};  % SPEC §6.6 step 1
+request({spawn, K, Sup}, _Pid, St = #st{mod = Mod, spawned = Sp, sups = Sups}) ->
+    N = maps:get(K, Sp, 0) + 1,
+    Name = <<(Mod:spawn_prefix(K))/binary, (integer_to_binary(N))/binary>>,
+    %% The supervisor's latest pid, alive or not: OTP says noproc for a dead one.
+    SupPid = case Sup of
+                 none -> none;
+                 _ -> (element(Sup + 1, Sups))#sup.pid
+             end,
+    {{ok, Name, SupPid}, St#st{spawned = Sp#{K => N}, pending_spawn = K}}.
+
+%% SPEC §6.7: a worker came to life (declared, spawned or restarted); a name keeps
+%% its first id.
+started(Pid, Name, K, Sup, St = #st{ids = Ids, procs = Procs, pids = Pids}) ->
+    {Id, St1} = case Ids of
+                    #{Name := Known} -> {Known, St};
+                    _ -> {St#st.next_id, St#st{next_id = St#st.next_id + 1, ids = Ids#{Name => St#st.next_id}}}
+                end,
+    P = #proc{name = Name, kind = K, pid = Pid, sup = Sup, mailbox = queue:new()},
+    St2 = St1#st{procs = Procs#{Id => P}, pids = Pids#{Pid => Id}, live = St#st.live + 1, pending_spawn = undefined},
+    journal({start, St#st.turn, Name, (St#st.mod):kind_name(K)}, St2).
+
+%% SPEC §6.4: the process is gone; its mailbox and state with it.
+exited(Id, Reason, St = #st{procs = Procs, pids = Pids}) ->
+    P = #proc{name = Name, pid = Pid} = maps:get(Id, Procs),
+    St1 = St#st{procs = Procs#{Id := P#proc{pid = undefined, mailbox = queue:new()}},
+                pids = maps:remove(Pid, Pids), live = St#st.live - 1, ready = concord_ready:remove(St#st.ready, Id)},
+    journal({exit, St#st.turn, Name, Reason}, St1).
+
+sends(_From, [], St) -> St;
+sends(From, [{To, Tag, Args} | Out], St) -> sends(From, Out, send(From, To, Tag, Args, St)).
+
+%% SPEC §6.5: append to a live receiver's mailbox, or journal a drop.
+send(From, To, Tag, Args, St = #st{ids = Ids, procs = Procs}) ->
+    case Ids of
+        #{To := Id} ->
+            case maps:get(Id, Procs) of
+                P = #proc{pid = Pid, mailbox = Q} when Pid =/= undefined ->
+                    Ready = case queue:is_empty(Q) of
+                                true -> concord_ready:add(St#st.ready, Id);
+                                false -> St#st.ready
+                            end,
+                    St#st{procs = Procs#{Id := P#proc{mailbox = queue:in({From, Tag, Args}, Q)}}, ready = Ready};
+                _ ->
+                    drop(From, To, Tag, Args, St)
+            end;
+        _ ->
+            drop(From, To, Tag, Args, St)
+    end.
+
+drop(From, To, Tag, Args, St) -> journal({drop, St#st.turn, From, To, Tag, Args}, St).
+
+journal(Event, St = #st{journal = J}) -> St#st{journal = [Event | J]}.
+
+%% --- the result (SPEC §9.1) ------------------------------------------------------------
+
+result(Seed, Outcome, St = #st{mod = Mod, procs = Procs}) ->
+    Ids = lists:seq(0, St#st.next_id - 1),
+    Processes = [{Id, Name, Mod:kind_name(K)} || Id <- Ids, #proc{name = Name, kind = K} <- [maps:get(Id, Procs)]],
+    Alive = [{Name, Mod:fields(K, S)}
+             || Id <- Ids, #proc{name = Name, pid = Pid} <- [maps:get(Id, Procs)], Pid =/= undefined,
+                {K, S} <- [gen_server:call(Pid, concord_state, infinity)]],
+    Sups = [supervisor_result(S) || S <- tuple_to_list(St#st.sups)],
+    #{run => {Seed, St#st.limit, St#st.max}, outcome => Outcome, turns => St#st.turn,
+      journal => lists:reverse(St#st.journal), processes => Processes, alive => Alive, supervisors => Sups}.
+
+%% OTP lists children newest first; the result wants start order (SPEC §7.7, [R14]).
+supervisor_result(#sup{name = Name, alive = false}) -> {Name, false, []};
+supervisor_result(#sup{name = Name, pid = Pid}) ->
+    Children = lists:reverse(supervisor:which_children(Pid)),
+    {Name, true, [{Id, is_pid(Child)} || {Id, Child, _, _} <- Children]}.
+
+%% CONCORD_ERLANG_STATS=1 (for bench/): memory at the end of the run, before the
+%% result is built, as one JSON line on stderr. `processes` is all of the node's
+%% process memory (every worker, supervisor and the conductor with its journal and
+%% mailboxes), `workers` the live workers' own (process_info memory).
+print_stats(#st{procs = Procs, live = Live}) ->
+    Workers = lists:sum([M || #proc{pid = P} <- maps:values(Procs), P =/= undefined,
+                              {memory, M} <- [erlang:process_info(P, memory)]]),
+    io:format(standard_error, "{\"stats\":true,\"processes\":~b,\"workers\":~b,\"live\":~b}~n",
+              [erlang:memory(processes), Workers, Live]).
+
+%% Nothing of a run outlives it. Supervisors go first, so that none restarts a
+%% worker killed after it.
+cleanup(Starter, #st{sups = Sups, procs = Procs}) ->
+    [exit(P, kill) || #sup{alive = true, pid = P} <- tuple_to_list(Sups)],
+    [exit(P, kill) || #proc{pid = P} <- maps:values(Procs), P =/= undefined],
+    exit(Starter, kill),
+    ok.
