@@ -1,5 +1,5 @@
-// runners/backends.hpp: the registry of backends by name. Built-ins: `oracle` and
-// `c`, each the concord binary itself (`concord backend oracle|c`); user backends
+// runners/backends.hpp: the registry of backends by name. Built-ins: `oracle`, `c`
+// and `erlang`, each the concord binary itself (`concord backend NAME`); user backends
 // from `--backend NAME=COMMAND` and from a `--backends FILE` (runners/PROTOCOL.md,
 // "Declaring a backend").
 #pragma once
@@ -20,10 +20,14 @@ std::vector<std::string> split_command(const std::string& line);
 // The running executable (/proc/self/exe), for the built-ins.
 std::string self_exe();
 
+// The built-in targets besides the oracle, in registry order: {"c", "erlang"}.
+const std::vector<std::string>& builtin_targets();
+
 class Registry {
  public:
-  // with_c: whether this concord has the c target built in.
-  Registry(const std::string& concord_exe, bool with_c);
+  // `targets`: the built-in targets to register after the oracle, each a name of
+  // builtin_targets() (std::invalid_argument otherwise).
+  explicit Registry(const std::string& concord_exe, const std::vector<std::string>& targets = builtin_targets());
 
   void add(BackendSpec spec);                           // InputError: bad or taken name, no command
   void add_option(const std::string& name_eq_command);  // --backend NAME=COMMAND

@@ -110,7 +110,9 @@ struct Subprocess::Impl {
     std::string exe = resolve_exe(cmd.argv[0]);
     std::vector<std::string> args(cmd.argv.begin() + 1, cmd.argv.end());
     bp::environment env = boost::this_process::environment();
-    for (const auto& [k, v] : cmd.env) env[k] = v;
+    // set(), not env[k]: operator[] looks the key up with a memcmp of its full length
+    // against every entry, reading past shorter ones (ASan: heap-buffer-overflow).
+    for (const auto& [k, v] : cmd.env) env.set(k, v);
     if (!cmd.dir.empty() && !std::filesystem::is_directory(cmd.dir))
       throw SubprocessError("cannot start '" + cmd.argv[0] + "': no directory " + cmd.dir);
     Limits lim = cmd.limits;

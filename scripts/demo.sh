@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/demo.sh: the README's first command. Sets up and builds concord, runs the
-# corpus on every target (oracle and c, through the backend protocol) against the
-# hand-derived expected results, and shows one case in text syntax and its journal.
+# corpus on every target (oracle, c and erlang, through the backend protocol)
+# against the hand-derived expected results, and shows one case in text syntax and
+# its journal.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/build.sh" "$root/build" >/dev/null

@@ -17,9 +17,11 @@
 #include "runners/c_backend.hpp"
 #include "runners/compare.hpp"
 #include "runners/diff.hpp"
+#include "runners/erlang_backend.hpp"
 #include "runners/load.hpp"
 #include "runners/serve.hpp"
 #include "targets/c/emitter/emit_c.hpp"
+#include "targets/erlang/emitter/emit_erlang.hpp"
 
 namespace concord {
 namespace {
@@ -40,23 +42,29 @@ usage:
   concord run FILE --target NAME|all [--backend NAME=COMMAND]... [--backends FILE]
                    [--timeout SECONDS] [run settings as above]
       Run through the backend protocol (runners/PROTOCOL.md). With one target,
-      print its answer line. With `all`, run every built-in target (oracle, c) and
-      every declared backend, compare each with the oracle, print the first
-      difference of each that disagrees (by value, else byte for byte) and which
-      agreed. --backend declares a user backend: COMMAND is split into words like
-      a shell would, without a shell. --backends reads declarations from a JSON
-      file. --timeout overrides every backend's run and request timeouts.
-  concord backend oracle|c [--timeout SECONDS]
+      print its answer line. With `all`, run every built-in target (oracle, c,
+      erlang) and every declared backend, compare each with the oracle, print the
+      first difference of each that disagrees (by value, else byte for byte) and
+      which agreed. --backend declares a user backend: COMMAND is split into words
+      like a shell would, without a shell. --backends reads declarations from a
+      JSON file. --timeout overrides every backend's run and request timeouts.
+  concord backend oracle|c|erlang [--timeout SECONDS]
       Serve the backend protocol on stdin/stdout: `oracle` runs the reference
       interpreter; `c` emits C, compiles it with $CONCORD_CC (default "cc -O1")
-      against the runtime ($CONCORD_RT_LIB overrides the library) and runs it
-      (--timeout: per run of the compiled program).
+      against the runtime ($CONCORD_RT_LIB overrides the library) and runs it;
+      `erlang` emits an Erlang module and runs it on a BEAM node kept for the
+      backend's lifetime, started with $CONCORD_ERL (default "erl") on the
+      runtime in $CONCORD_ERLANG_EBIN (default: the build's). --timeout: per run
+      of the compiled program or the module.
   concord corpus [DIR] [--verbose] [--target NAME|all] [--backend NAME=COMMAND]...
       Run every *.case.json under DIR (default: corpus), compare each run with its
       expected result, print each difference and a summary. Without --target the
       oracle runs in-process; with it, each named target through the protocol.
   concord emit-c FILE
       Print the program as C for the c target's runtime (targets/c/runtime).
+  concord emit-erlang FILE
+      Print the program as the Erlang module concord_prog for the erlang target's
+      runtime (targets/erlang/README.md).
   concord --help | --version
 
 exit codes:
@@ -200,7 +208,7 @@ struct Targets {
 };
 
 Targets choose_targets(const Args& a, const std::string& target) {
-  Targets t{std::make_unique<Registry>(self_exe(), true), {}, ""};
+  Targets t{std::make_unique<Registry>(self_exe()), {}, ""};
   for (const std::string& f : a.all("--backends")) {
     t.reg->add_file(f);
     t.declared += " --backends " + shell_quote(f);
@@ -305,10 +313,20 @@ int cmd_run(int argc, char** argv) {
 // `concord backend NAME`: serve the protocol on stdin/stdout until EOF.
 int cmd_backend(int argc, char** argv) {
   Args a = parse_args(argc, argv, {"--timeout"}, {});
-  if (a.positional.size() != 1 || (a.positional[0] != "oracle" && a.positional[0] != "c"))
-    throw InputError("", "usage: concord backend oracle|c (see concord --help)");
+  if (a.positional.size() != 1 ||
+      (a.positional[0] != "oracle" && a.positional[0] != "c" && a.positional[0] != "erlang"))
+    throw InputError("", "usage: concord backend oracle|c|erlang (see concord --help)");
   if (a.positional[0] == "oracle") {
     serve(std::cin, std::cout, answer_with_oracle);
+    return kOk;
+  }
+  if (a.positional[0] == "erlang") {
+    ErlangTargetConfig cfg = erlang_config_from_env(CONCORD_ERLANG_EBIN);
+    if (const std::string* t = a.option("--timeout")) cfg.run_timeout = parse_seconds(*t, "--timeout");
+    ErlangTarget erlang(cfg);
+    serve(std::cin, std::cout, [&](const Program& prog, const std::vector<RunRequest>& runs, const Emit& emit) {
+      erlang.answer(prog, runs, emit);
+    });
     return kOk;
   }
   CTargetConfig cfg;
@@ -334,6 +352,12 @@ int cmd_backend(int argc, char** argv) {
 int cmd_emit_c(int argc, char** argv) {
   Args a = parse_args(argc, argv, {}, {});
   std::cout << emit_c(load_program(one_file(a, "emit-c")));
+  return kOk;
+}
+
+int cmd_emit_erlang(int argc, char** argv) {
+  Args a = parse_args(argc, argv, {}, {});
+  std::cout << emit_erlang(load_program(one_file(a, "emit-erlang")));
   return kOk;
 }
 
@@ -427,6 +451,7 @@ int dispatch(int argc, char** argv) {
   if (cmd == "corpus") return cmd_corpus(argc, argv);
   if (cmd == "backend") return cmd_backend(argc, argv);
   if (cmd == "emit-c") return cmd_emit_c(argc, argv);
+  if (cmd == "emit-erlang") return cmd_emit_erlang(argc, argv);
   throw InputError("", "unknown command '" + cmd + "' (see concord --help)");
 }
 

@@ -24,16 +24,20 @@ TEST(SplitCommand, SplitsLikeAShellWithoutExpanding) {
 }
 
 TEST(Registry, HasTheBuiltInsThenUserBackendsInOrder) {
-  Registry r("/x/concord", true);
+  Registry r("/x/concord");
   r.add_option("mine=./my-runtime --serve 'a b'");
-  ASSERT_EQ(r.all().size(), 3u);
+  ASSERT_EQ(r.all().size(), 4u);
   EXPECT_EQ(r.all()[0].command, (Words{"/x/concord", "backend", "oracle"}));
   EXPECT_EQ(r.all()[1].name, "c");
+  EXPECT_EQ(r.all()[2].command, (Words{"/x/concord", "backend", "erlang"}));
   EXPECT_EQ(r.find("mine")->command, (Words{"./my-runtime", "--serve", "a b"}));
   EXPECT_TRUE(r.is_builtin("c"));
+  EXPECT_TRUE(r.is_builtin("erlang"));
   EXPECT_FALSE(r.is_builtin("mine"));
   EXPECT_THROW(r.add_option("mine=other"), InputError);    // taken
   EXPECT_THROW(r.add_option("oracle=other"), InputError);  // built in
+  EXPECT_THROW(r.add_option("erlang=other"), InputError);
+  EXPECT_THROW(Registry("/x/concord", {"cobol"}), std::invalid_argument);
   EXPECT_THROW(r.add_option("all=x"), InputError);
   EXPECT_THROW(r.add_option("a/b=x"), InputError);
   EXPECT_THROW(r.add_option("nocommand"), InputError);
@@ -54,7 +58,7 @@ class ConfigFile : public testing::Test {
 };
 
 TEST_F(ConfigFile, DeclaresBackendsWithTimeoutsLimitsAndEnvironment) {
-  Registry r("/x/concord", false);
+  Registry r("/x/concord", {});  // the oracle alone
   r.add_file(write(R"({"backends":{
       "erl":{"command":["erl","-noshell"],"run_timeout":2,"request_timeout":20,
              "env":{"ERL_FLAGS":"+S 1"},"cpu_seconds":60,"address_space_bytes":1073741824},
@@ -71,7 +75,7 @@ TEST_F(ConfigFile, DeclaresBackendsWithTimeoutsLimitsAndEnvironment) {
 }
 
 TEST_F(ConfigFile, ErrorsNameTheFileAndThePlace) {
-  Registry r("/x/concord", false);
+  Registry r("/x/concord", {});  // the oracle alone
   try {
     r.add_file(write(R"({"backends":{"erl":{"command":["erl"],"run_timout":2}}})"));
     FAIL();

@@ -1,5 +1,5 @@
 // tests/runners/run_targets_test.cpp: `concord run FILE --target ...` and
-// `concord backend c` as a user runs them: one target prints its line; `all`
+// `concord backend c|erlang` as a user runs them: one target prints its line; `all`
 // compares every target with the oracle, names the first difference and exits 1.
 #include <gtest/gtest.h>
 
@@ -110,4 +110,17 @@ TEST_F(RunTargets, TheCTargetAgreesWithTheOracle) {
   CommandResult c = concord({"run", file_, "--seed", "5", "--target", "c"});
   EXPECT_EQ(c.status.code, 0) << c.out << c.err;
   EXPECT_EQ(c.out, plain.out);
+}
+
+TEST_F(RunTargets, TheErlangTargetAgreesWithTheOracle) {
+  CommandResult plain = concord({"run", file_, "--seed", "5"});
+  CommandResult erlang = concord({"run", file_, "--seed", "5", "--target", "erlang"});
+  EXPECT_EQ(erlang.status.code, 0) << erlang.out << erlang.err;
+  EXPECT_EQ(erlang.out, plain.out);
+}
+
+TEST_F(RunTargets, AllRunsEveryBuiltInTarget) {
+  CommandResult r = concord({"run", file_, "--seed", "5", "--target", "all"});
+  EXPECT_EQ(r.status.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("agreed with the oracle: oracle, c, erlang\n"), std::string::npos) << r.out;
 }
