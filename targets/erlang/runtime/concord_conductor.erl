@@ -48,7 +48,13 @@
     sups,                % tuple of #sup{}, element Idx + 1
     downs = #{},         % supervisor monitor -> exit reason, when the 'DOWN' came early
     settling = false,    % inside a reaction: look for dead supervisors before each event
-    journal = []         % events, newest first; {slot, Pid} marks where a decision goes
+    pending = [],        % a reaction's events, newest first; {slot, Pid} marks where a decision goes
+    %% The result's journal, failures and decisions, rendered as they become final
+    %% (concord_json): binaries off the process heap, so that a long journal costs
+    %% the garbage collector nothing.
+    journal = <<>>,
+    failures = <<>>,
+    decisions = <<>>
 }).
 
 %% Runs the program once; returns the result line as iodata.
@@ -134,16 +140,16 @@ ended(Id, Pid, Reason, St) ->
 
 %% --- supervisor reactions ----------------------------------------------------------
 
-settle(Name, Pid, Sup, St0 = #st{journal = Outer}) ->
+settle(Name, Pid, Sup, St0) ->
     %% The reaction's events are kept apart, behind a slot for the decision about
     %% the worker, until OTP has told us every decision.
-    St1 = St0#st{journal = [{slot, Pid}], settling = true},
+    St1 = St0#st{pending = [{slot, Pid}], settling = true},
     Ref = erlang:monitor(process, Pid),  % let it finish dying before asking its supervisor
     {ok, St2} = await(St1, fun({'DOWN', R, process, _, _}) when R =:= Ref -> {true, ok}; (_) -> false end),
     {Decided, St3} = react(Name, Pid, Sup, #{}, St2),
     St4 = note_dead_supervisors(St3),
-    Events = place_decisions(lists:reverse(St4#st.journal), Decided, St4#st.turn),
-    St4#st{journal = lists:reverse(Events, Outer), settling = false}.
+    Events = place_decisions(lists:reverse(St4#st.pending), Decided, St4#st.turn),
+    lists:foldl(fun record/2, St4#st{pending = [], settling = false}, Events).
 
 %% Asks supervisor Idx what became of its child Name (pid Pid), and, when the
 %% supervisor died instead, asks its parent about it, and so on up (SPEC §7.2-7.4).
@@ -298,7 +304,20 @@ send(From, To, Tag, Args, St = #st{ids = Ids, procs = Procs}) ->
 
 drop(From, To, Tag, Args, St) -> journal({drop, St#st.turn, From, To, Tag, Args}, St).
 
-journal(Event, St = #st{journal = J}) -> St#st{journal = [Event | J]}.
+journal(Event, St = #st{settling = true, pending = P}) -> St#st{pending = [Event | P]};
+journal(Event, St) -> record(Event, St).
+
+%% A final event: into the journal, and into failures or decisions (SPEC §9.1).
+record(Event, St = #st{journal = J}) ->
+    St1 = St#st{journal = append(J, concord_json:event(Event))},
+    case Event of
+        {exit, _, _, {fail, _}} -> St1#st{failures = append(St1#st.failures, concord_json:failure(Event))};
+        {decision, _, _, _, _} -> St1#st{decisions = append(St1#st.decisions, concord_json:decision(Event))};
+        _ -> St1
+    end.
+
+append(<<>>, Item) -> Item;
+append(List, Item) -> <<List/binary, $,, Item/binary>>.
 
 %% --- the result (SPEC §9.1) ------------------------------------------------------------
 
@@ -309,8 +328,9 @@ result(Seed, Outcome, St = #st{mod = Mod, procs = Procs}) ->
              || Id <- Ids, #proc{name = Name, pid = Pid} <- [maps:get(Id, Procs)], Pid =/= undefined,
                 {K, S} <- [gen_server:call(Pid, concord_state, infinity)]],
     Sups = [supervisor_result(S) || S <- tuple_to_list(St#st.sups)],
-    #{run => {Seed, St#st.limit, St#st.max}, outcome => Outcome, turns => St#st.turn,
-      journal => lists:reverse(St#st.journal), processes => Processes, alive => Alive, supervisors => Sups}.
+    #{run => {Seed, St#st.limit, St#st.max}, outcome => Outcome, turns => St#st.turn, journal => St#st.journal,
+      failures => St#st.failures, decisions => St#st.decisions, processes => Processes, alive => Alive,
+      supervisors => Sups}.
 
 %% OTP lists children newest first; the result wants start order (SPEC §7.7, [R14]).
 supervisor_result(#sup{name = Name, alive = false}) -> {Name, false, []};

@@ -2,20 +2,19 @@
 %% iodata. The conductor keeps events as plain tuples; this module is the only
 %% place that knows key order and escaping, as oracle/result.cpp is for the oracle.
 -module(concord_json).
--export([result/1, error_line/2, string/1]).
+-export([result/1, event/1, failure/1, decision/1, error_line/2, string/1]).
 
 %% #{run := {Seed, Turns, Max}, outcome := atom(), turns := integer(),
-%%   journal := [event()] (oldest first), processes := [{Id, Name, KindName}],
+%%   journal, failures, decisions := the rendered items, comma-separated (event/1,
+%%   failure/1, decision/1), processes := [{Id, Name, KindName}],
 %%   alive := [{Name, [{Field, Value}]}], supervisors := [{Name, Alive, [{Child, Running}]}]}
 result(#{run := {Seed, Limit, Max}, outcome := Outcome, turns := Turns, journal := Journal,
-         processes := Procs, alive := Alive, supervisors := Sups}) ->
+         failures := Failures, decisions := Decisions, processes := Procs, alive := Alive, supervisors := Sups}) ->
     [<<"{\"ok\":true,\"run\":{\"seed\":">>, integer_to_binary(Seed),
      <<",\"turns\":">>, integer_to_binary(Limit),
      <<",\"max_processes\":">>, integer_to_binary(Max),
      <<"},\"outcome\":\"">>, atom_to_binary(Outcome), <<"\",\"turns\":">>, integer_to_binary(Turns),
-     <<",\"journal\":">>, array([event(E) || E <- Journal]),
-     <<",\"failures\":">>, array([failure(E) || {exit, _, _, {fail, _}} = E <- Journal]),
-     <<",\"decisions\":">>, array([decision(E) || {decision, _, _, _, _} = E <- Journal]),
+     <<",\"journal\":[">>, Journal, <<"],\"failures\":[">>, Failures, <<"],\"decisions\":[">>, Decisions, $],
      <<",\"processes\":">>, array([process(P) || P <- Procs]),
      <<",\"alive\":">>, array([alive(A) || A <- Alive]),
      <<",\"supervisors\":">>, array([supervisor(S) || S <- Sups]),
@@ -30,29 +29,31 @@ error_line(Code, Message) ->
 %%   {drop, Turn, From, To, Tag, Args}      From = null for a given message
 %%   {exit, Turn, Name, Reason}             normal | shutdown | {fail, Code} | anything OTP said
 %%   {decision, Turn, Supervisor, Process, Action}
-event({start, Turn, Name, Kind}) ->
-    [<<"{\"ev\":\"start\",\"turn\":">>, integer_to_binary(Turn), <<",\"name\":">>, string(Name),
-     <<",\"kind\":">>, string(Kind), $}];
+%% Each is one binary, built in one go: a journal can hold millions of events.
 event({deliver, Turn, Ready, To, From, Tag, Args}) ->
-    [<<"{\"ev\":\"deliver\",\"turn\":">>, integer_to_binary(Turn), <<",\"ready\":">>, integer_to_binary(Ready),
-     <<",\"to\":">>, string(To), <<",\"from\":">>, name_or_null(From), <<",\"tag\":">>, string(Tag),
-     <<",\"args\":">>, array([value(A) || A <- Args]), $}];
+    <<"{\"ev\":\"deliver\",\"turn\":", (integer_to_binary(Turn))/binary, ",\"ready\":",
+      (integer_to_binary(Ready))/binary, ",\"to\":", (name(To))/binary, ",\"from\":", (name_or_null(From))/binary,
+      ",\"tag\":", (name(Tag))/binary, ",\"args\":", (values(Args))/binary, "}">>;
+event({start, Turn, Name, Kind}) ->
+    <<"{\"ev\":\"start\",\"turn\":", (integer_to_binary(Turn))/binary, ",\"name\":", (name(Name))/binary,
+      ",\"kind\":", (name(Kind))/binary, "}">>;
 event({drop, Turn, From, To, Tag, Args}) ->
-    [<<"{\"ev\":\"drop\",\"turn\":">>, integer_to_binary(Turn), <<",\"from\":">>, name_or_null(From),
-     <<",\"to\":">>, string(To), <<",\"tag\":">>, string(Tag), <<",\"args\":">>, array([value(A) || A <- Args]), $}];
+    <<"{\"ev\":\"drop\",\"turn\":", (integer_to_binary(Turn))/binary, ",\"from\":", (name_or_null(From))/binary,
+      ",\"to\":", (name(To))/binary, ",\"tag\":", (name(Tag))/binary, ",\"args\":", (values(Args))/binary, "}">>;
 event({exit, Turn, Name, Reason}) ->
-    [<<"{\"ev\":\"exit\",\"turn\":">>, integer_to_binary(Turn), <<",\"name\":">>, string(Name),
-     <<",\"reason\":">>, string(reason(Reason)), $}];
+    <<"{\"ev\":\"exit\",\"turn\":", (integer_to_binary(Turn))/binary, ",\"name\":", (name(Name))/binary,
+      ",\"reason\":", (string(reason(Reason)))/binary, "}">>;
 event({decision, Turn, Sup, Proc, Action}) ->
-    [<<"{\"ev\":\"decision\",\"turn\":">>, integer_to_binary(Turn), <<",\"supervisor\":">>, string(Sup),
-     <<",\"process\":">>, string(Proc), <<",\"action\":\"">>, atom_to_binary(Action), <<"\"}">>].
+    <<"{\"ev\":\"decision\",\"turn\":", (integer_to_binary(Turn))/binary, ",\"supervisor\":", (name(Sup))/binary,
+      ",\"process\":", (name(Proc))/binary, ",\"action\":\"", (atom_to_binary(Action))/binary, "\"}">>.
 
 failure({exit, Turn, Name, {fail, Code}}) ->
-    [<<"{\"process\":">>, string(Name), <<",\"code\":">>, string(Code), <<",\"turn\":">>, integer_to_binary(Turn), $}].
+    <<"{\"process\":", (string(Name))/binary, ",\"code\":", (string(Code))/binary, ",\"turn\":",
+      (integer_to_binary(Turn))/binary, "}">>.
 
 decision({decision, Turn, Sup, Proc, Action}) ->
-    [<<"{\"process\":">>, string(Proc), <<",\"supervisor\":">>, string(Sup), <<",\"action\":\"">>,
-     atom_to_binary(Action), <<"\",\"turn\":">>, integer_to_binary(Turn), $}].
+    <<"{\"process\":", (string(Proc))/binary, ",\"supervisor\":", (string(Sup))/binary, ",\"action\":\"",
+      (atom_to_binary(Action))/binary, "\",\"turn\":", (integer_to_binary(Turn))/binary, "}">>.
 
 process({Id, Name, Kind}) ->
     [<<"{\"id\":">>, integer_to_binary(Id), <<",\"name\":">>, string(Name), <<",\"kind\":">>, string(Kind), $}].
@@ -73,27 +74,33 @@ reason({fail, Code}) -> Code;
 reason(Other) -> iolist_to_binary(io_lib:format("~0p", [Other])).
 
 value(V) when is_integer(V) -> integer_to_binary(V);
-value(V) when is_binary(V) -> string(V).
+value(V) when is_binary(V) -> name(V).
+
+values([]) -> <<"[]">>;
+values(Vs) -> iolist_to_binary([$[, lists:join($,, [value(V) || V <- Vs]), $]]).
 
 name_or_null(null) -> <<"null">>;
-name_or_null(Name) -> string(Name).
+name_or_null(Name) -> name(Name).
+
+%% A name, tag, kind or failure code of the program: its forms (SPEC §2, which the
+%% program's check enforced before it was emitted) never need escaping.
+name(S) -> <<$", S/binary, $">>.
 
 array(Items) -> [$[, lists:join($,, Items), $]].
 
-%% A JSON string: \" \\ \b \f \n \r \t, other bytes below 0x20 as \u00xx (lower-case
-%% hex), everything else as itself.
+%% A JSON string, as a binary: \" \\ \b \f \n \r \t, other bytes below 0x20 as
+%% \u00xx (lower-case hex), everything else as itself. Names never need escaping
+%% (SPEC §2), so the common case is one pass that finds nothing.
 string(S) when is_list(S) -> string(unicode:characters_to_binary(S));
-string(S) when is_binary(S) -> [$", escape(S), $"].
-
-escape(S) ->
-    case needs_escape(S) of
-        false -> S;
-        true -> [escape_char(C) || <<C>> <= S]
+string(S) when is_binary(S) ->
+    case plain(S) of
+        true -> <<$", S/binary, $">>;
+        false -> iolist_to_binary([$", [escape_char(C) || <<C>> <= S], $"])
     end.
 
-needs_escape(<<>>) -> false;
-needs_escape(<<C, _/binary>>) when C < 16#20; C =:= $"; C =:= $\\ -> true;
-needs_escape(<<_, Rest/binary>>) -> needs_escape(Rest).
+plain(<<C, Rest/binary>>) when C >= 16#20, C =/= $", C =/= $\\ -> plain(Rest);
+plain(<<>>) -> true;
+plain(_) -> false.
 
 escape_char($") -> <<"\\\"">>;
 escape_char($\\) -> <<"\\\\">>;
