@@ -1,18 +1,24 @@
 #!/usr/bin/python3
-"""bench/c_bench.py: the c target's benchmark stands (issue: speed and memory of the
-emitted-C scheduler) beside the same work on raw Erlang/OTP, measured in the same
-run, printed as one Markdown table with the reference figures of DESIGN.md §5.
+"""bench/c_bench.py: the benchmark stands of the c and erlang targets (speed and
+memory of the emitted-C scheduler; the erlang target's conductor) beside the same
+work on raw Erlang/OTP, measured in the same run, printed as one Markdown table with
+the reference figures of DESIGN.md §5.
 
-usage: bench/c_bench.py BUILD_DIR [--quick]
+usage: bench/c_bench.py BUILD_DIR [--quick] [--erlang-only]
 Each stand is a concord program built from text below, emitted as C
 (`concord emit-c`), compiled once with $CONCORD_CC (default: cc -O2) against the
 runtime library, and run through its stdin protocol ("SEED TURNS MAX" per line).
 Times are slopes between two sizes, so start-up and compilation cancel out;
 memory is the runtime's own malloc accounting (CONCORD_RT_STATS=1 makes it print
 heap figures on stderr), never RSS.
+The erlang target's stands run the same programs (`concord emit-erlang`) on one
+persistent node (targets/erlang/runtime), fed frames directly; its memory is
+erlang:memory(processes) at the end of a run (CONCORD_ERLANG_STATS=1) minus that of
+the same program with no processes made, the measure beam_bench.erl uses.
 """
 import json
 import os
+import struct
 import shlex
 import subprocess
 import sys
@@ -22,11 +28,14 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(ROOT, "build-bench")
 QUICK = "--quick" in sys.argv
+ERLANG_ONLY = "--erlang-only" in sys.argv  # only the erlang target's stands
 CONCORD = os.path.join(BUILD, "concord")
 RT_LIB = os.path.join(BUILD, "targets", "c", "libconcord_rt.a")
 RT_INC = os.path.join(ROOT, "targets", "c", "runtime")
 CC = shlex.split(os.environ.get("CONCORD_CC", "cc -O2"))
 TMP = tempfile.mkdtemp(prefix="concord_bench_")
+EBIN = os.path.join(BUILD, "targets", "erlang", "ebin")
+GEN = os.path.join(BUILD, "bench", "gen_programs")
 
 # --- programs ---------------------------------------------------------------
 # Processes are made at run time by spawners (a program of a million declared
@@ -90,6 +99,70 @@ def build(name, text):
     return exe
 
 
+class Node:
+    """One persistent erlang-target node, as `concord backend erlang` keeps one."""
+
+    def __init__(self):
+        self.err = open(os.path.join(TMP, "node.err"), "w+")
+        env = dict(os.environ, CONCORD_ERLANG_STATS="1")
+        self.p = subprocess.Popen(["erl", "-noinput", "+P", "4000000", "-pa", EBIN, "-s", "concord_node", "main"],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err, env=env)
+
+    def run(self, source, turns, max_processes=10_000_000):
+        """Wall seconds of compile + load + one run + purge, and the run's stats line."""
+        payload = f"1 {turns} {max_processes}\n".encode() + source
+        self.err.seek(0, 2)
+        mark = self.err.tell()
+        t0 = time.perf_counter()
+        self.p.stdin.write(struct.pack(">I", len(payload)) + payload)
+        self.p.stdin.flush()
+        line = self.p.stdout.readline()
+        t = time.perf_counter() - t0
+        if not line.startswith(b'{"ok":true'):
+            raise SystemExit(f"bench: the erlang node answered {line[:300]!r}")
+        self.err.seek(mark)
+        stats = [json.loads(l) for l in self.err.read().splitlines() if l.startswith('{"stats"')]
+        return t, stats[-1]
+
+    def close(self):
+        self.p.stdin.close()
+        self.p.wait()
+
+
+def erlang_source(name, text):
+    conc = os.path.join(TMP, name + ".conc")
+    with open(conc, "w") as f:
+        f.write(text)
+    return subprocess.run([CONCORD, "emit-erlang", conc], check=True, capture_output=True).stdout
+
+
+def erl_slope(node, src, t1, t2):
+    a = best(lambda: node.run(src, t1)[0])
+    b = best(lambda: node.run(src, t2)[0])
+    return (b - a) / (t2 - t1)
+
+
+def latency(target, programs, seeds):
+    """Seconds per program through `concord backend TARGET`: emit, compile (cc or
+    compile:forms), load, the runs, and for erlang the purge."""
+    runs = [{"seed": s, "turns": 1000, "max_processes": 10000} for s in range(seeds)]
+    p = subprocess.Popen([CONCORD, "backend", target], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def one(prog):
+        p.stdin.write(json.dumps({"concord_protocol": 1, "program": prog, "runs": runs}) + "\n")
+        p.stdin.flush()
+        return [p.stdout.readline() for _ in runs]
+
+    one(programs[0])  # start-up (the node, the compiler) is not per program
+    t0 = time.perf_counter()
+    for prog in programs:
+        one(prog)
+    t = time.perf_counter() - t0
+    p.stdin.close()
+    p.wait()
+    return t / len(programs)
+
+
 def run(exe, turns, max_processes=10_000_000, stats=False):
     """Wall seconds of one run (output discarded), and the stats line if asked."""
     env = dict(os.environ, CONCORD_RT_STATS="1") if stats else None
@@ -123,12 +196,12 @@ def beam(*args):
     return [json.loads(l) for l in out.splitlines() if l.startswith("{")]
 
 
-rows = []  # (stand, n, c figure, unit, beam figure, reference)
+rows = []  # (stand, n, c figure, erlang figure, unit, beam figure, reference)
 
 
-def row(stand, n, c, unit, beam_value=None, reference=None):
-    rows.append((stand, n, c, unit, beam_value, reference))
-    sys.stderr.write(f"  {stand} n={n}: {c:.3f} {unit}\n")
+def row(stand, n, c, unit, beam_value=None, reference=None, erl=None):
+    rows.append((stand, n, c, erl, unit, beam_value, reference))
+    sys.stderr.write(f"  {stand} n={n}: c {c} erlang {erl} {unit}\n")
 
 
 def main():
@@ -136,10 +209,13 @@ def main():
     sizes = [1000, 10_000, 100_000] if QUICK else [1000, 10_000, 100_000, 1_000_000]
     turns = 200_000 if QUICK else 1_000_000
 
+    if ERLANG_ONLY:
+        sizes = []
     # ping: two processes; slope per delivery.
-    exe = build("ping", idle_program(0, PAIR))
-    b = beam("ping", turns // 5, turns)[0]["value"]
-    row("ping", 2, slope(exe, turns // 5, turns) * 1e9, "ns/delivery", b, "400 (C ref)")
+    if not ERLANG_ONLY:
+        exe = build("ping", idle_program(0, PAIR))
+        b = beam("ping", turns // 5, turns)[0]["value"]
+        row("ping", 2, slope(exe, turns // 5, turns) * 1e9, "ns/delivery", b, "400 (C ref)")
 
     # ping-last: the pair made after n idle processes.
     for n in sizes:
@@ -176,12 +252,55 @@ def main():
         b = beam("swarm_waiting", n, turns)[0]["value"]
         row("swarm-waiting", n, per, "ns/switch", b, "170000 at 1M (sorted array); target < 1000")
 
-    print(f"| stand | n | c target | unit | BEAM | c / BEAM | reference |")
-    print("|---|---:|---:|---|---:|---:|---|")
-    for stand, n, c, unit, bv, ref in rows:
-        ratio = f"{c / bv:.2f}x" if bv else ""
-        print(f"| {stand} | {n:,} | {c:,.1f} | {unit} | {'' if bv is None else f'{bv:,.1f}'} | {ratio} | {ref or ''} |")
-    print(f"\ncc: {' '.join(CC)}; BEAM: erl +P 4000000; rerun: bash bench/run_c.sh{' --quick' if QUICK else ''}")
+    erlang_stands(turns // 10)
+
+    def fig(v):
+        return "" if v is None else f"{v:,.1f}"
+
+    def ratio(a, b):
+        return f"{a / b:.2f}x" if a is not None and b else ""
+
+    print("| stand | n | c target | erlang target | unit | BEAM | c / BEAM | erlang / BEAM | reference |")
+    print("|---|---:|---:|---:|---|---:|---:|---:|---|")
+    for stand, n, c, erl, unit, bv, ref in rows:
+        print(f"| {stand} | {n:,} | {fig(c)} | {fig(erl)} | {unit} | {fig(bv)} | {ratio(c, bv)} | {ratio(erl, bv)} "
+              f"| {ref or ''} |")
+    print(f"\ncc: {' '.join(CC)}; BEAM: erl +P 4000000; erlang target: one persistent node, fed frames; "
+          f"rerun: bash bench/run_c.sh{' --quick' if QUICK else ''}{' --erlang-only' if ERLANG_ONLY else ''}")
+
+
+def erlang_stands(turns):
+    """The erlang target: latency per generated program (beside the c target's, both
+    through `concord backend`), cost per delivery under the conductor against raw
+    BEAM ping-pong, and 100,000 spawned processes, time and bytes per process."""
+    with open(os.path.join(TMP, "programs.jsonl"), "w") as f:
+        subprocess.run([GEN, "1", "100"], stdout=f, check=True)
+    programs = [json.loads(l) for l in open(os.path.join(TMP, "programs.jsonl"))]
+    for seeds in (1, 8):
+        c_ms = latency("c", programs, seeds) * 1e3
+        erl_ms = latency("erlang", programs, seeds) * 1e3
+        row("program latency", seeds, c_ms, "ms/program (n = seeds per program)", None,
+            "erlang target: < 20 ms with 1 seed", erl=erl_ms)
+
+    node = Node()
+    try:
+        src = erlang_source("e_ping", idle_program(0, PAIR))
+        b = beam("ping", turns // 5, turns)[0]["value"]
+        row("ping (erlang)", 2, None, "ns/delivery", b, "erlang target: within 10x of BEAM",
+            erl=erl_slope(node, src, turns // 5, turns) * 1e9)
+        empty = node.run(erlang_source("e_none", idle_program(0)), 10**9)[1]["processes"]
+        for n in [1000, 10_000, 100_000]:
+            t, st = node.run(erlang_source(f"e_swarm_{n}", ready_program("Ran", n)), 10**9)
+            t_small, _ = node.run(erlang_source(f"e_swarm_small_{n}", ready_program("Ran", n // 10)), 10**9)
+            bm = beam("swarm", n)
+            row("swarm (erlang)", n, None, "ns/spawn", bm[0]["value"], None,
+                erl=(t - t_small) / (n - n // 10) * 1e9)
+            row("swarm-memory (erlang)", n, None, "bytes/process, all processes", bm[1]["value"],
+                "conductor, journal and supervisors included", erl=(st["processes"] - empty) / n)
+            row("swarm-memory (erlang)", n, None, "bytes/process, workers only", bm[1]["value"], None,
+                erl=st["workers"] / st["live"])
+    finally:
+        node.close()
 
 
 try:
