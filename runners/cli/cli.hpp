@@ -1,0 +1,58 @@
+// runners/cli/cli.hpp: what the commands of `concord` share: the exit codes of
+// --help, the option parser, number and duration parsing, shell quoting for the
+// reproduce lines, the choice of targets, and one entry point per command.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "runners/backends.hpp"
+
+namespace concord {
+
+constexpr int kOk = 0, kDisagree = 1, kBadInput = 2, kInternal = 3;
+
+struct Args {
+  std::vector<std::string> positional;
+  std::vector<std::pair<std::string, std::string>> options;  // --name value
+  std::vector<std::string> flags;                            // --name
+
+  bool flag(const std::string& f) const;
+  const std::string* option(const std::string& o) const;
+  std::vector<std::string> all(const std::string& o) const;  // a repeatable option, in order
+};
+
+// argv[2..]: options of `with_value` take a value (--o v or --o=v), `known_flags`
+// take none; anything else starting with -- is an InputError.
+Args parse_args(int argc, char** argv, const std::vector<std::string>& with_value,
+                const std::vector<std::string>& known_flags);
+
+uint64_t parse_u64(const std::string& s, const std::string& what);  // decimal or 0x-hex
+int64_t parse_i64(const std::string& s, const std::string& what);   // 0..INT64_MAX
+double parse_seconds(const std::string& s, const std::string& what);
+// A duration: "90", "90s", "15m", "8h", "1d" (seconds when no unit).
+double parse_duration(const std::string& s, const std::string& what);
+std::string one_file(const Args& a, const char* cmd);
+bool is_case_file(const std::string& path);
+std::string shell_quote(const std::string& s);
+
+// The backends that --target names (one, or all), with the user backends of
+// --backend / --backends and the --timeout override.
+struct Targets {
+  std::unique_ptr<Registry> reg;
+  std::vector<const BackendSpec*> chosen;
+  std::string declared;  // the options that declare user backends, for reproduce lines
+};
+Targets choose_targets(const Args& a, const std::string& target);
+
+int cmd_check(int argc, char** argv);
+int cmd_run(int argc, char** argv);
+int cmd_backend(int argc, char** argv);
+int cmd_emit_c(int argc, char** argv);
+int cmd_emit_erlang(int argc, char** argv);
+int cmd_corpus(int argc, char** argv);
+
+}  // namespace concord

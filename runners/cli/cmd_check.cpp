@@ -1,0 +1,35 @@
+// runners/cli/cmd_check.cpp: `concord check`, `emit-c` and `emit-erlang`: a program
+// read, checked and printed (as text, JSON, C or an Erlang module).
+#include <iostream>
+
+#include "oracle/text.hpp"
+#include "runners/cli/cli.hpp"
+#include "runners/load.hpp"
+#include "targets/c/emitter/emit_c.hpp"
+#include "targets/erlang/emitter/emit_erlang.hpp"
+
+namespace concord {
+
+int cmd_check(int argc, char** argv) {
+  Args a = parse_args(argc, argv, {}, {"--json"});
+  Program p = load_program(one_file(a, "check"));
+  if (a.flag("--json"))
+    std::cout << program_to_json(p).dump(2) << "\n";
+  else
+    std::cout << print_program(p);
+  return kOk;
+}
+
+int cmd_emit_c(int argc, char** argv) {
+  Args a = parse_args(argc, argv, {}, {});
+  std::cout << emit_c(load_program(one_file(a, "emit-c")));
+  return kOk;
+}
+
+int cmd_emit_erlang(int argc, char** argv) {
+  Args a = parse_args(argc, argv, {}, {});
+  std::cout << emit_erlang(load_program(one_file(a, "emit-erlang")));
+  return kOk;
+}
+
+}  // namespace concord

@@ -1,0 +1,97 @@
+// runners/cli/cmd_run.cpp: `concord run`: one program, one run, on the oracle
+// in-process or through the backend protocol on one target or all of them.
+#include <iostream>
+
+#include "oracle/error.hpp"
+#include "oracle/interpreter.hpp"
+#include "oracle/limits.hpp"
+#include "runners/backend.hpp"
+#include "runners/cli/cli.hpp"
+#include "runners/compare.hpp"
+#include "runners/load.hpp"
+
+namespace concord {
+namespace {
+
+// `concord run FILE --target ...`: through the protocol, one target or all.
+int run_on_targets(const Args& a, const std::string& file, const Program& p, const RunSettings& r) {
+  std::string repro = "concord run " + shell_quote(file) + " --seed " + std::to_string(r.seed) + " --turns " +
+                      std::to_string(r.turns) + " --max-processes " + std::to_string(r.max_processes);
+  const std::string target = *a.option("--target");
+  Targets t = choose_targets(a, target);
+  const std::vector<const BackendSpec*>& chosen = t.chosen;
+  const std::string& declared = t.declared;
+  ojson program = program_to_json(p);
+  auto reproduce = [&](const std::string& name) {
+    return "  reproduce: " + repro + " --target " + name + declared + "\n";
+  };
+
+  if (target != "all") {
+    Backend backend(*chosen[0]);
+    Answer got = backend.request(program, {r})[0];
+    std::cout << got.line << "\n";
+    if (got.ok()) return kOk;
+    std::cerr << "concord: target " << target << ": " << got.code() << ": " << got.json.value("message", "") << "\n"
+              << reproduce(target);
+    return is_definite(got.code()) ? kDisagree : kInternal;
+  }
+
+  Answer ref;
+  ref.line = result_line(run(p, r));
+  ref.line.pop_back();
+  ref.json = ojson::parse(ref.line);
+  std::vector<std::string> agreed, differed, unknown;
+  for (const BackendSpec* s : chosen) {
+    Backend backend(*s);
+    Answer got = backend.request(program, {r})[0];
+    std::string label = s->name == "oracle" ? "oracle (protocol)" : s->name;
+    Comparison c = compare_answers("oracle", ref, label, got);
+    if (c.verdict == Verdict::kAgree) {
+      std::cout << "agree   " << s->name << "\n";
+      agreed.push_back(s->name);
+      continue;
+    }
+    bool differs = c.verdict == Verdict::kDiffer;
+    std::cout << (differs ? "DIFFER  " : "UNKNOWN ") << s->name << "\n" << c.report << reproduce(s->name);
+    (differs ? differed : unknown).push_back(s->name);
+  }
+  auto list = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (const std::string& n : v) out += (out.empty() ? "" : ", ") + n;
+    return out.empty() ? std::string("none") : out;
+  };
+  std::cout << "agreed with the oracle: " << list(agreed) << "\n";
+  if (!differed.empty()) std::cout << "disagreed: " << list(differed) << "\n";
+  if (!unknown.empty()) std::cout << "no verdict: " << list(unknown) << "\n";
+  return !differed.empty() ? kDisagree : !unknown.empty() ? kInternal : kOk;
+}
+
+}  // namespace
+
+int cmd_run(int argc, char** argv) {
+  Args a = parse_args(argc, argv,
+                      {"--seed", "--turns", "--max-processes", "--target", "--backend", "--backends", "--timeout"}, {});
+  std::string file = one_file(a, "run");
+  if (!a.option("--target") && (a.option("--backend") || a.option("--backends") || a.option("--timeout")))
+    throw InputError("", "--backend, --backends and --timeout need --target (see concord --help)");
+  RunSettings r;
+  r.turns = kDefaultTurns;
+  r.max_processes = kDefaultProcesses;
+  Program p;
+  if (is_case_file(file)) {  // a corpus case: its program, and its first run's settings by default
+    Case c = load_case(file);
+    p = std::move(c.program);
+    r = c.runs[0].settings;
+  } else {
+    p = load_program(file);
+  }
+  if (auto* s = a.option("--seed")) r.seed = parse_u64(*s, "--seed");
+  if (auto* s = a.option("--turns")) r.turns = parse_i64(*s, "--turns");
+  if (auto* s = a.option("--max-processes")) r.max_processes = parse_i64(*s, "--max-processes");
+  check_settings(r);
+  if (a.option("--target")) return run_on_targets(a, file, p, r);
+  std::cout << result_line(run(p, r));
+  return kOk;
+}
+
+}  // namespace concord
