@@ -18,20 +18,36 @@
 
 namespace concord::gen {
 
+/// An integer in [lo, hi), uniform whatever the size. (rc::gen::inRange scales its
+/// range with the size: at size 60 it never draws from the top 40% of the range,
+/// so a choice among options must not use it; it is for magnitudes.) Shrinks
+/// toward lo.
+template <typename T>
+rc::Gen<T> uniform(T lo, T hi) {
+  return rc::gen::resize(rc::kNominalSize, rc::gen::inRange<T>(lo, hi));
+}
+
 /// One of `options`, each with probability proportional to its weight (weight 0:
-/// never). Shrinks toward the earlier options, then within the chosen one.
+/// never), whatever the size. Shrinks toward the earlier options, then within the
+/// chosen one.
 template <typename T>
 rc::Gen<T> weighted(std::vector<std::pair<int, rc::Gen<T>>> options) {
   std::erase_if(options, [](const auto& o) { return o.first <= 0; });
   int total = 0;
   for (const auto& o : options) total += o.first;
-  return rc::gen::mapcat(rc::gen::inRange(0, total), [options](int x) {
+  return rc::gen::mapcat(uniform(0, total), [options](int x) {
     for (const auto& [w, g] : options) {
       if (x < w) return g;
       x -= w;
     }
     return options.back().second;
   });
+}
+
+/// Yes with weight `yes`, no with weight `no` (at least one of them positive).
+/// Shrinks toward yes.
+inline rc::Gen<bool> chance(int yes, int no) {
+  return weighted<bool>({{yes, rc::gen::just(true)}, {no, rc::gen::just(false)}});
 }
 
 /// A list of 0..n elements, where n grows with the size up to `max_len` (at least
@@ -109,7 +125,7 @@ inline const std::vector<std::string>& supervisor_pool() {
 /// `n` distinct names of `pool` (n <= pool size): the pool rotated by a random
 /// offset. Shrinks toward offset 0, i.e. toward the pool's first names.
 inline rc::Gen<std::vector<std::string>> distinct_names(const std::vector<std::string>& pool, size_t n) {
-  return rc::gen::map(rc::gen::inRange<size_t>(0, pool.size()), [pool, n](size_t offset) {
+  return rc::gen::map(uniform<size_t>(0, pool.size()), [pool, n](size_t offset) {
     std::vector<std::string> out;
     for (size_t i = 0; i < n && i < pool.size(); i++) out.push_back(pool[(offset + i) % pool.size()]);
     return out;

@@ -2,7 +2,8 @@
 // variables in scope: int and addr literals, self, variables, and the unary and
 // binary operators of oracle/ops.def (the one operator list; a new operator is
 // generated without touching this file). In init bodies and state initialisers,
-// `/` and `%` get a non-zero literal divisor (§4.9).
+// `/` and `%` get a non-zero literal divisor (§4.9). The scope's profile
+// (profile.hpp) sets the depth and the weight of every choice.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "generators/basics.hpp"
+#include "generators/profile.hpp"
 #include "oracle/program.hpp"
 
 namespace concord::gen {
@@ -22,12 +24,12 @@ struct Var {
 
 // What an expression at one place of a kind may use (SPEC §4.2, §4.3, §4.9).
 struct ExprScope {
-  std::vector<Var> vars;           // visible parameters, state fields, handler parameters
-  std::vector<std::string> addrs;  // names an addr literal may take: declared processes, spawned forms
-  bool init = false;               // initialiser or init body: '/' and '%' need a non-zero literal divisor
+  std::vector<Var> vars;                       // visible parameters, state fields, handler parameters
+  std::vector<std::string> addrs;              // names an addr literal may take: declared processes, spawned forms
+  bool init = false;                           // initialiser or init body: '/' and '%' need a non-zero literal divisor
+  ProfileRef profile = default_profile_ref();  // depth and weights
+  std::vector<std::string> unknown;            // names of `addrs` no run reaches (sends to them are dropped)
 };
-
-constexpr int kMaxExprDepth = 5;  // generated expressions nest at most this deep (the limit is 64)
 
 // --- node builders ---------------------------------------------------------------
 inline Expr int_expr(int64_t v) {
@@ -99,24 +101,38 @@ inline bool divides(Op op) { return op == Op::Div || op == Op::Rem; }
 
 // --- values and leaves -------------------------------------------------------------
 
-/// Any int64: mostly small (0 often, so divisions fail with DIV_ZERO), often an
-/// edge of the arithmetic (±1, 63, 64, 65, INT64_MIN, INT64_MAX...), sometimes
-/// anywhere. Shrinks toward 0.
-inline rc::Gen<int64_t> int_value() {
+/// Arithmetic edges (SPEC §5): ±1, 2, the shift counts 63, 64, 65, 127, -64, and
+/// INT64_MIN, INT64_MAX and their neighbours.
+inline const std::vector<int64_t>& edge_values() {
   constexpr int64_t lo = std::numeric_limits<int64_t>::min(), hi = std::numeric_limits<int64_t>::max();
-  return weighted<int64_t>({{2, rc::gen::just<int64_t>(0)},
-                            {5, rc::gen::scale(0.1, rc::gen::arbitrary<int64_t>())},
-                            {3, rc::gen::element<int64_t>(1, -1, 2, 63, 64, 65, -64, lo, hi, lo + 1, hi - 1)},
-                            {1, rc::gen::arbitrary<int64_t>()}});
+  static const std::vector<int64_t> v{1, -1, 2, 63, 64, 65, 127, -64, lo, hi, lo + 1, hi - 1};
+  return v;
+}
+
+/// Shift counts past the ends of 0..63 (SPEC §5: the count is taken mod 64).
+inline const std::vector<int64_t>& edge_shift_counts() {
+  static const std::vector<int64_t> v{-1, 63, 64, 65, 127, std::numeric_limits<int64_t>::min()};
+  return v;
+}
+
+/// Any int64, weighted by the profile: 0 (so divisions fail with DIV_ZERO), small,
+/// an edge of the arithmetic (edge_values()), or anywhere. Shrinks toward 0.
+inline rc::Gen<int64_t> int_value(const Profile& pr = default_profile()) {
+  return weighted<int64_t>({{pr.w_zero, rc::gen::just<int64_t>(0)},
+                            {pr.w_small, rc::gen::scale(0.1, rc::gen::arbitrary<int64_t>())},
+                            {pr.w_edge_value, rc::gen::elementOf(edge_values())},
+                            {pr.w_any_value, rc::gen::arbitrary<int64_t>()}});
 }
 
 /// A non-zero int64, distributed like int_value. Shrinks toward 1.
-inline rc::Gen<int64_t> nonzero_int_value() {
-  return rc::gen::map(int_value(), [](int64_t v) { return v == 0 ? int64_t{1} : v; });
+inline rc::Gen<int64_t> nonzero_int_value(const Profile& pr = default_profile()) {
+  return rc::gen::map(int_value(pr), [](int64_t v) { return v == 0 ? int64_t{1} : v; });
 }
 
 /// An integer literal. Shrinks toward 0.
-inline rc::Gen<Expr> int_literal() { return rc::gen::map(int_value(), int_expr); }
+inline rc::Gen<Expr> int_literal(const Profile& pr = default_profile()) {
+  return rc::gen::map(int_value(pr), int_expr);
+}
 
 /// An addr literal naming one of `addrs` (non-empty). Shrinks toward the first name.
 inline rc::Gen<Expr> addr_literal(const std::vector<std::string>& addrs) {
@@ -125,8 +141,8 @@ inline rc::Gen<Expr> addr_literal(const std::vector<std::string>& addrs) {
 
 /// A constant of type t (SPEC §4.10): an integer literal, or an addr literal of
 /// `addrs` (non-empty for addr). Shrinks as int_literal / addr_literal.
-inline rc::Gen<Expr> constant(const std::vector<std::string>& addrs, Type t) {
-  return t == Type::Int ? int_literal() : addr_literal(addrs);
+inline rc::Gen<Expr> constant(const std::vector<std::string>& addrs, Type t, const Profile& pr = default_profile()) {
+  return t == Type::Int ? int_literal(pr) : addr_literal(addrs);
 }
 
 /// A type. Shrinks toward int.
@@ -140,20 +156,27 @@ inline std::vector<std::string> names_of_type(const std::vector<Var>& vars, Type
 }
 
 /// A leaf of type t: for int a literal or an int variable; for addr `self`, an
-/// addr literal or an addr variable. Shrinks toward the literal 0, resp. `self`.
+/// addr literal (sometimes one of the unknown names) or an addr variable. Shrinks
+/// toward the literal 0, resp. `self`.
 inline rc::Gen<Expr> leaf(const ExprScope& scope, Type t) {
   // (weighted drops options of weight 0, so elementOf never sees an empty list.)
+  const Profile& pr = *scope.profile;
   std::vector<std::string> vars = names_of_type(scope.vars, t);
   rc::Gen<Expr> var = rc::gen::map(rc::gen::elementOf(vars), var_expr);
-  int nvars = vars.empty() ? 0 : 3;
-  if (t == Type::Int) return weighted<Expr>({{3, int_literal()}, {nvars, var}});
-  return weighted<Expr>(
-      {{2, rc::gen::just(self_expr())}, {scope.addrs.empty() ? 0 : 2, addr_literal(scope.addrs)}, {nvars, var}});
+  if (t == Type::Int)
+    return weighted<Expr>({{pr.w_int_literal, int_literal(pr)}, {vars.empty() ? 0 : pr.w_int_var, var}});
+  return weighted<Expr>({{pr.w_self, rc::gen::just(self_expr())},
+                         {scope.addrs.empty() ? 0 : pr.w_addr_literal, addr_literal(scope.addrs)},
+                         {scope.unknown.empty() ? 0 : pr.w_addr_unknown, addr_literal(scope.unknown)},
+                         {vars.empty() ? 0 : pr.w_addr_var, var}});
 }
 
 // --- compound expressions ----------------------------------------------------------
 
-inline rc::Gen<Expr> expr(const ExprScope& scope, Type t, int depth = kMaxExprDepth);
+inline rc::Gen<Expr> expr(const ExprScope& scope, Type t, int depth);
+
+/// An expression of type t over `scope`, as deep as the scope's profile allows.
+inline rc::Gen<Expr> expr(const ExprScope& scope, Type t) { return expr(scope, t, scope.profile->max_expr_depth); }
 
 /// A unary operation on an int operand at most depth-1 deep, at half the size.
 /// Shrinks toward the first operator of ops.def, then shrinks the operand.
@@ -162,12 +185,32 @@ inline rc::Gen<Expr> unary(const ExprScope& scope, int depth) {
                         rc::gen::scale(0.5, expr(scope, Type::Int, depth - 1)));
 }
 
+/// The right operand of a binary operator: in init code a divisor is a non-zero
+/// literal (§4.9), elsewhere often 0 (DIV_ZERO) or -1 (INT64_MIN / -1); a shift
+/// count is often past 63. Shrinks toward an operand.
+inline rc::Gen<Expr> right_operand(const ExprScope& scope, Op op, rc::Gen<Expr> operand) {
+  const Profile& pr = *scope.profile;
+  if (divides(op)) {
+    if (scope.init) return rc::gen::map(nonzero_int_value(pr), int_expr);
+    return weighted<Expr>({{pr.w_divisor_operand, operand},
+                           {pr.w_divisor_zero, rc::gen::just(int_expr(0))},
+                           {pr.w_divisor_minus_one, rc::gen::just(int_expr(-1))}});
+  }
+  if (op == Op::Shl || op == Op::Shr)
+    return weighted<Expr>({{pr.w_shift_operand, operand},
+                           {pr.w_shift_edge, rc::gen::map(rc::gen::elementOf(edge_shift_counts()), int_expr)}});
+  return operand;
+}
+
 /// A binary operation whose operands are at most depth-1 deep, at half the size:
-/// `==` and `!=` compare ints or addrs; in init code a divisor is a non-zero
-/// literal, elsewhere often 0 (DIV_ZERO); `/` and `%` are favoured. Shrinks
-/// toward the first operator of ops.def, then the operands.
+/// `==` and `!=` compare ints or addrs; `/`, `%`, `<<`, `>>` are favoured as the
+/// profile says, with right operands from right_operand(). Shrinks toward the
+/// first operator of ops.def, then the operands.
 inline rc::Gen<Expr> binary(const ExprScope& scope, int depth) {
-  rc::Gen<Op> op = weighted<Op>({{7, rc::gen::elementOf(binary_ops())}, {1, rc::gen::element(Op::Div, Op::Rem)}});
+  const Profile& pr = *scope.profile;
+  rc::Gen<Op> op = weighted<Op>({{pr.w_any_op, rc::gen::elementOf(binary_ops())},
+                                 {pr.w_div, rc::gen::element(Op::Div, Op::Rem)},
+                                 {pr.w_shift, rc::gen::element(Op::Shl, Op::Shr)}});
   return rc::gen::mapcat(op, [scope, depth](Op op) {
     auto operand = [&](Type t) { return rc::gen::scale(0.5, expr(scope, t, depth - 1)); };
     if (compares_any_type(op))
@@ -175,11 +218,8 @@ inline rc::Gen<Expr> binary(const ExprScope& scope, int depth) {
         return rc::gen::apply([op](Expr a, Expr b) { return binary_expr(op, std::move(a), std::move(b)); }, operand(t),
                               operand(t));
       });
-    rc::Gen<Expr> rhs = !divides(op) ? operand(Type::Int)
-                        : scope.init ? rc::gen::map(nonzero_int_value(), int_expr)
-                                     : weighted<Expr>({{2, operand(Type::Int)}, {1, rc::gen::just(int_expr(0))}});
     return rc::gen::apply([op](Expr a, Expr b) { return binary_expr(op, std::move(a), std::move(b)); },
-                          operand(Type::Int), rhs);
+                          operand(Type::Int), right_operand(scope, op, operand(Type::Int)));
   });
 }
 
@@ -189,9 +229,11 @@ inline rc::Gen<Expr> binary(const ExprScope& scope, int depth) {
 inline rc::Gen<Expr> expr(const ExprScope& scope, Type t, int depth) {
   if (t == Type::Addr || depth <= 1) return leaf(scope, t);
   return rc::gen::withSize([scope, depth](int size) {
+    const Profile& pr = *scope.profile;
     int branch = std::min(size, 100) / 20;  // 0..5
-    return weighted<Expr>(
-        {{3, leaf(scope, Type::Int)}, {branch, unary(scope, depth)}, {3 * branch, binary(scope, depth)}});
+    return weighted<Expr>({{pr.w_leaf, leaf(scope, Type::Int)},
+                           {branch * pr.w_unary, unary(scope, depth)},
+                           {branch * pr.w_binary, binary(scope, depth)}});
   });
 }
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "generators/expressions.hpp"
+#include "generators/profile.hpp"
 #include "generators/programs.hpp"
 #include "generators/settings.hpp"
 #include "generators/statements.hpp"
@@ -166,25 +167,34 @@ RC_GTEST_PROP(GenPrograms, AreValid, ()) {
   if (!err.empty()) RC_FAIL("check() rejects a generated program: " + err);
 }
 
+// Under every named profile (generators/profile.hpp), programs stay within the
+// profile's bounds.
 RC_GTEST_PROP(GenPrograms, StayWithinTheirBounds, ()) {
-  Program p = *gen::program();
+  const gen::Profile& prof = gen::profile_named(*rc::gen::elementOf(gen::profile_names()));
+  RC_TAG(prof.name);
+  Program p = *gen::program(prof);
   RC_ASSERT(p.kinds.size() >= 1u);
-  RC_ASSERT(p.kinds.size() <= static_cast<size_t>(gen::kMaxKinds));
+  RC_ASSERT(p.kinds.size() <= static_cast<size_t>(prof.max_kinds));
   RC_ASSERT(!p.system.empty());
+  RC_ASSERT(p.system.size() <= static_cast<size_t>(prof.max_roots));
   RC_ASSERT(!p.given.empty());
+  RC_ASSERT(p.given.size() <= static_cast<size_t>(prof.max_given));
   for (const Kind& k : p.kinds) {
+    RC_ASSERT(k.params.size() <= static_cast<size_t>(prof.max_params));
+    RC_ASSERT(k.state.size() <= static_cast<size_t>(prof.max_params));
+    RC_ASSERT(k.handlers.size() <= static_cast<size_t>(prof.max_handlers));
     RC_ASSERT(!has_kind(k.init, {StmtKind::Stop, StmtKind::Fail, StmtKind::Spawn}));
     std::vector<const std::vector<Stmt>*> bodies{&k.init};
     for (const Handler& h : k.handlers) bodies.push_back(&h.body);
     for (const auto* b : bodies) {
-      RC_ASSERT(b->size() <= static_cast<size_t>(gen::kMaxBodyLength));
-      RC_ASSERT(body_depth(*b) <= gen::kMaxStmtDepth);
-      RC_ASSERT(max_expr_depth(*b) <= gen::kMaxExprDepth);
+      RC_ASSERT(b->size() <= static_cast<size_t>(prof.max_body_length));
+      RC_ASSERT(body_depth(*b) <= prof.max_stmt_depth);
+      RC_ASSERT(max_expr_depth(*b) <= prof.max_expr_depth);
       RC_ASSERT(body_weight(*b) <= 2000);  // far below kMaxWeight: runs stay fast
     }
-    for (const Field& f : k.state) RC_ASSERT(expr_depth(f.init) <= gen::kMaxExprDepth);
+    for (const Field& f : k.state) RC_ASSERT(expr_depth(f.init) <= prof.max_expr_depth);
   }
-  for (const Decl& d : p.system) RC_ASSERT(decl_depth(d) <= gen::kMaxSupervisorDepth);
+  for (const Decl& d : p.system) RC_ASSERT(decl_depth(d) <= prof.max_supervisor_depth);
 }
 
 // An independent type checker for the expression generator's output.
@@ -222,12 +232,14 @@ bool type_of(const Expr& e, const gen::ExprScope& sc, Type& out, std::string& wh
 
 RC_GTEST_PROP(GenExpressions, HaveTheRequestedTypeAndDepth, ()) {
   gen::ExprScope sc;
+  sc.profile = gen::profile_ref(gen::profile_named(*rc::gen::elementOf(gen::profile_names())));
   auto names = *gen::distinct_names(gen::var_pool(), *rc::gen::inRange<size_t>(0, 6));
   for (const std::string& n : names) sc.vars.push_back({n, *gen::type()});
   sc.addrs = *rc::gen::container<std::vector<std::string>>(rc::gen::elementOf(gen::process_pool()));
+  if (!sc.addrs.empty() && *rc::gen::arbitrary<bool>()) sc.unknown = {sc.addrs.back()};
   sc.init = *rc::gen::arbitrary<bool>();
   Type want = *gen::type();
-  int depth = *rc::gen::inRange(1, gen::kMaxExprDepth + 1);
+  int depth = *rc::gen::inRange(1, 9);
   Expr e = *gen::expr(sc, want, depth);
   Type got;
   std::string why;
@@ -237,11 +249,12 @@ RC_GTEST_PROP(GenExpressions, HaveTheRequestedTypeAndDepth, ()) {
 }
 
 RC_GTEST_PROP(GenSettings, AreInRange, ()) {
-  RunSettings s = *gen::run_settings();
-  RC_ASSERT(s.turns >= 0);
-  RC_ASSERT(s.turns <= gen::kMaxTurnLimit);
-  RC_ASSERT(s.max_processes >= 1);
-  RC_ASSERT(s.max_processes <= gen::kMaxProcessLimit);
+  const gen::Profile& prof = gen::profile_named(*rc::gen::elementOf(gen::profile_names()));
+  RunSettings s = *gen::run_settings(prof);
+  RC_ASSERT(s.turns >= prof.min_turns);
+  RC_ASSERT(s.turns <= prof.max_turns);
+  RC_ASSERT(s.max_processes >= prof.min_processes);
+  RC_ASSERT(s.max_processes <= prof.max_processes);
   check_settings(s);  // throws on a setting out of range
 }
 

@@ -1,0 +1,283 @@
+// generators/profile.hpp: named profiles of the generators, the knobs of a fuzzing
+// campaign. A Profile is plain data: the sizes of what gen::program(profile)
+// makes and the weight of every choice it draws (a weight is relative to the other
+// options of the same choice; 0 never draws that option), and the ranges of the run
+// settings drawn for its programs. The generators read it and nothing else, so a
+// new knob starts here.
+//
+// Named profiles:
+//   default      everything the language has, in balance; gen::program() uses it.
+//   supervision  deep supervisor trees, every strategy and restart type, intensity
+//                0 often, handlers that fail and stop so that supervisors react.
+//   spawn-heavy  many spawns (bound, under supervisors: dynamic children), small
+//                process limits so that SYSTEM_LIMIT happens.
+//   arith        long, deep expressions full of arithmetic edge values, shifts by
+//                counts past 63, divisions by zero.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "oracle/error.hpp"
+
+namespace concord::gen {
+
+struct Profile {
+  std::string name;
+  std::string intent;  // one line: what the profile is for
+  // RapidCheck's size for generate_program() (properties vary it from 0 to 100).
+  // It scales lengths (a list of at most max_len holds up to max_len * size / 100
+  // elements) and how often expressions branch; choices among options do not
+  // depend on it. At 100 every maximum below is reached.
+  int size = 100;
+
+  // --- kinds (programs.hpp) ------------------------------------------------------
+  int max_kinds = 4;     // 1..max_kinds kinds (<= kind_pool)
+  int max_params = 3;    // kind parameters, state fields, handler parameters: 0..max each (<= 4)
+  int max_handlers = 4;  // handlers per kind, distinct tags (<= tag_pool)
+
+  // --- bodies (statements.hpp) ------------------------------------------------------
+  int max_body_length = 5;    // statements per init or handler body (>= 3)
+  int max_nested_length = 3;  // statements per nested body (then, else, repeat)
+  int max_stmt_depth = 3;     // statements within statements
+  int max_repeat_count = 3;   // repeat n: 0 <= n <= max
+  // Statement forms (init bodies draw only assign, if, repeat, send: SPEC §4.9).
+  int w_send = 4, w_assign = 4, w_if = 2, w_repeat = 1, w_spawn = 2, w_stop = 1, w_fail = 1;
+  // A handler body of random statements, or one that sends and then fails midway
+  // (a prefix, a send, `fail C`): the send stays sent (SPEC §6).
+  int w_plain_handler = 5, w_failing_handler = 1;
+
+  // --- expressions (expressions.hpp) ------------------------------------------------
+  int max_expr_depth = 5;
+  // An int expression is a leaf, a unary or a binary operation; the operations'
+  // weights are multiplied by size/20 (0..5), so small sizes make leaves.
+  int w_leaf = 3, w_unary = 1, w_binary = 3;
+  // An int leaf is a literal or a variable; an addr leaf `self`, a literal (a
+  // declared process or a spawned form: maybe dead, maybe never spawned), a name
+  // no run reaches (sends to it are dropped), a variable.
+  int w_int_literal = 3, w_int_var = 3;
+  int w_self = 2, w_addr_literal = 2, w_addr_unknown = 1, w_addr_var = 3;
+  // An int literal: 0, small, an arithmetic edge (±1, 63, 64, 65, 127, INT64_MIN,
+  // INT64_MAX...), anywhere in int64.
+  int w_zero = 2, w_small = 5, w_edge_value = 3, w_any_value = 1;
+  // A binary operator: any of ops.def, or / and % again, or << and >> again.
+  int w_any_op = 7, w_div = 1, w_shift = 1;
+  // The count of a shift: any operand, or an edge count (-1, 63, 64, 65, 127, INT64_MIN).
+  int w_shift_operand = 3, w_shift_edge = 1;
+  // The divisor of / and % outside init: any operand, the literal 0 (DIV_ZERO), -1.
+  int w_divisor_operand = 4, w_divisor_zero = 2, w_divisor_minus_one = 1;
+
+  // --- messages -----------------------------------------------------------------
+  // A send: any message to any addr expression, or one of the sender's own
+  // handlers to `self` (keeps processes busy: long runs, turn limits, spawned and
+  // restarted processes that act on their own).
+  int w_send_any = 4, w_send_to_self = 1;
+  // A sent or given message: a signature some handler matches, or not (a tag no
+  // kind handles, or a handled tag with other argument types: NO_HANDLER).
+  int w_matched_message = 4, w_stray_message = 1;
+  int max_given = 6;  // 1..max given messages
+  // A given message goes to a declared process, or to any addr name (a spawned
+  // form: dropped at start, or a declared process).
+  int w_given_to_process = 7, w_given_to_any_name = 1;
+  // A given message to a process: one of its own kind's handlers, or any signature.
+  int w_given_own_handler = 3, w_given_any_signature = 1;
+
+  // --- spawns -------------------------------------------------------------------
+  int w_spawn_unbound = 1, w_spawn_bound = 1;  // `f = spawn ...` when the kind has an addr field
+  int w_spawn_plain = 1, w_spawn_under = 2;    // unsupervised, or `under s r` (a dynamic child)
+
+  // --- the system (supervision.hpp) -----------------------------------------------
+  int max_roots = 4;
+  int w_root_process = 2, w_root_supervisor = 2;
+  int max_supervisor_depth = 3;  // supervisors within supervisors
+  int max_children = 3;          // static children per supervisor
+  int w_child_process = 3, w_child_supervisor = 1;
+  int max_intensity = 3;  // MaxR: 0, or 1..max
+  int w_intensity_zero = 1, w_intensity_positive = 3;
+
+  // --- runs (generate.hpp, settings.hpp) ------------------------------------------
+  int64_t min_turns = 0, max_turns = 200;         // turn limit L
+  int64_t min_processes = 1, max_processes = 50;  // process limit P
+
+  // Coverage names ("category:name", a trailing '*' matches a prefix) that this
+  // profile is not meant to reach: its coverage test accepts them as blind spots.
+  std::vector<std::string> may_miss;
+
+  // Every weight above by name, in declaration order (for checks and reports).
+  std::vector<std::pair<std::string, int>> weights() const {
+    return {{"send", w_send},
+            {"assign", w_assign},
+            {"if", w_if},
+            {"repeat", w_repeat},
+            {"spawn", w_spawn},
+            {"stop", w_stop},
+            {"fail", w_fail},
+            {"plain_handler", w_plain_handler},
+            {"failing_handler", w_failing_handler},
+            {"leaf", w_leaf},
+            {"unary", w_unary},
+            {"binary", w_binary},
+            {"int_literal", w_int_literal},
+            {"int_var", w_int_var},
+            {"self", w_self},
+            {"addr_literal", w_addr_literal},
+            {"addr_unknown", w_addr_unknown},
+            {"addr_var", w_addr_var},
+            {"zero", w_zero},
+            {"small", w_small},
+            {"edge_value", w_edge_value},
+            {"any_value", w_any_value},
+            {"any_op", w_any_op},
+            {"div", w_div},
+            {"shift", w_shift},
+            {"shift_operand", w_shift_operand},
+            {"shift_edge", w_shift_edge},
+            {"divisor_operand", w_divisor_operand},
+            {"divisor_zero", w_divisor_zero},
+            {"divisor_minus_one", w_divisor_minus_one},
+            {"send_any", w_send_any},
+            {"send_to_self", w_send_to_self},
+            {"matched_message", w_matched_message},
+            {"stray_message", w_stray_message},
+            {"given_to_process", w_given_to_process},
+            {"given_to_any_name", w_given_to_any_name},
+            {"given_own_handler", w_given_own_handler},
+            {"given_any_signature", w_given_any_signature},
+            {"spawn_unbound", w_spawn_unbound},
+            {"spawn_bound", w_spawn_bound},
+            {"spawn_plain", w_spawn_plain},
+            {"spawn_under", w_spawn_under},
+            {"root_process", w_root_process},
+            {"root_supervisor", w_root_supervisor},
+            {"child_process", w_child_process},
+            {"child_supervisor", w_child_supervisor},
+            {"intensity_zero", w_intensity_zero},
+            {"intensity_positive", w_intensity_positive}};
+  }
+};
+
+namespace detail {
+
+inline std::vector<Profile> make_profiles() {
+  std::vector<Profile> out;
+
+  Profile d;
+  d.name = "default";
+  d.intent = "everything the language has, in balance";
+  out.push_back(d);
+
+  Profile s;
+  s.name = "supervision";
+  s.intent = "deep supervisor trees, every strategy and restart type, intensity 0 often, failing workers";
+  s.max_kinds = 3;
+  s.max_handlers = 3;
+  // Workers that stop and fail, often midway after a send, so supervisors react.
+  s.w_send = 4, s.w_assign = 2, s.w_if = 2, s.w_repeat = 1, s.w_spawn = 2, s.w_stop = 2, s.w_fail = 3;
+  s.w_plain_handler = 1, s.w_failing_handler = 1;
+  s.max_expr_depth = 3;
+  s.w_matched_message = 6, s.w_stray_message = 1;
+  s.max_given = 8;
+  s.w_given_to_process = 12;
+  s.w_spawn_plain = 1, s.w_spawn_under = 4;  // dynamic children
+  // Deep, wide trees; MaxR 0 (the first restart gives up) as often as not.
+  s.max_roots = 3;
+  s.w_root_process = 1, s.w_root_supervisor = 4;
+  s.max_supervisor_depth = 5;
+  s.max_children = 4;
+  s.w_child_process = 2, s.w_child_supervisor = 1;
+  s.max_intensity = 2;
+  s.w_intensity_zero = 3, s.w_intensity_positive = 2;
+  s.min_turns = 20, s.max_turns = 300;
+  s.min_processes = 5, s.max_processes = 60;
+  s.may_miss = {"constructs:literal:*", "constructs:op:*"};  // expressions are not its point
+  out.push_back(s);
+
+  Profile sp;
+  sp.name = "spawn-heavy";
+  sp.intent = "many spawns, bound and under supervisors, small process limits (SYSTEM_LIMIT)";
+  // Spawns, in loops too; the spawned names are kept (bound) and sent to.
+  sp.w_send = 4, sp.w_assign = 2, sp.w_if = 2, sp.w_repeat = 2, sp.w_spawn = 6, sp.w_stop = 1, sp.w_fail = 1;
+  sp.max_expr_depth = 3;
+  sp.w_int_literal = 2, sp.w_addr_var = 5;
+  sp.w_spawn_unbound = 1, sp.w_spawn_bound = 3;
+  sp.w_spawn_plain = 2, sp.w_spawn_under = 3;
+  sp.w_root_process = 2, sp.w_root_supervisor = 3;
+  sp.max_supervisor_depth = 2;
+  sp.min_turns = 10, sp.max_turns = 200;
+  sp.min_processes = 1, sp.max_processes = 8;                 // SYSTEM_LIMIT
+  sp.may_miss = {"constructs:literal:*", "constructs:op:*"};  // expressions are not its point
+  out.push_back(sp);
+
+  Profile a;
+  a.name = "arith";
+  a.intent = "deep expressions with arithmetic edge values, shifts past 63, DIV_ZERO";
+  a.max_params = 4;
+  // Long-lived processes that keep evaluating: results show in state and arguments.
+  a.w_send = 3, a.w_assign = 6, a.w_if = 3, a.w_repeat = 1, a.w_spawn = 1, a.w_stop = 1, a.w_fail = 1;
+  a.w_plain_handler = 8, a.w_failing_handler = 1;
+  a.w_send_any = 3, a.w_send_to_self = 2;
+  a.w_matched_message = 6, a.w_stray_message = 1;
+  // Deep expressions, many edge literals, favoured / % << >> with edge right operands.
+  a.max_expr_depth = 7;
+  a.w_leaf = 2, a.w_unary = 2, a.w_binary = 5;
+  a.w_int_literal = 4, a.w_int_var = 3;
+  a.w_zero = 2, a.w_small = 3, a.w_edge_value = 6, a.w_any_value = 2;
+  a.w_any_op = 7, a.w_div = 2, a.w_shift = 2;
+  a.w_shift_operand = 2, a.w_shift_edge = 2;
+  a.w_divisor_operand = 3, a.w_divisor_zero = 2, a.w_divisor_minus_one = 1;
+  a.w_root_process = 3, a.w_root_supervisor = 1;
+  a.max_supervisor_depth = 2;
+  a.min_turns = 50, a.max_turns = 400;
+  // Supervision and spawning are not its point.
+  a.may_miss = {
+      "decisions:*",        "failures:NOPROC",      "failures:SYSTEM_LIMIT",          "constructs:supervisor:*",
+      "constructs:spawn:*", "events:start:restart", "events:start:supervisor_restart"};
+  out.push_back(a);
+
+  return out;
+}
+
+inline const std::vector<Profile>& profiles() {
+  static const std::vector<Profile> v = make_profiles();
+  return v;
+}
+
+}  // namespace detail
+
+/// The names of the named profiles, "default" first.
+inline const std::vector<std::string>& profile_names() {
+  static const std::vector<std::string> v = [] {
+    std::vector<std::string> out;
+    for (const Profile& p : detail::profiles()) out.push_back(p.name);
+    return out;
+  }();
+  return v;
+}
+
+/// The profile named `name`; throws InputError naming the known ones otherwise.
+inline const Profile& profile_named(const std::string& name) {
+  for (const Profile& p : detail::profiles())
+    if (p.name == name) return p;
+  std::string known;
+  for (const std::string& n : profile_names()) known += (known.empty() ? "" : ", ") + n;
+  throw InputError("", "unknown generator profile '" + name + "' (known: " + known + ")");
+}
+
+/// The default profile (gen::program() without a profile uses it).
+inline const Profile& default_profile() { return detail::profiles().front(); }
+
+// Generators hold their profile by shared pointer: a generator outlives the call
+// that built it, so it must own (or share) what it reads.
+using ProfileRef = std::shared_ptr<const Profile>;
+inline ProfileRef default_profile_ref() {
+  static const ProfileRef r(ProfileRef{}, &default_profile());  // aliasing: never deleted
+  return r;
+}
+inline ProfileRef profile_ref(const Profile& p) {
+  return &p == &default_profile() ? default_profile_ref() : std::make_shared<const Profile>(p);
+}
+
+}  // namespace concord::gen

@@ -1,0 +1,522 @@
+// runners/coverage.cpp: coverage counting (coverage.hpp). The lists of what the
+// spec has come first, each built once from ops.def or from a switch over one of
+// the model's enums (a new enumerator makes -Wswitch point here); then the walk
+// over a program, the reading of a result, and the reports.
+#include "runners/coverage.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#include "oracle/error.hpp"
+#include "oracle/state.hpp"
+
+namespace concord {
+namespace {
+
+// --- what the spec has -------------------------------------------------------------
+
+// Each switch returns nullptr past the last enumerator, which ends the walk.
+const char* stmt_form(StmtKind k) {
+  switch (k) {
+    case StmtKind::Assign: return "assign";
+    case StmtKind::If: return "if";
+    case StmtKind::Repeat: return "repeat";
+    case StmtKind::Send: return "send";
+    case StmtKind::Spawn: return "spawn";
+    case StmtKind::Stop: return "stop";
+    case StmtKind::Fail: return "fail";
+  }
+  return nullptr;
+}
+
+const char* expr_form(ExprKind k) {
+  switch (k) {
+    case ExprKind::Int: return "int";
+    case ExprKind::Addr: return "addr";
+    case ExprKind::Self: return "self";
+    case ExprKind::Var: return "var";
+    case ExprKind::Unary: return "unary";
+    case ExprKind::Binary: return "binary";
+  }
+  return nullptr;
+}
+
+const char* event_name(EventKind k) {  // SPEC §9.2
+  switch (k) {
+    case EventKind::Start: return "start";
+    case EventKind::Deliver: return "deliver";
+    case EventKind::Drop: return "drop";
+    case EventKind::Exit: return "exit";
+    case EventKind::Decision: return "decision";
+  }
+  return nullptr;
+}
+
+const char* action_name(Action a) {  // SPEC §7.2-7.4
+  switch (a) {
+    case Action::Restart: return "restart";
+    case Action::Keep: return "keep";
+    case Action::Remove: return "remove";
+    case Action::GiveUp: return "give_up";
+  }
+  return nullptr;
+}
+
+const char* restart_of(Restart r) {
+  switch (r) {
+    case Restart::Permanent:
+    case Restart::Transient:
+    case Restart::Temporary: return restart_name(r);
+  }
+  return nullptr;
+}
+
+const char* strategy_of(Strategy s) {
+  switch (s) {
+    case Strategy::OneForOne:
+    case Strategy::OneForAll:
+    case Strategy::RestForOne: return strategy_name(s);
+  }
+  return nullptr;
+}
+
+template <typename E, typename F>
+std::vector<std::string> names_of(F name) {
+  std::vector<std::string> out;
+  for (int i = 0;; i++) {
+    const char* n = name(static_cast<E>(i));
+    if (!n) return out;
+    out.push_back(n);
+  }
+}
+
+// The runtime failure codes (SPEC §6.4); a program's own codes are counted under
+// their names and stand in the list as kProgramCode.
+const char* const kRuntimeCodes[] = {"NO_HANDLER", "DIV_ZERO", "SYSTEM_LIMIT", "NOPROC"};
+const char* const kProgramCode = "<program code>";
+bool is_runtime_code(const std::string& c) {
+  return std::find(std::begin(kRuntimeCodes), std::end(kRuntimeCodes), c) != std::end(kRuntimeCodes);
+}
+
+constexpr int64_t kMin = std::numeric_limits<int64_t>::min(), kMax = std::numeric_limits<int64_t>::max();
+
+std::vector<std::string> known_constructs() {
+  std::vector<std::string> v;
+  for (const std::string& s : names_of<StmtKind>(stmt_form)) v.push_back("stmt:" + s);
+  // Refinements of statements: an if with an else, an else-if, repeat 0, a send
+  // (or given message) that no handler matches.
+  for (const char* s : {"stmt:if_else", "stmt:else_if", "stmt:repeat_0"}) v.push_back(s);
+  for (const std::string& s : names_of<ExprKind>(expr_form)) v.push_back("expr:" + s);
+#define OP(e, json, text, prec) v.push_back(std::string("op:") + json);
+#include "oracle/ops.def"
+#undef OP
+  for (const char* s : {"op:eq_addr", "op:ne_addr"}) v.push_back(s);  // == and != on addrs
+  // Edge literals (SPEC §5): 0, ±1, the ends of int64, a shift count past 0..63,
+  // a literal 0 divisor (DIV_ZERO).
+  for (const char* s : {"literal:0", "literal:1", "literal:-1", "literal:INT64_MIN", "literal:INT64_MAX",
+                        "literal:shift_past_63", "literal:zero_divisor"})
+    v.push_back(s);
+  // Spawns (SPEC §6.6): unsupervised, bound, under a supervisor with each restart type.
+  for (const char* s : {"spawn:unsupervised", "spawn:bind", "spawn:under"}) v.push_back(s);
+  for (const std::string& r : names_of<Restart>(restart_of)) v.push_back("spawn:under:" + r);
+  // Messages: sends nobody handles, sends to spawned names (maybe never spawned),
+  // sends by init bodies, handlers that fail midway after sending; given messages.
+  for (const char* s : {"send:stray_tag", "send:mismatched_args", "send:to_spawned_name", "send:in_init",
+                        "handler:fail_after_send", "given:message", "given:stray_tag", "given:to_spawned_name"})
+    v.push_back(s);
+  // Systems (SPEC §3, §7): roots, nesting, child restart types, strategies, intensity.
+  for (const char* s : {"root:process", "root:supervisor", "supervisor:nested", "supervisor:childless"}) v.push_back(s);
+  for (const std::string& r : names_of<Restart>(restart_of)) v.push_back("restart:" + r);
+  for (const std::string& s : names_of<Strategy>(strategy_of)) v.push_back("strategy:" + s);
+  for (const char* s : {"intensity:0", "intensity:positive"}) v.push_back(s);
+  return v;
+}
+
+std::vector<std::string> known_events() {
+  std::vector<std::string> v = names_of<EventKind>(event_name);
+  // Refinements (SPEC §6.5-§8.2, §9.2): what started or restarted, deliveries of
+  // given messages and among several ready processes (the scheduler's draw
+  // mattered), what was dropped, why processes exited.
+  for (const char* s :
+       {"start:supervisor", "start:spawned", "start:restart", "start:supervisor_restart", "deliver:given",
+        "deliver:choice", "drop:given", "drop:unknown", "drop:dead", "exit:normal", "exit:shutdown", "exit:failure"})
+    v.push_back(s);
+  return v;
+}
+
+std::vector<std::string> known_failures() {
+  std::vector<std::string> v(std::begin(kRuntimeCodes), std::end(kRuntimeCodes));
+  v.push_back(kProgramCode);
+  return v;
+}
+
+std::vector<std::string> known_decisions() {
+  std::vector<std::string> v = names_of<Action>(action_name);
+  // A child supervisor restarted (after giving up, SPEC §7.2), a dynamic child restarted (§7.6).
+  for (const char* s : {"restart:supervisor", "restart:spawned"}) v.push_back(s);
+  return v;
+}
+
+// --- a program's constructs ---------------------------------------------------------
+
+struct ProgramWalk {
+  Coverage::Counts& c;
+  std::vector<Signature> handled;     // every handler signature of the program
+  std::map<std::string, Type> scope;  // the visible variables of the code walked
+
+  void count(const std::string& what) { c[what]++; }
+
+  // The type of e (check() resolves it; this reads unchecked programs too).
+  Type type_of(const Expr& e) const {
+    switch (e.kind) {
+      case ExprKind::Addr:
+      case ExprKind::Self: return Type::Addr;
+      case ExprKind::Var: {
+        auto it = scope.find(e.name);
+        return it == scope.end() ? Type::Int : it->second;
+      }
+      case ExprKind::Int:
+      case ExprKind::Unary:
+      case ExprKind::Binary: return Type::Int;
+    }
+    return Type::Int;
+  }
+
+  void literal(int64_t v) {
+    if (v == 0) count("literal:0");
+    if (v == 1) count("literal:1");
+    if (v == -1) count("literal:-1");
+    if (v == kMin) count("literal:INT64_MIN");
+    if (v == kMax) count("literal:INT64_MAX");
+  }
+
+  void expr(const Expr& e) {
+    count(std::string("expr:") + expr_form(e.kind));
+    if (e.kind == ExprKind::Int) literal(e.value);
+    if (e.kind == ExprKind::Unary || e.kind == ExprKind::Binary) {
+      count(std::string("op:") + op_info(e.op).json);
+      if ((e.op == Op::Eq || e.op == Op::Ne) && type_of(e.args[0]) == Type::Addr)
+        count(e.op == Op::Eq ? "op:eq_addr" : "op:ne_addr");
+      if (e.kind == ExprKind::Binary && e.args[1].kind == ExprKind::Int) {
+        int64_t r = e.args[1].value;
+        if ((e.op == Op::Shl || e.op == Op::Shr) && (r < 0 || r > 63)) count("literal:shift_past_63");
+        if ((e.op == Op::Div || e.op == Op::Rem) && r == 0) count("literal:zero_divisor");
+      }
+    }
+    for (const Expr& a : e.args) expr(a);
+  }
+
+  // The message `tag(args)`: handled by no kind, or by none with these types.
+  void message(const std::string& prefix, const std::string& tag, const std::vector<Type>& types) {
+    bool tag_known = false, matched = false;
+    for (const Signature& s : handled) {
+      tag_known = tag_known || s.tag == tag;
+      matched = matched || (s.tag == tag && s.types == types);
+    }
+    if (!tag_known)
+      count(prefix + ":stray_tag");
+    else if (!matched)
+      count(prefix + ":mismatched_args");
+  }
+
+  // `sent`: a send ran earlier in this handler (in execution order).
+  void body(const std::vector<Stmt>& b, bool init, bool& sent) {
+    for (const Stmt& s : b) {
+      count(std::string("stmt:") + stmt_form(s.kind));
+      for (const Expr& e : s.exprs) expr(e);
+      switch (s.kind) {
+        case StmtKind::If:
+          if (!s.orelse.empty()) count("stmt:if_else");
+          if (s.orelse.size() == 1 && s.orelse[0].kind == StmtKind::If) count("stmt:else_if");
+          break;
+        case StmtKind::Repeat:
+          if (s.count == 0) count("stmt:repeat_0");
+          break;
+        case StmtKind::Send: {
+          std::vector<Type> types;
+          for (size_t i = 1; i < s.exprs.size(); i++) types.push_back(type_of(s.exprs[i]));
+          message("send", s.name, types);
+          if (s.exprs[0].kind == ExprKind::Addr && s.exprs[0].name.find('-') != std::string::npos)
+            count("send:to_spawned_name");
+          if (init) count("send:in_init");
+          sent = true;
+          break;
+        }
+        case StmtKind::Spawn:
+          count(s.under.empty() ? "spawn:unsupervised" : "spawn:under");
+          if (!s.under.empty()) count(std::string("spawn:under:") + restart_name(s.restart));
+          if (!s.bind.empty()) count("spawn:bind");
+          break;
+        case StmtKind::Fail:
+          if (sent) count("handler:fail_after_send");
+          break;
+        case StmtKind::Assign:
+        case StmtKind::Stop: break;
+      }
+      body(s.body, init, sent);
+      body(s.orelse, init, sent);
+    }
+  }
+
+  void decl(const Decl& d, bool root) {
+    if (auto* p = std::get_if<ProcessDecl>(&d)) {
+      if (root) count("root:process");
+      for (const Expr& e : p->args) expr(e);
+      return;
+    }
+    const SupervisorDecl& s = std::get<SupervisorDecl>(d);
+    count(root ? "root:supervisor" : "supervisor:nested");
+    if (s.children.empty()) count("supervisor:childless");
+    count(std::string("strategy:") + strategy_name(s.strategy));
+    count(s.intensity == 0 ? "intensity:0" : "intensity:positive");
+    for (const Child& ch : s.children) {
+      count(std::string("restart:") + restart_name(ch.restart));
+      decl(ch.decl, false);
+    }
+  }
+
+  void program(const Program& p) {
+    for (const Kind& k : p.kinds)
+      for (const Handler& h : k.handlers) {
+        Signature s{h.tag, {}};
+        for (const Param& prm : h.params) s.types.push_back(prm.type);
+        handled.push_back(std::move(s));
+      }
+    for (const Kind& k : p.kinds) {
+      scope.clear();
+      for (const Param& prm : k.params) scope[prm.name] = prm.type;
+      for (const Field& f : k.state) expr(f.init);
+      for (const Field& f : k.state) scope[f.name] = f.type;
+      bool sent = false;
+      body(k.init, true, sent);
+      for (const Handler& h : k.handlers) {
+        std::map<std::string, Type> outer = scope;
+        for (const Param& prm : h.params) scope[prm.name] = prm.type;
+        sent = false;
+        body(h.body, false, sent);
+        scope = std::move(outer);
+      }
+    }
+    scope.clear();
+    std::map<std::string, const Kind*> kind_of;  // declared process -> its kind
+    auto walk = [&](auto& self, const Decl& d) -> void {
+      if (auto* pd = std::get_if<ProcessDecl>(&d)) {
+        for (const Kind& k : p.kinds)
+          if (k.name == pd->kind) kind_of[pd->name] = &k;
+        return;
+      }
+      for (const Child& ch : std::get<SupervisorDecl>(d).children) self(self, ch.decl);
+    };
+    for (const Decl& d : p.system) {
+      decl(d, true);
+      walk(walk, d);
+    }
+    for (const Given& g : p.given) {
+      count("given:message");
+      std::vector<Type> types;
+      for (const Expr& e : g.args) {
+        expr(e);
+        types.push_back(type_of(e));
+      }
+      if (g.to.find('-') != std::string::npos) count("given:to_spawned_name");
+      auto it = kind_of.find(g.to);
+      if (it == kind_of.end()) continue;
+      bool matched = false;
+      for (const Handler& h : it->second->handlers) {
+        std::vector<Type> want;
+        for (const Param& prm : h.params) want.push_back(prm.type);
+        matched = matched || (h.tag == g.tag && want == types);
+      }
+      if (!matched) count("given:stray_tag");
+    }
+  }
+};
+
+// --- reports --------------------------------------------------------------------------
+
+void add_counts(Coverage::Counts& into, const Coverage::Counts& from) {
+  for (const auto& [k, n] : from) into[k] += n;
+}
+
+bool seen(const Coverage::Counts& c, const std::string& name) {
+  auto it = c.find(name);
+  return it != c.end() && it->second > 0;
+}
+
+// The category's names in report order: the known ones, then the others sorted.
+std::vector<std::string> report_names(const std::string& category, const Coverage::Counts& c) {
+  std::vector<std::string> out = Coverage::known(category);
+  std::set<std::string> listed(out.begin(), out.end());
+  for (const auto& [k, n] : c)
+    if (!listed.count(k)) out.push_back(k);
+  return out;
+}
+
+}  // namespace
+
+const std::vector<std::string>& Coverage::categories() {
+  static const std::vector<std::string> v{"constructs", "events", "failures", "decisions", "outcomes"};
+  return v;
+}
+
+const std::vector<std::string>& Coverage::known(const std::string& category) {
+  static const std::map<std::string, std::vector<std::string>> k{{"constructs", known_constructs()},
+                                                                 {"events", known_events()},
+                                                                 {"failures", known_failures()},
+                                                                 {"decisions", known_decisions()},
+                                                                 {"outcomes", {"quiescent", "turn_limit"}}};
+  static const std::vector<std::string> none;
+  auto it = k.find(category);
+  return it == k.end() ? none : it->second;
+}
+
+namespace {
+Coverage::Counts Coverage::*member_of(const std::string& category) {
+  if (category == "constructs") return &Coverage::constructs;
+  if (category == "events") return &Coverage::events;
+  if (category == "failures") return &Coverage::failures;
+  if (category == "decisions") return &Coverage::decisions;
+  if (category == "outcomes") return &Coverage::outcomes;
+  throw InputError("", "unknown coverage category '" + category + "'");
+}
+}  // namespace
+
+const Coverage::Counts& Coverage::counts(const std::string& category) const { return this->*member_of(category); }
+
+void Coverage::add_program(const Program& p) {
+  programs++;
+  ProgramWalk{constructs, {}, {}}.program(p);
+}
+
+void Coverage::add_result(const ojson& r) {
+  results++;
+  if (!r.value("ok", false)) {
+    outcomes["error:" + r.value("code", std::string("?"))]++;
+    return;
+  }
+  outcomes[r.at("outcome").get<std::string>()]++;
+  std::set<std::string> started, supervisors;
+  for (const ojson& e : r.at("journal")) {
+    std::string ev = e.at("ev").get<std::string>();
+    events[ev]++;
+    if (ev == "start") {
+      std::string name = e.at("name").get<std::string>();
+      bool sup = e.at("kind") == "supervisor";
+      if (sup) supervisors.insert(name);
+      if (sup) events["start:supervisor"]++;
+      if (name.find('-') != std::string::npos) events["start:spawned"]++;
+      if (!started.insert(name).second) events[sup ? "start:supervisor_restart" : "start:restart"]++;
+    } else if (ev == "deliver") {
+      if (e.at("from").is_null()) events["deliver:given"]++;
+      if (e.at("ready").get<int64_t>() > 1) events["deliver:choice"]++;  // the scheduler's draw mattered
+    } else if (ev == "drop") {
+      if (e.at("from").is_null()) events["drop:given"]++;
+      events[started.count(e.at("to").get<std::string>()) ? "drop:dead" : "drop:unknown"]++;
+    } else if (ev == "exit") {
+      std::string reason = e.at("reason").get<std::string>();
+      events[reason == "normal" || reason == "shutdown" ? "exit:" + reason : std::string("exit:failure")]++;
+    }
+  }
+  for (const ojson& f : r.at("failures")) failures[f.at("code").get<std::string>()]++;
+  for (const ojson& d : r.at("decisions")) {
+    std::string action = d.at("action").get<std::string>(), child = d.at("process").get<std::string>();
+    decisions[action]++;
+    if (action == "restart" && supervisors.count(child)) decisions["restart:supervisor"]++;
+    if (action == "restart" && child.find('-') != std::string::npos) decisions["restart:spawned"]++;
+  }
+}
+
+void Coverage::merge(const Coverage& o) {
+  programs += o.programs;
+  results += o.results;
+  add_counts(constructs, o.constructs);
+  add_counts(events, o.events);
+  add_counts(failures, o.failures);
+  add_counts(decisions, o.decisions);
+  add_counts(outcomes, o.outcomes);
+}
+
+std::vector<std::string> Coverage::blind_spots() const {
+  std::vector<std::string> out;
+  for (const std::string& cat : categories()) {
+    const Counts& c = counts(cat);
+    for (const std::string& name : known(cat)) {
+      bool hit = seen(c, name);
+      if (cat == "failures" && name == kProgramCode)
+        for (const auto& [code, n] : c) hit = hit || (n > 0 && !is_runtime_code(code));
+      if (!hit) out.push_back(cat + ":" + name);
+    }
+  }
+  return out;
+}
+
+ojson Coverage::to_json() const {
+  ojson j;
+  j["programs"] = programs;
+  j["results"] = results;
+  for (const std::string& cat : categories()) {
+    const Counts& c = counts(cat);
+    ojson o = ojson::object();
+    for (const std::string& name : report_names(cat, c)) {
+      if (cat == "failures" && name == kProgramCode) continue;  // a pseudo-name: the codes themselves are listed
+      auto it = c.find(name);
+      o[name] = it == c.end() ? 0 : it->second;
+    }
+    j[cat] = std::move(o);
+  }
+  j["blind_spots"] = blind_spots();
+  return j;
+}
+
+Coverage Coverage::from_json(const ojson& j) {
+  Coverage c;
+  try {
+    c.programs = j.at("programs").get<uint64_t>();
+    c.results = j.at("results").get<uint64_t>();
+    for (const std::string& cat : categories()) {
+      Counts& into = c.*member_of(cat);
+      for (const auto& [name, n] : j.at(cat).items())
+        if (n.get<uint64_t>() > 0) into[name] = n.get<uint64_t>();
+    }
+  } catch (const ojson::exception& e) {
+    throw InputError("", std::string("not a coverage object: ") + e.what());
+  }
+  return c;
+}
+
+std::string Coverage::to_text() const {
+  std::ostringstream out;
+  std::vector<std::string> spots = blind_spots();
+  out << "coverage: " << programs << " programs, " << results << " results, " << spots.size() << " blind spots\n";
+  for (const std::string& cat : categories()) {
+    const Counts& c = counts(cat);
+    size_t known_seen = 0;
+    for (const std::string& name : known(cat))
+      if (std::find(spots.begin(), spots.end(), cat + ":" + name) == spots.end()) known_seen++;
+    out << cat << " (" << known_seen << "/" << known(cat).size() << " known seen)\n";
+    std::vector<std::string> cells;
+    size_t width = 0;
+    for (const std::string& name : report_names(cat, c)) {
+      if (cat == "failures" && name == kProgramCode) continue;
+      auto it = c.find(name);
+      cells.push_back("  " + name + " " + (it == c.end() || it->second == 0 ? "-" : std::to_string(it->second)));
+      width = std::max(width, cells.back().size() + 1);
+    }
+    size_t per_line = std::max<size_t>(1, 120 / std::max<size_t>(width, 1));
+    for (size_t i = 0; i < cells.size(); i++) {
+      bool last = i + 1 == cells.size() || (i + 1) % per_line == 0;
+      out << cells[i] << (last ? "\n" : std::string(width - cells[i].size(), ' '));
+    }
+  }
+  if (!spots.empty()) {
+    out << "blind spots:";
+    for (const std::string& s : spots) out << " " << s;
+    out << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace concord
