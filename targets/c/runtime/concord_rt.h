@@ -120,7 +120,14 @@ _Noreturn void cr_div_zero(cr_ctx *c);
 static inline cr_value cr_wrap(uint64_t x) { return (cr_value)x; }
 static inline cr_value cr_add(cr_value a, cr_value b) { return cr_wrap((uint64_t)a + (uint64_t)b); }
 static inline cr_value cr_sub(cr_value a, cr_value b) { return cr_wrap((uint64_t)a - (uint64_t)b); }
-static inline cr_value cr_mul(cr_value a, cr_value b) { return cr_wrap((uint64_t)a * (uint64_t)b); }
+static inline cr_value cr_mul(cr_value a, cr_value b) {
+#ifdef CONCORD_FAULT_MUL_SATURATES /* planted fault: * saturates at the int64 bounds instead of wrapping */
+  cr_value p = cr_wrap((uint64_t)a * (uint64_t)b);
+  if ((a == -1 && b == INT64_MIN) || (b == -1 && a == INT64_MIN) || (a != 0 && a != -1 && p / a != b))
+    return (a < 0) != (b < 0) ? INT64_MIN : INT64_MAX;
+#endif
+  return cr_wrap((uint64_t)a * (uint64_t)b);
+}
 static inline cr_value cr_neg(cr_value a) { return cr_wrap((uint64_t)0 - (uint64_t)a); }
 static inline cr_value cr_not(cr_value a) { return a == 0; }
 static inline cr_value cr_bnot(cr_value a) { return ~a; }
@@ -130,11 +137,22 @@ static inline cr_value cr_div(cr_ctx *c, cr_value a, cr_value b) {
 }
 static inline cr_value cr_rem(cr_ctx *c, cr_value a, cr_value b) {
   if (b == 0) cr_div_zero(c);
+#ifdef CONCORD_FAULT_REM_SIGN_OF_DIVISOR /* planted fault: % takes the divisor's sign (floored), not the dividend's */
+  if (b != -1 && a % b != 0 && (a % b < 0) != (b < 0)) return a % b + b;
+#endif
   return b == -1 ? 0 : a % b;
 }
-static inline cr_value cr_shl(cr_value a, cr_value b) { return cr_wrap((uint64_t)a << ((uint64_t)b & 63)); }
+static inline cr_value cr_shl(cr_value a, cr_value b) {
+#ifdef CONCORD_FAULT_SHIFT_COUNT_UNMASKED /* planted fault: a count outside 0..63 shifts every bit out, not mod 64 */
+  if ((uint64_t)b > 63) return 0;
+#endif
+  return cr_wrap((uint64_t)a << ((uint64_t)b & 63));
+}
 /* Arithmetic shift right without relying on >> of a negative value. */
 static inline cr_value cr_shr(cr_value a, cr_value b) {
+#ifdef CONCORD_FAULT_SHIFT_COUNT_UNMASKED /* (the same fault, for >>) */
+  if ((uint64_t)b > 63) return a < 0 ? -1 : 0;
+#endif
   unsigned n = (unsigned)((uint64_t)b & 63);
   uint64_t u = (uint64_t)a >> n;
   if (a < 0 && n > 0) u |= ~(~(uint64_t)0 >> n);

@@ -43,6 +43,9 @@ void mb_push(rt_world *w, rt_proc *p, int32_t from, int32_t sig, int32_t nargs, 
     m = p->mbox;
   }
   uint32_t mask = m->cap - 1, at = (m->head + m->used) & mask;
+#ifdef CONCORD_FAULT_MAILBOX_LIFO /* planted fault: a message to a non-empty mailbox goes to its front (LIFO) */
+  if (m->used) at = m->head = (m->head - need) & mask;
+#endif
   m->w[at] = cr_wrap(((uint64_t)(uint32_t)(from + 1) << 32) | (uint32_t)sig);
   for (int32_t i = 0; i < nargs; i++) m->w[(at + 1 + (uint32_t)i) & mask] = args[i];
   m->used += need;

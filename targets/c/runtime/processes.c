@@ -113,6 +113,9 @@ void send_message(rt_world *w, int32_t from, cr_value to, int32_t sig, const cr_
   int32_t id = name_proc(w, (int32_t)to);
   rt_proc *p = id >= 0 ? proc_at(w, id) : NULL;
   if (!p || !p->alive) {
+#ifdef CONCORD_FAULT_DROP_NOT_JOURNALED /* planted fault: a dropped message leaves no drop event */
+    return;
+#endif
     jr_drop(w, from, (int32_t)to, sig, args);
     return;
   }
@@ -189,7 +192,11 @@ void cr_send(cr_ctx *c, cr_value to, int32_t sig, int32_t nargs, const cr_value 
 cr_value cr_spawn(cr_ctx *c, int32_t kind, int32_t nargs, const cr_value *args, int32_t sup, int32_t restart) {
   rt_world *w = world_of(c);
   if (kind < 0 || kind >= w->prog->nkinds || sup >= w->prog->nsups) rt_internal(w, "a spawn of no kind");
-  if (w->live >= w->max_processes) end_handler(c, RT_SYSTEM_LIMIT);
+  int64_t limit = w->max_processes;
+#ifdef CONCORD_FAULT_SYSTEM_LIMIT_ONE_LATE /* planted fault: the limit lets one process more (live > P fails) */
+  limit++;
+#endif
+  if (w->live >= limit) end_handler(c, RT_SYSTEM_LIMIT);
   if (sup >= 0 && !w->sups[sup].alive) end_handler(c, RT_NOPROC);
   if (w->spawned[kind] >= INT32_MAX) rt_out_of_memory(w); /* more processes than ids */
   int32_t num = (int32_t)++w->spawned[kind];               /* only a successful spawn counts */

@@ -61,8 +61,11 @@ int run_program(rt_world *w) {
     int64_t ready = w->ready_count;
     if (ready == 0) return 0; /* quiescent */
     w->turn++;
-    uint64_t x = splitmix_next(&w->rng);
-    int32_t id = ready_kth(w, (int64_t)(x % (uint64_t)ready));
+    uint64_t k = splitmix_next(&w->rng) % (uint64_t)ready;
+#ifdef CONCORD_FAULT_READY_NEXT /* planted fault: picks the ready process after R[x mod n] (wrapping), n > 1 */
+    if (ready > 1) k = (k + 1) % (uint64_t)ready;
+#endif
+    int32_t id = ready_kth(w, (int64_t)k);
     deliver(w, id, ready);
   }
 }

@@ -79,6 +79,12 @@ static void remove_temporaries(rt_sup *s, size_t from) {
 static void restart_from(rt_world *w, int32_t slot, size_t from) {
   terminate_children(w, slot, from);
   remove_temporaries(&w->sups[slot], from);
+#ifdef CONCORD_FAULT_ONE_FOR_ALL_REVERSE_START /* planted fault: one_for_all starts the children in reverse order */
+  if (from == 0) {
+    for (size_t i = w->sups[slot].nchildren; i-- > 0;) start_child(w, slot, i);
+    return;
+  }
+#endif
   for (size_t i = from; i < w->sups[slot].nchildren; i++) start_child(w, slot, i);
 }
 
@@ -97,7 +103,11 @@ static void restart(rt_world *w, int32_t slot, size_t index) {
   const cr_sup *d = &w->prog->sups[slot];
   int32_t child = s->children[index].name;
   s->restarts++; /* one restart event counts once, however many it restarts [R8] */
-  if (s->restarts > d->intensity) {
+  int64_t max_restarts = d->intensity;
+#ifdef CONCORD_FAULT_INTENSITY_ONE_LATE /* planted fault: gives up one restart late (when restarts > MaxR + 1) */
+  max_restarts++;
+#endif
+  if (s->restarts > max_restarts) {
     give_up(w, slot, child);
     return;
   }
@@ -105,7 +115,12 @@ static void restart(rt_world *w, int32_t slot, size_t index) {
   switch (d->strategy) {
     case CR_ONE_FOR_ONE: start_child(w, slot, index); return;      /* [R4] */
     case CR_ONE_FOR_ALL: restart_from(w, slot, 0); return;         /* [R5] */
-    case CR_REST_FOR_ONE: restart_from(w, slot, index); return;    /* [R6] */
+    case CR_REST_FOR_ONE:
+#ifdef CONCORD_FAULT_REST_FOR_ONE_RESTARTS_ALL /* planted fault: rest_for_one restarts the earlier siblings too */
+      index = 0;
+#endif
+      restart_from(w, slot, index); /* [R6] */
+      return;
     default: rt_internal(w, "unknown strategy");
   }
 }
@@ -174,6 +189,9 @@ void child_exited(rt_world *w, int32_t slot, int32_t child, int32_t reason) {
   rt_child *c = &w->sups[slot].children[index];
   c->running = 0;
   if (c->restart == CR_PERMANENT) restart(w, slot, index);      /* any reason [R1] */
+#ifdef CONCORD_FAULT_TRANSIENT_RESTARTED_ON_NORMAL /* planted fault: a transient child that stops is restarted */
+  else if (c->restart == CR_TRANSIENT && reason == RT_NORMAL) restart(w, slot, index);
+#endif
   else if (!is_failure(reason)) keep_or_remove(w, slot, index); /* normal, shutdown */
   else if (c->restart == CR_TRANSIENT) restart(w, slot, index);
   else keep_or_remove(w, slot, index);                          /* temporary, failure */

@@ -13,6 +13,28 @@
 -module(concord_conductor).
 -export([run/4]).
 
+-ifdef('FAULT_SPAWN_NUMBER_PER_PROGRAM').
+-define(COUNTER(K), all).  % planted fault: one spawn counter for the program, not one per kind
+-else.
+-define(COUNTER(K), K).
+-endif.
+-ifdef('FAULT_MAILBOX_NEWEST_FIRST').
+-define(ENQUEUE(M, Q), queue:in_r(M, Q)).  % planted fault: a message goes to the front of its mailbox
+-else.
+-define(ENQUEUE(M, Q), queue:in(M, Q)).
+-endif.
+-ifdef('FAULT_GIVEN_REVERSED').
+-define(GIVEN(L), lists:reverse(L)).  % planted fault: the given messages are sent last first
+-else.
+-define(GIVEN(L), L).
+-endif.
+-ifdef('FAULT_DECISION_AFTER_RESTART').
+%% Planted fault: a reaction's decisions are journaled after its other events (after the restarts).
+-define(PLACED(Es), [E || E <- Es, element(1, E) =/= decision] ++ [E || E <- Es, element(1, E) =:= decision]).
+-else.
+-define(PLACED(Es), Es).
+-endif.
+
 %% A worker process, by id (SPEC §8.1). Alive exactly when pid =/= undefined.
 -record(proc, {
     name,     % binary
@@ -44,7 +66,7 @@
     pids = #{},          % pid -> id, live workers
     live = 0,            % live workers (the process limit counts these)
     spawned = #{},       % kind -> successful spawns so far (SPEC §2)
-    pending_spawn,       % kind of the spawn being started, until it starts or fails
+    pending_spawn,       % spawn counter (the kind) of the spawn being started, until it starts or fails
     sups,                % tuple of #sup{}, element Idx + 1
     downs = #{},         % supervisor monitor -> exit reason, when the 'DOWN' came early
     settling = false,    % inside a reaction: look for dead supervisors before each event
@@ -62,7 +84,7 @@ run(Mod, Seed, Limit, Max) ->
     Sups = list_to_tuple([#sup{name = N, parent = P} || {N, P} <- tuple_to_list(Mod:supervisors())]),
     St0 = #st{mod = Mod, limit = Limit, max = Max, rng = Seed, ready = concord_ready:new(), sups = Sups},
     {Starter, St1} = start_roots(St0),
-    St2 = lists:foldl(fun({To, Tag, Args}, S) -> send(null, To, Tag, Args, S) end, St1, Mod:given()),
+    St2 = lists:foldl(fun({To, Tag, Args}, S) -> send(null, To, Tag, Args, S) end, St1, ?GIVEN(Mod:given())),
     {Outcome, St3} = turns(St2),
     os:getenv("CONCORD_ERLANG_STATS") =:= false orelse print_stats(St3),
     Result = concord_json:result(result(Seed, Outcome, St3)),
@@ -211,7 +233,7 @@ place_decisions(Events, Decided, Turn) ->
                           (E, D) -> {[E], D}
                        end, Decided, Events),
     map_size(Left) =:= 0 orelse error({decisions_without_exit, Left}),
-    lists:append(Placed).
+    ?PLACED(lists:append(Placed)).
 
 %% --- events from workers and supervisors ----------------------------------------
 
@@ -254,14 +276,15 @@ request({supervisor_start, Idx}, Pid, St = #st{sups = Sups}) ->
 request({spawn, _K, _Sup}, _Pid, St = #st{live = Live, max = Max}) when Live >= Max ->
     {system_limit, St};  % SPEC §6.6 step 1
 request({spawn, K, Sup}, _Pid, St = #st{mod = Mod, spawned = Sp, sups = Sups}) ->
-    N = maps:get(K, Sp, 0) + 1,
+    Counter = ?COUNTER(K),
+    N = maps:get(Counter, Sp, 0) + 1,
     Name = <<(Mod:spawn_prefix(K))/binary, (integer_to_binary(N))/binary>>,
     %% The supervisor's latest pid, alive or not: OTP says noproc for a dead one.
     SupPid = case Sup of
                  none -> none;
                  _ -> (element(Sup + 1, Sups))#sup.pid
              end,
-    {{ok, Name, SupPid}, St#st{spawned = Sp#{K => N}, pending_spawn = K}}.
+    {{ok, Name, SupPid}, St#st{spawned = Sp#{Counter => N}, pending_spawn = Counter}}.
 
 %% SPEC §6.7: a worker came to life (declared, spawned or restarted); a name keeps
 %% its first id.
@@ -294,7 +317,7 @@ send(From, To, Tag, Args, St = #st{ids = Ids, procs = Procs}) ->
                                 true -> concord_ready:add(St#st.ready, Id);
                                 false -> St#st.ready
                             end,
-                    St#st{procs = Procs#{Id := P#proc{mailbox = queue:in({From, Tag, Args}, Q)}}, ready = Ready};
+                    St#st{procs = Procs#{Id := P#proc{mailbox = ?ENQUEUE({From, Tag, Args}, Q)}}, ready = Ready};
                 _ ->
                     drop(From, To, Tag, Args, St)
             end;

@@ -16,6 +16,12 @@
 -export([init/2, handle_info/3, handle_call/4, handle_cast/3, terminate/3]).
 -export([supervisor_started/2, send/3, spawn/5, sync/2]).
 
+-ifdef('FAULT_SENDS_LOST_ON_FAIL').
+-define(SENT(Reason, Out), case Reason of normal -> Out; _ -> [] end).  % planted fault: a failure loses its sends
+-else.
+-define(SENT(Reason, Out), Out).
+-endif.
+
 -record(w, {
     mod,              % the emitted module
     kind,             % kind index
@@ -58,7 +64,7 @@ handle_info(_, _Other, W) ->  % e.g. an 'EXIT' from a process spawned through us
 %% The process exits with Reason, which its supervisor sees as OTP does: `normal`
 %% for stop, `{fail, Code}` (abnormal) for a failure.
 end_turn(Reason, W) ->
-    W#w.conductor ! {done, self(), {exit, Reason}, take_out()},  % sends before a failure stay sent (§6)
+    W#w.conductor ! {done, self(), {exit, Reason}, ?SENT(Reason, take_out())},  % sends before a failure stay sent (§6)
     {stop, Reason, W#w{own_exit = true}}.
 
 handle_call(_, concord_state, _From, W) -> {reply, {W#w.kind, W#w.state}, W};

@@ -1,0 +1,146 @@
+// runners/faults.cpp: the catalogue of planted faults and the builds of a runtime
+// with one of them switched on (runners/faults.hpp, targets/FAULTS.md).
+#include "faults.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <stdexcept>
+#include <string_view>
+
+#include "runners/backends.hpp"
+#include "runners/subprocess.hpp"
+
+namespace concord {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr double kBuildTimeout = 300;  // seconds for one compiler run
+
+// The catalogue: C faults first, then Erlang ones; within a target, roughly from the
+// scheduler outwards. targets/FAULTS.md has the same rows, with a trigger for each.
+const std::vector<Fault> kCatalogue = {
+    {"ready_next", "c", "the scheduler picks the ready process after R[x mod n] (wrapping) when n > 1",
+     "targets/c/runtime/run.c"},
+    {"mailbox_lifo", "c", "a message to a non-empty mailbox goes to its front: LIFO from two messages on",
+     "targets/c/runtime/mailbox.c"},
+    {"drop_not_journaled", "c", "a message to a name with no live process vanishes without a drop event",
+     "targets/c/runtime/processes.c"},
+    {"system_limit_one_late", "c", "spawn fails with SYSTEM_LIMIT only above P live processes, not at P",
+     "targets/c/runtime/processes.c"},
+    {"transient_restarted_on_normal", "c", "a transient child that stops (reason normal) is restarted, not kept",
+     "targets/c/runtime/supervision.c"},
+    {"intensity_one_late", "c", "a supervisor gives up one restart late (when restarts > MaxR + 1)",
+     "targets/c/runtime/supervision.c"},
+    {"one_for_all_reverse_start", "c", "one_for_all starts the children again in reverse start order",
+     "targets/c/runtime/supervision.c"},
+    {"rest_for_one_restarts_all", "c", "rest_for_one restarts the siblings before the failed child too",
+     "targets/c/runtime/supervision.c"},
+    {"mul_saturates", "c", "* saturates at the int64 bounds instead of wrapping modulo 2^64",
+     "targets/c/runtime/concord_rt.h"},
+    {"rem_sign_of_divisor", "c", "% takes the sign of the divisor (floored), not of the dividend",
+     "targets/c/runtime/concord_rt.h"},
+    {"shift_count_unmasked", "c",
+     "<< and >> by a count outside 0..63 shift every bit out instead of using count mod 64",
+     "targets/c/runtime/concord_rt.h"},
+    {"splitmix_state_unmasked", "erlang",
+     "the generator's state is not masked to 64 bits: draws go wrong once it passes 2^64",
+     "targets/erlang/runtime/concord_splitmix.erl"},
+    {"mailbox_newest_first", "erlang", "the conductor puts a message at the front of its mailbox (LIFO)",
+     "targets/erlang/runtime/concord_conductor.erl"},
+    {"given_reversed", "erlang", "the given messages are sent at turn 0 last first",
+     "targets/erlang/runtime/concord_conductor.erl"},
+    {"spawn_number_per_program", "erlang", "spawned names k-N count the spawns of the whole program, not per kind",
+     "targets/erlang/runtime/concord_conductor.erl"},
+    {"decision_after_restart", "erlang",
+     "a supervisor's decision is journaled after the rest of its reaction (after the restarts)",
+     "targets/erlang/runtime/concord_conductor.erl"},
+    {"sends_lost_on_fail", "erlang", "the sends a handler made before it failed are thrown away",
+     "targets/erlang/runtime/concord_worker.erl"},
+};
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// A word that split_command() (runners/backends.hpp) reads back as itself.
+std::string command_word(const std::string& w) {
+  bool plain = !w.empty() && std::all_of(w.begin(), w.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-_./=+:,@%").find(c) != std::string::npos;
+  });
+  if (plain) return w;
+  std::string q = "'";
+  for (char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// The files of `dir` whose names end in `ext`, sorted (a fixed build order).
+std::vector<std::string> sources(const std::string& dir, const std::string& ext) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.is_regular_file() && e.path().extension() == ext) out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  if (out.empty()) throw std::runtime_error("build_fault: no *" + ext + " file in " + dir);
+  return out;
+}
+
+// Runs one compiler step in `dir`; throws with its output when it fails.
+void step(const std::string& what, std::vector<std::string> argv, const std::string& dir) {
+  CommandResult r;
+  try {
+    r = run_command(Command{std::move(argv), {}, dir, {}}, "", kBuildTimeout);
+  } catch (const SubprocessError& e) {
+    throw std::runtime_error(what + ": " + e.what());
+  }
+  if (r.timed_out) throw std::runtime_error(what + ": no result within " + std::to_string(kBuildTimeout) + " s");
+  if (r.status.signaled || r.status.code != 0)
+    throw std::runtime_error(what + " failed (" + r.status.describe() + "):\n" + r.err + r.out);
+}
+
+}  // namespace
+
+const std::vector<Fault>& fault_catalogue() { return kCatalogue; }
+
+const Fault* find_fault(const std::string& name) {
+  for (const Fault& f : kCatalogue)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+std::string fault_macro(const Fault& f) { return (f.target == "c" ? "CONCORD_FAULT_" : "FAULT_") + upper(f.name); }
+
+std::vector<std::pair<std::string, std::string>> build_fault(const Fault& f, const std::string& work_dir,
+                                                             const FaultSources& src) {
+  const std::string define = "-D" + fault_macro(f);
+  if (f.target == "c") {
+    // The flags of CMake's concord_rt (targets/c/CMakeLists.txt), one compiler run.
+    std::vector<std::string> cc = {"cc", "-std=c11", "-O2", define, "-I" + src.c_runtime_dir, "-c"};
+    for (const std::string& w : split_command(src.base_cc))  // a sanitizing base_cc wants a sanitized runtime
+      if (w.rfind("-fsanitize", 0) == 0 || w.rfind("-fno-sanitize", 0) == 0) cc.push_back(w);
+    std::vector<std::string> ar = {"ar", "rcs", "libconcord_rt.a"};
+    for (const std::string& c : sources(src.c_runtime_dir, ".c")) {
+      cc.push_back(c);
+      ar.push_back(fs::path(c).stem().string() + ".o");
+    }
+    fs::remove(fs::path(work_dir) / "libconcord_rt.a");  // ar would add to an old one
+    step("cc (runtime with " + f.name + ")", cc, work_dir);
+    step("ar (runtime with " + f.name + ")", ar, work_dir);
+    return {{"CONCORD_RT_LIB", (fs::path(work_dir) / "libconcord_rt.a").string()},
+            {"CONCORD_CC", src.base_cc + " " + command_word("-I" + src.c_runtime_dir) + " " + define}};
+  }
+  if (f.target == "erlang") {
+    std::string ebin = (fs::path(work_dir) / "ebin").string();
+    fs::create_directories(ebin);
+    // As targets/erlang/CMakeLists.txt does it (-pa: behaviours among the runtime's own
+    // modules), all modules in one run of erlc.
+    std::vector<std::string> erlc = {"erlc", "-o", ebin, "-pa", ebin, define};
+    for (const std::string& e : sources(src.erlang_runtime_dir, ".erl")) erlc.push_back(e);
+    step("erlc (runtime with " + f.name + ")", erlc, work_dir);
+    return {{"CONCORD_ERLANG_EBIN", ebin}};
+  }
+  throw std::runtime_error("build_fault: fault " + f.name + " has an unknown target \"" + f.target + "\"");
+}
+
+}  // namespace concord

@@ -1,0 +1,141 @@
+// tests/targets/faults_test.cpp: the planted faults (runners/faults.hpp,
+// targets/FAULTS.md). The catalogue is well formed and matches the switches in the
+// runtimes' sources; and for every fault, the program tests/targets/faults/<name>.conc
+// run with the settings of its `# settings: SEED TURNS MAX_PROCESSES` line gives the
+// oracle's result line on the normal build of its target and a different line on a
+// build of that target's runtime with the fault switched on.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+#include "oracle/interpreter.hpp"
+#include "runners/backend.hpp"
+#include "runners/faults.hpp"
+#include "runners/load.hpp"
+#include "tests/targets/c_backend.hpp"
+#include "tests/targets/erlang_backend.hpp"
+
+namespace fs = std::filesystem;
+using namespace concord;
+
+namespace {
+
+const std::string kSource = CONCORD_SOURCE_DIR;
+
+std::string program_path(const Fault& f) { return kSource + "/tests/targets/faults/" + f.name + ".conc"; }
+
+// The run settings of a fault's program: its `# settings: SEED TURNS MAX_PROCESSES` line.
+RunSettings settings_of(const std::string& path) {
+  std::istringstream in(read_file(path));
+  const std::string key = "# settings:";
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(key, 0) == 0) {
+      std::istringstream words(line.substr(key.size()));
+      RunSettings r;
+      if (words >> r.seed >> r.turns >> r.max_processes) return r;
+    }
+  throw std::runtime_error(path + ": no `# settings: SEED TURNS MAX_PROCESSES` line");
+}
+
+// The one answer of a backend for one run, as a line (an error line on a fault).
+std::string answer(Backend& b, const Program& p, const RunSettings& r) {
+  std::vector<Answer> got = b.request(program_to_json(p), {r});
+  return got.size() == 1 ? got[0].line : "(" + std::to_string(got.size()) + " answers)";
+}
+
+std::string base_cc() {
+  const char* cc = std::getenv("CONCORD_CC");
+  return cc && *cc ? cc : "cc -O1";
+}
+
+std::string repro(const Fault& f, const RunSettings& r) {
+  return "concord run " + program_path(f) + " --seed " + std::to_string(r.seed) + " --turns " +
+         std::to_string(r.turns) + " --max-processes " + std::to_string(r.max_processes) + " --target " + f.target +
+         "   (with the environment of build_fault for " + f.name + ", targets/FAULTS.md)";
+}
+
+}  // namespace
+
+TEST(FaultCatalogue, HasTwelveOrMoreDistinctFaultsOnBothTargets) {
+  const std::vector<Fault>& all = fault_catalogue();
+  EXPECT_GE(all.size(), 12u);
+  std::set<std::string> names, targets;
+  for (const Fault& f : all) {
+    EXPECT_TRUE(names.insert(f.name).second) << "two faults are named " << f.name;
+    EXPECT_TRUE(f.target == "c" || f.target == "erlang") << f.name << ": target " << f.target;
+    EXPECT_FALSE(f.about.empty()) << f.name;
+    EXPECT_EQ(find_fault(f.name), &f);
+    targets.insert(f.target);
+  }
+  EXPECT_EQ(targets, (std::set<std::string>{"c", "erlang"}));
+  EXPECT_EQ(find_fault("no_such_fault"), nullptr);
+}
+
+// Each fault's switch is in its file, its program exists; and every switch in the
+// runtimes' sources is a fault of the catalogue (none is planted unlisted).
+TEST(FaultCatalogue, MatchesTheSwitchesInTheRuntimes) {
+  std::set<std::string> listed;
+  for (const Fault& f : fault_catalogue()) {
+    std::string text = read_file(kSource + "/" + f.file);
+    std::string guard = f.target == "c" ? "#ifdef " + fault_macro(f) : "-ifdef('" + fault_macro(f) + "')";
+    EXPECT_NE(text.find(guard), std::string::npos) << f.file << " has no " << guard;
+    EXPECT_TRUE(fs::exists(program_path(f))) << program_path(f);
+    listed.insert(fault_macro(f));
+  }
+  // A switch: CONCORD_FAULT_<NAME> in the C runtime, 'FAULT_<NAME>' in the Erlang one.
+  const std::pair<std::string, std::string> switches[] = {{"/targets/c/runtime", "CONCORD_FAULT_"},
+                                                          {"/targets/erlang/runtime", "'FAULT_"}};
+  for (const auto& [dir, prefix] : switches)
+    for (const auto& e : fs::directory_iterator(kSource + dir)) {
+      std::string text = read_file(e.path().string());
+      for (size_t at = text.find(prefix); at != std::string::npos; at = text.find(prefix, at + 1)) {
+        size_t begin = text[at] == '\'' ? at + 1 : at, end = begin;
+        while (end < text.size() && (isupper(static_cast<unsigned char>(text[end])) ||
+                                     isdigit(static_cast<unsigned char>(text[end])) || text[end] == '_'))
+          end++;
+        std::string macro = text.substr(begin, end - begin);
+        EXPECT_TRUE(listed.count(macro)) << e.path() << ": " << macro << " is not in the catalogue";
+      }
+    }
+}
+
+class PlantedFault : public testing::TestWithParam<std::string> {};
+
+TEST_P(PlantedFault, AgreesWhenOffDiffersWhenOn) {
+  const Fault* f = find_fault(GetParam());
+  ASSERT_NE(f, nullptr);
+  Program p = load_program(program_path(*f));
+  RunSettings r = settings_of(program_path(*f));
+  std::string oracle = result_line(run(p, r));
+  oracle.pop_back();  // the newline
+
+  Backend& normal = f->target == "c" ? c_backend() : erlang_backend();
+  EXPECT_EQ(answer(normal, p, r), oracle) << "the normal " << f->target << " build differs from the oracle";
+
+  TempDir work("concord-fault-" + f->name);
+  BackendSpec spec;
+  spec.name = f->target + "+" + f->name;
+  spec.command = {CONCORD_BINARY, "backend", f->target};
+  spec.run_timeout = 60;
+  spec.request_timeout = 120;
+  spec.env = build_fault(*f, work.path(),
+                         FaultSources{kSource + "/targets/c/runtime", kSource + "/targets/erlang/runtime", base_cc()});
+  std::string faulty;
+  {
+    Backend b(spec);  // stopped before `work` goes
+    faulty = answer(b, p, r);
+  }
+  EXPECT_NE(faulty, oracle) << f->name << " (" << f->about << ") goes unnoticed: " << repro(*f, r);
+  EXPECT_EQ(faulty.rfind("{\"ok\":true", 0), 0u) << f->name << ": not a result: " << faulty;
+}
+
+INSTANTIATE_TEST_SUITE_P(Faults, PlantedFault, testing::ValuesIn([] {
+                           std::vector<std::string> names;
+                           for (const Fault& f : fault_catalogue()) names.push_back(f.name);
+                           return names;
+                         }()),
+                         [](const testing::TestParamInfo<std::string>& i) { return i.param; });
