@@ -1,0 +1,707 @@
+// tests/runners/shrink_test.cpp: the shrinker (runners/shrink.hpp) with tests that
+// ask only the oracle: each pass's candidates on a small program, exactly; a
+// hand-written program with one reachable `fail BOOM` shrunk to the smallest
+// program that still fails so; properties over generated programs (the result is
+// valid, still interesting, no bigger, and the same with 1 or 2 jobs); the time
+// limit, a start that is not interesting, and the worker-thread contract.
+// Reproduce a property failure with the RC_PARAMS="reproduce=..." line RapidCheck
+// prints, e.g.
+//   RC_PARAMS="reproduce=..." build/tests/shrink_test --gtest_filter=ShrinkProperties.*
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <thread>
+
+#include "generators/programs.hpp"
+#include "generators/settings.hpp"
+#include "oracle/check.hpp"
+#include "oracle/error.hpp"
+#include "oracle/interpreter.hpp"
+#include "oracle/text.hpp"
+#include "runners/load.hpp"
+#include "runners/shrink.hpp"
+#include "runners/shrink_passes.hpp"
+
+namespace concord {
+namespace {
+
+// 40 cases per property unless RC_PARAMS says otherwise (RapidCheck reads it when
+// the first property runs): each case shrinks twice.
+[[maybe_unused]] const bool kFewerCases = setenv("RC_PARAMS", "max_success=40", /*overwrite=*/0) == 0;
+
+// --- helpers -------------------------------------------------------------------
+
+Program parsed(const std::string& text) { return program_from_source(text, "test.conc"); }
+
+// A program in the printer's form, for comparing programs as text (unchecked: a
+// pass may propose an invalid candidate).
+std::string printed(const std::string& text) { return print_program(parse_program(text)); }
+
+const ShrinkPass& pass_named(const std::string& name) {
+  for (const ShrinkPass& p : shrink_passes())
+    if (name == p.name) return p;
+  throw std::logic_error("no shrink pass " + name);
+}
+
+// Every candidate of one pass on `s`, in order.
+std::vector<ShrinkState> candidates(const std::string& pass, const ShrinkState& s) {
+  std::vector<ShrinkState> out;
+  for (size_t n = 0;; n++) {
+    ShrinkState c = s;
+    if (!pass_named(pass).make(c, n)) return out;
+    out.push_back(std::move(c));
+  }
+}
+
+// Every candidate program of one pass on a program, printed.
+std::vector<std::string> candidate_programs(const std::string& pass, const std::string& text) {
+  std::vector<std::string> out;
+  for (const ShrinkState& c : candidates(pass, ShrinkState{parsed(text), {RunSettings{}}}))
+    out.push_back(print_program(c.program));
+  return out;
+}
+
+std::vector<std::string> all_printed(const std::vector<std::string>& texts) {
+  std::vector<std::string> out;
+  for (const std::string& t : texts) out.push_back(printed(t));
+  return out;
+}
+
+ojson oracle_result(const ShrinkCase& c, size_t run_index = 0) {
+  Program p = program_from_json(c.program);
+  check(p);
+  return result_to_json(run(p, c.runs.at(run_index)));
+}
+
+bool has_failure(const ojson& result, const std::string& code) {
+  for (const ojson& f : result["failures"])
+    if (f["code"] == code) return true;
+  return false;
+}
+
+// Options whose test is `interesting`, the same function on every worker.
+ShrinkOptions options(std::function<bool(const ShrinkCase&)> interesting, int jobs = 1) {
+  ShrinkOptions opt;
+  opt.jobs = jobs;
+  opt.make_test = [interesting](int) { return interesting; };
+  return opt;
+}
+
+// "Some run's result has a failure with code C."
+InterestingFn fails_with(const std::string& code) {
+  return [code](const ShrinkCase& c) {
+    for (size_t i = 0; i < c.runs.size(); i++)
+      if (has_failure(oracle_result(c, i), code)) return true;
+    return false;
+  };
+}
+
+// --- each pass, on a small program ------------------------------------------------
+
+TEST(ShrinkPasses, ChunksDropWholeBodiesThenHalvesThenQuarters) {
+  EXPECT_EQ(
+      candidate_programs("chunks", R"(
+kind A() {
+    state n: int = 0;
+    on m() {
+        n = 1;
+        n = 2;
+        if n == 2 {
+            n = 3;
+            n = 4;
+        }
+        n = 5;
+        stop;
+    }
+}
+process a = A();
+)"),
+      all_printed({
+          // whole bodies: the handler's, the if's
+          "kind A() { state n: int = 0; on m() { } } process a = A();",
+          "kind A() { state n: int = 0; on m() { n = 1; n = 2; if n == 2 { } n = 5; stop; } } process a = A();",
+          // halves of the handler's 5 (chunks of 3); the if's halves are single statements
+          "kind A() { state n: int = 0; on m() { n = 5; stop; } } process a = A();",
+          "kind A() { state n: int = 0; on m() { n = 1; n = 2; if n == 2 { n = 3; n = 4; } } } process a = A();",
+          // quarters (chunks of 2)
+          "kind A() { state n: int = 0; on m() { if n == 2 { n = 3; n = 4; } n = 5; stop; } } process a = A();",
+          "kind A() { state n: int = 0; on m() { n = 1; n = 2; stop; } } process a = A();",
+          "kind A() { state n: int = 0; on m() { n = 1; n = 2; if n == 2 { n = 3; n = 4; } n = 5; } } process a = A();",
+      }));
+}
+
+TEST(ShrinkPasses, StatementsDropEachStatementOuterFirst) {
+  EXPECT_EQ(candidate_programs("statements", R"(
+kind A() {
+    state n: int = 0;
+    on m() {
+        n = 1;
+        if n == 1 { n = 2; } else { stop; }
+    }
+}
+process a = A();
+)"),
+            all_printed({
+                "kind A() { state n: int = 0; on m() { if n == 1 { n = 2; } else { stop; } } } process a = A();",
+                "kind A() { state n: int = 0; on m() { n = 1; } } process a = A();",
+                "kind A() { state n: int = 0; on m() { n = 1; if n == 1 { } else { stop; } } } process a = A();",
+                "kind A() { state n: int = 0; on m() { n = 1; if n == 1 { n = 2; } } } process a = A();",
+            }));
+}
+
+TEST(ShrinkPasses, IfIsReplacedByEachNonEmptyBranch) {
+  EXPECT_EQ(candidate_programs("if", R"(
+kind A() {
+    state n: int = 0;
+    on m() {
+        if n == 1 { n = 2; } else { stop; }
+        if n == 3 { n = 4; n = 5; }
+    }
+}
+process a = A();
+)"),
+            all_printed({
+                "kind A() { state n: int = 0; on m() { n = 2; if n == 3 { n = 4; n = 5; } } } process a = A();",
+                "kind A() { state n: int = 0; on m() { stop; if n == 3 { n = 4; n = 5; } } } process a = A();",
+                "kind A() { state n: int = 0; on m() { if n == 1 { n = 2; } else { stop; } n = 4; n = 5; } } "
+                "process a = A();",
+            }));
+}
+
+TEST(ShrinkPasses, RepeatIsInlinedOrRunsFewerRounds) {
+  EXPECT_EQ(candidate_programs("repeat", R"(
+kind A() {
+    state n: int = 0;
+    on m() {
+        repeat 4 { n = n + 1; }
+        repeat 1 { }
+    }
+}
+process a = A();
+)"),
+            all_printed({
+                "kind A() { state n: int = 0; on m() { n = n + 1; repeat 1 { } } } process a = A();",
+                "kind A() { state n: int = 0; on m() { repeat 1 { n = n + 1; } repeat 1 { } } } process a = A();",
+                "kind A() { state n: int = 0; on m() { repeat 2 { n = n + 1; } repeat 1 { } } } process a = A();",
+            }));
+}
+
+TEST(ShrinkPasses, SpawnLosesItsSupervisorOrItsBind) {
+  EXPECT_EQ(candidate_programs("spawn", R"(
+kind A() {
+    state w: addr = self;
+    on m() {
+        w = spawn A() under s temporary;
+        spawn A();
+    }
+}
+supervisor s one_for_one intensity 0 { }
+)"),
+            all_printed({
+                "kind A() { state w: addr = self; on m() { w = spawn A(); spawn A(); } } "
+                "supervisor s one_for_one intensity 0 { }",
+                "kind A() { state w: addr = self; on m() { spawn A() under s temporary; spawn A(); } } "
+                "supervisor s one_for_one intensity 0 { }",
+            }));
+}
+
+// The send statement of each candidate: the expressions pass changes one
+// expression at a time.
+std::vector<std::string> send_lines(const std::vector<std::string>& programs) {
+  std::vector<std::string> out;
+  for (const std::string& p : programs) {
+    size_t at = p.find("send ");
+    out.push_back(p.substr(at, p.find('\n', at) - at));
+  }
+  return out;
+}
+
+TEST(ShrinkPasses, ExpressionsBecomeConstantsOperandsOrSmallerLiterals) {
+  EXPECT_EQ(send_lines(candidate_programs("expressions", R"(
+kind A() {
+    on m(x: int) {
+        send m(x + 5) to @b;
+    }
+}
+process a = A();
+process b = A();
+)")),
+            (std::vector<std::string>{
+                "send m(x + 5) to self;", "send m(x + 5) to @a;",  // the receiver: self, a declared process
+                "send m(0) to @b;", "send m(1) to @b;",            // x + 5: constants,
+                "send m(x) to @b;", "send m(5) to @b;",            // then each operand
+                "send m(0 + 5) to @b;", "send m(1 + 5) to @b;",    // x
+                "send m(x + 0) to @b;", "send m(x + 1) to @b;", "send m(x + 2) to @b;",  // 5: 0, 1, half
+            }));
+}
+
+TEST(ShrinkPasses, ConstantArgumentsStayLiterals) {
+  EXPECT_EQ(candidate_programs("expressions", R"(
+kind A(p: addr) { }
+process a = A(@b);
+process b = A(@b);
+given m(4) to @a;
+)"),
+            all_printed({
+                "kind A(p: addr) { } process a = A(@a); process b = A(@b); given m(4) to @a;",
+                "kind A(p: addr) { } process a = A(@b); process b = A(@a); given m(4) to @a;",
+                "kind A(p: addr) { } process a = A(@b); process b = A(@b); given m(0) to @a;",
+                "kind A(p: addr) { } process a = A(@b); process b = A(@b); given m(1) to @a;",
+                "kind A(p: addr) { } process a = A(@b); process b = A(@b); given m(2) to @a;",
+            }));
+}
+
+const char* const kTree = R"(
+kind A() { }
+supervisor s one_for_one intensity 3 {
+    permanent process a = A();
+    transient supervisor t one_for_all intensity 1 {
+        temporary process b = A();
+    }
+}
+process c = A();
+given m() to @a;
+given m() to @b;
+)";
+
+TEST(ShrinkPasses, RootsGoWithTheirGivenMessages) {
+  // Each root twice: the second time with the process limit lowered too (below).
+  const char* without_s = "kind A() { } process c = A();";
+  const char* without_c =
+      "kind A() { } supervisor s one_for_one intensity 3 { permanent process a = A(); transient supervisor t "
+      "one_for_all intensity 1 { temporary process b = A(); } } given m() to @a; given m() to @b;";
+  EXPECT_EQ(candidate_programs("roots", kTree), all_printed({without_s, without_s, without_c, without_c}));
+}
+
+TEST(ShrinkPasses, ADroppedRootLowersTheProcessLimitByWhatItStarted) {
+  std::vector<ShrinkState> cs = candidates("roots", ShrinkState{parsed(kTree), {RunSettings{0, 10, 50}}});
+  ASSERT_EQ(cs.size(), 4u);
+  EXPECT_EQ(cs[0].runs[0].max_processes, 50);
+  EXPECT_EQ(cs[1].runs[0].max_processes, 48);  // a and b (supervisors are not processes, SPEC §8)
+  EXPECT_EQ(cs[3].runs[0].max_processes, 49);  // c
+  // With every limit at 1 there is nothing to lower: one candidate per root.
+  EXPECT_EQ(candidates("roots", ShrinkState{parsed(kTree), {RunSettings{0, 10, 1}}}).size(), 2u);
+}
+
+TEST(ShrinkPasses, ChildrenGoWithTheirGivenMessages) {
+  EXPECT_EQ(candidate_programs("children", kTree),
+            all_printed({
+                "kind A() { } supervisor s one_for_one intensity 3 { transient supervisor t one_for_all intensity 1 { "
+                "temporary process b = A(); } } process c = A(); given m() to @b;",
+                "kind A() { } supervisor s one_for_one intensity 3 { permanent process a = A(); } process c = A(); "
+                "given m() to @a;",
+                "kind A() { } supervisor s one_for_one intensity 3 { permanent process a = A(); transient supervisor t "
+                "one_for_all intensity 1 { } } process c = A(); given m() to @a;",
+            }));
+}
+
+TEST(ShrinkPasses, HoistPutsAChildInItsSupervisorsPlace) {
+  EXPECT_EQ(candidate_programs("hoist", kTree),
+            all_printed({
+                "kind A() { } process a = A(); process c = A(); given m() to @a;",
+                "kind A() { } supervisor t one_for_all intensity 1 { temporary process b = A(); } process c = A(); "
+                "given m() to @b;",
+                // b takes t's place, and t's restart type
+                "kind A() { } supervisor s one_for_one intensity 3 { permanent process a = A(); transient process b "
+                "= A(); } process c = A(); given m() to @a; given m() to @b;",
+            }));
+}
+
+TEST(ShrinkPasses, IntensityGoesToZeroThenHalves) {
+  EXPECT_EQ(candidate_programs("intensity", kTree),
+            all_printed({
+                "kind A() { } supervisor s one_for_one intensity 0 { permanent process a = A(); transient supervisor "
+                "t one_for_all intensity 1 { temporary process b = A(); } } process c = A(); given m() to @a; given "
+                "m() to @b;",
+                "kind A() { } supervisor s one_for_one intensity 1 { permanent process a = A(); transient supervisor "
+                "t one_for_all intensity 1 { temporary process b = A(); } } process c = A(); given m() to @a; given "
+                "m() to @b;",
+                "kind A() { } supervisor s one_for_one intensity 3 { permanent process a = A(); transient supervisor "
+                "t one_for_all intensity 0 { temporary process b = A(); } } process c = A(); given m() to @a; given "
+                "m() to @b;",
+            }));
+}
+
+TEST(ShrinkPasses, GivenAndHandlersDropEach) {
+  const char* text = "kind A() { on m() { } on n() { } } process a = A(); given m() to @a; given n() to @a;";
+  EXPECT_EQ(candidate_programs("given", text),
+            all_printed({"kind A() { on m() { } on n() { } } process a = A(); given n() to @a;",
+                         "kind A() { on m() { } on n() { } } process a = A(); given m() to @a;"}));
+  EXPECT_EQ(candidate_programs("handlers", text),
+            all_printed({"kind A() { on n() { } } process a = A(); given m() to @a; given n() to @a;",
+                         "kind A() { on m() { } } process a = A(); given m() to @a; given n() to @a;"}));
+}
+
+TEST(ShrinkPasses, KindsGoWithTheirProcessesAndSpawns) {
+  EXPECT_EQ(candidate_programs("kinds", R"(
+kind A() { on m() { spawn B(); send m() to @b; } }
+kind B() { }
+process a = A();
+process b = B();
+given m() to @a;
+given m() to @b;
+)"),
+            all_printed({
+                "kind B() { } process b = B(); given m() to @b;",
+                "kind A() { on m() { send m() to @b; } } process a = A(); given m() to @a;",
+            }));
+}
+
+TEST(ShrinkPasses, FieldsGoWithTheirAssignmentsAndBinds) {
+  EXPECT_EQ(candidate_programs("fields", R"(
+kind A() {
+    state n: int = 0;
+    state w: addr = self;
+    on m() {
+        n = 1;
+        if n == 1 { n = 2; w = spawn A(); }
+    }
+}
+)"),
+            all_printed({
+                // the read in the condition is left: this candidate is invalid
+                "kind A() { state w: addr = self; on m() { if n == 1 { w = spawn A(); } } }",
+                "kind A() { state n: int = 0; on m() { n = 1; if n == 1 { n = 2; spawn A(); } } }",
+            }));
+}
+
+TEST(ShrinkPasses, KindParametersGoWithTheirArguments) {
+  EXPECT_EQ(candidate_programs("kind-params", R"(
+kind A(x: int, y: addr) { on m() { spawn A(1, self); } }
+process a = A(2, @a);
+)"),
+            all_printed({
+                "kind A(y: addr) { on m() { spawn A(self); } } process a = A(@a);",
+                "kind A(x: int) { on m() { spawn A(1); } } process a = A(2);",
+            }));
+}
+
+TEST(ShrinkPasses, HandlerParametersGoWithTheArgumentsOfTheirSignature) {
+  EXPECT_EQ(candidate_programs("handler-params", R"(
+kind A() { on m(x: int, y: addr) { send m(x, y) to self; send m(1) to self; } }
+process a = A();
+given m(1, @a) to @a;
+given m(@a, 1) to @a;
+)"),
+            all_printed({
+                "kind A() { on m(y: addr) { send m(y) to self; send m(1) to self; } } process a = A(); "
+                "given m(@a) to @a; given m(@a, 1) to @a;",
+                "kind A() { on m(x: int) { send m(x) to self; send m(1) to self; } } process a = A(); "
+                "given m(1) to @a; given m(@a, 1) to @a;",
+            }));
+}
+
+// The runs of every candidate of a pass on the program of one_for_one_restart.conc
+// (2 turns, 2 processes made), as {seed, turns, max_processes}.
+std::vector<std::vector<int64_t>> candidate_runs(const std::string& pass, std::vector<RunSettings> runs) {
+  Program p = load_program(std::string(CONCORD_SOURCE_DIR) + "/corpus/hand/one_for_one_restart.conc");
+  std::vector<std::vector<int64_t>> out;
+  for (const ShrinkState& c : candidates(pass, ShrinkState{p, std::move(runs)})) {
+    EXPECT_TRUE(c.program == p);
+    std::vector<int64_t> flat;
+    for (const RunSettings& r : c.runs)
+      for (int64_t v : {static_cast<int64_t>(r.seed), r.turns, r.max_processes}) flat.push_back(v);
+    out.push_back(flat);
+  }
+  return out;
+}
+
+TEST(ShrinkPasses, RunSettingsShrinkTowardWhatTheRunUses) {
+  using Runs = std::vector<std::vector<int64_t>>;
+  std::vector<RunSettings> two = {{5, 100, 10}, {0, 3, 2}};
+  EXPECT_EQ(candidate_runs("runs", two), (Runs{{5, 100, 10}, {0, 3, 2}}));
+  // the turns used (2: the limit ends the run), one more (quiescent), half
+  EXPECT_EQ(candidate_runs("turns", two), (Runs{{5, 2, 10, 0, 3, 2},
+                                                {5, 3, 10, 0, 3, 2},
+                                                {5, 50, 10, 0, 3, 2},
+                                                {5, 100, 10, 0, 2, 2},
+                                                {5, 100, 10, 0, 1, 2}}));
+  // 1, the processes made (2), half
+  EXPECT_EQ(candidate_runs("max-processes", two),
+            (Runs{{5, 100, 1, 0, 3, 2}, {5, 100, 2, 0, 3, 2}, {5, 100, 5, 0, 3, 2}, {5, 100, 10, 0, 3, 1}}));
+  EXPECT_EQ(candidate_runs("seed", two), (Runs{{0, 100, 10, 0, 3, 2}}));
+}
+
+// --- the measures ----------------------------------------------------------------
+
+TEST(Shrink, SizeCountsNodesAndProcessCountCountsDeclarationsAndSpawns) {
+  Program p = parsed(R"(
+kind A(p: int) {
+    state n: int = p + 1;      # kind, parameter, field, 3 expression nodes: 6
+    on m(x: int) {             # handler, parameter: 2
+        n = x;                 # statement, expression: 2
+        if x == 0 {            # statement, 3 expression nodes: 4
+            spawn A(1);        # statement, expression: 2
+        }
+    }
+}
+process a = A(3);              # declaration, argument: 2
+supervisor s one_for_one intensity 0 {
+    permanent process b = A(1);  # supervisor, child, argument: 3
+}
+given m(2) to @a;              # given, argument: 2
+)");
+  EXPECT_EQ(program_size(p), 23u);
+  EXPECT_EQ(process_count(p), 3u);  // a, b, the spawn
+}
+
+// --- a hand-written program ------------------------------------------------------
+
+// Lots of parts that do not matter; `fail BOOM` is reached by the given job(42, 7)
+// to w2 (and by nothing else).
+const char* const kBusy = R"(
+kind Counter(limit: int) {
+    state n: int = 0;
+    state peer: addr = self;
+    init {
+        n = limit * 2;
+    }
+    on tick(k: int) {
+        n = n + k;
+        if n > limit {
+            send tock(n) to peer;
+        } else {
+            repeat 3 {
+                send tick(1) to self;
+            }
+        }
+    }
+    on tock(v: int) {
+        n = v % 7;
+    }
+}
+
+kind Worker(boss: addr, id: int) {
+    state done: int = 0;
+    state child: addr = self;
+    on job(x: int, y: int) {
+        done = done + 1;
+        if x == 42 {
+            child = spawn Helper(y) under pool temporary;
+            send help(y) to child;
+            if y > 3 {
+                fail BOOM;
+            }
+        }
+        send report(done, id) to boss;
+    }
+    on quit() {
+        stop;
+    }
+}
+
+kind Helper(v: int) {
+    on help(y: int) {
+        send thanks(v + y) to self;
+    }
+    on thanks(z: int) {
+    }
+}
+
+kind Boss() {
+    state reports: int = 0;
+    on report(d: int, from: int) {
+        reports = reports + d * from;
+    }
+}
+
+process boss = Boss();
+process counter = Counter(5);
+supervisor top one_for_all intensity 3 {
+    permanent process w1 = Worker(@boss, 1);
+    transient supervisor pool one_for_one intensity 2 {
+        permanent process w2 = Worker(@boss, 2);
+    }
+}
+
+given tick(1) to @counter;
+given job(1, 2) to @w1;
+given job(42, 7) to @w2;
+given tick(3) to @counter;
+given quit() to @w1;
+)";
+
+TEST(Shrink, AHandWrittenProgramShrinksToTheFailureAlone) {
+  Program p = parsed(kBusy);
+  ShrinkCase start{program_to_json(p), {RunSettings{7, 1000, 100}, RunSettings{3, 500, 100}}};
+  ASSERT_TRUE(fails_with("BOOM")(start));
+  ShrinkOptions opt = options(fails_with("BOOM"));
+  std::vector<std::string> log;
+  opt.log = [&](const std::string& line) { log.push_back(line); };
+  ShrinkResult r = shrink(start, opt);
+  Program q = program_from_json(r.shrunk.program);
+  check(q);
+  EXPECT_TRUE(fails_with("BOOM")(r.shrunk));
+  // The least a failure needs: a kind with one handler that fails, a process of it,
+  // a message for it: 5 nodes.
+  EXPECT_EQ(r.stats.size_after, 5u) << print_program(q);
+  EXPECT_EQ(q.kinds.size(), 1u);
+  EXPECT_EQ(q.kinds[0].handlers.size(), 1u);
+  EXPECT_EQ(q.given.size(), 1u);
+  EXPECT_EQ(print_program(q), printed(R"(
+kind Worker() {
+    on job() {
+        fail BOOM;
+    }
+}
+process w2 = Worker();
+given job() to @w2;
+)"));
+  EXPECT_EQ(r.stats.size_before, program_size(p));
+  EXPECT_EQ(r.stats.runs_before, 2u);
+  EXPECT_EQ(r.stats.runs_after, 1u);
+  ASSERT_EQ(r.shrunk.runs.size(), 1u);
+  // One turn delivers the message; no process is spawned; seed 0 schedules as well.
+  EXPECT_EQ(r.shrunk.runs[0].turns, 1);
+  EXPECT_EQ(r.shrunk.runs[0].max_processes, 1);
+  EXPECT_EQ(r.shrunk.runs[0].seed, 0u);
+  EXPECT_EQ(r.stats.processes_before, 5u);  // boss, counter, w1, w2, the spawned Helper
+  EXPECT_EQ(r.stats.processes_after, 1u);
+  EXPECT_GT(r.stats.tests, r.stats.accepted);
+  EXPECT_FALSE(r.stats.timed_out);
+  ASSERT_GE(log.size(), 3u);
+  EXPECT_EQ(log.front(), "start: size 112, 2 runs");
+  EXPECT_EQ(log.back().rfind("done: size 112 -> 5, ", 0), 0u) << log.back();
+}
+
+TEST(Shrink, AStartThatIsNotInterestingOrNotValidIsRefused) {
+  ShrinkCase start{program_to_json(parsed(kBusy)), {RunSettings{}}};
+  EXPECT_THROW(shrink(start, options(fails_with("NOT_THERE"))), std::invalid_argument);
+  EXPECT_THROW(shrink(ShrinkCase{start.program, {}}, options(fails_with("BOOM"))), std::invalid_argument);
+  ShrinkCase invalid = start;
+  invalid.program["kinds"][0]["name"] = "counter";  // a kind name must start upper case
+  EXPECT_THROW(shrink(invalid, options(fails_with("BOOM"))), InputError);
+}
+
+TEST(Shrink, TheTimeLimitStopsEarlyWithAValidInterestingCase) {
+  ShrinkCase start{program_to_json(parsed(kBusy)), {RunSettings{3, 500, 100}}};
+  InterestingFn slow = [](const ShrinkCase& c) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    return fails_with("BOOM")(c);
+  };
+  ShrinkOptions opt = options(slow);
+  opt.max_seconds = 0.05;
+  ShrinkResult r = shrink(start, opt);
+  EXPECT_TRUE(r.stats.timed_out);
+  EXPECT_LT(r.stats.seconds, 1.0);
+  EXPECT_LT(r.stats.tests, 30u);
+  Program q = program_from_json(r.shrunk.program);
+  EXPECT_NO_THROW(check(q));
+  EXPECT_TRUE(fails_with("BOOM")(r.shrunk));
+  EXPECT_LE(r.stats.size_after, r.stats.size_before);
+  EXPECT_GT(r.stats.size_after, 5u);  // not the end: the whole shrink takes 50 tests
+}
+
+TEST(Shrink, EachWorkerMakesOneTestOnItsThreadAndUsesItThere) {
+  ShrinkCase start{program_to_json(parsed(kBusy)), {RunSettings{3, 500, 100}}};
+  std::mutex m;
+  std::map<int, int> made;  // worker -> make_test calls
+  std::atomic<int> elsewhere{0}, calls{0};
+  ShrinkOptions opt;
+  opt.jobs = 3;
+  opt.make_test = [&](int worker) -> InterestingFn {
+    std::lock_guard<std::mutex> lock(m);
+    made[worker]++;
+    std::thread::id mine = std::this_thread::get_id();
+    return [&, mine](const ShrinkCase& c) {
+      calls++;
+      if (std::this_thread::get_id() != mine) elsewhere++;
+      return fails_with("BOOM")(c);
+    };
+  };
+  ShrinkResult three = shrink(start, opt);
+  EXPECT_EQ(made, (std::map<int, int>{{0, 1}, {1, 1}, {2, 1}}));
+  EXPECT_EQ(elsewhere, 0);
+  EXPECT_EQ(static_cast<size_t>(calls), three.stats.tests);
+  ShrinkResult one = shrink(start, options(fails_with("BOOM")));
+  EXPECT_EQ(three.shrunk.program.dump(), one.shrunk.program.dump());
+  EXPECT_EQ(three.stats.accepted, one.stats.accepted);
+}
+
+TEST(Shrink, AnExceptionOfTheTestReachesTheCaller) {
+  ShrinkCase start{program_to_json(parsed(kBusy)), {RunSettings{3, 500, 100}}};
+  for (int jobs : {1, 2}) {
+    std::atomic<int> calls{0};
+    InterestingFn breaks = [&](const ShrinkCase& c) {
+      if (++calls > 3) throw std::runtime_error("backend gone");
+      return fails_with("BOOM")(c);
+    };
+    EXPECT_THROW(shrink(start, options(breaks, jobs)), std::runtime_error) << jobs << " jobs";
+  }
+}
+
+// --- generated programs --------------------------------------------------------
+
+std::string runs_text(const std::vector<RunSettings>& runs) {
+  std::string out;
+  for (const RunSettings& r : runs)
+    out += std::to_string(r.seed) + "/" + std::to_string(r.turns) + "/" + std::to_string(r.max_processes) + " ";
+  return out;
+}
+
+// Shrinks `start` with 1 and with 2 jobs and checks what holds of any shrink: the
+// same result either way, valid, still interesting, no bigger.
+void check_shrink(const ShrinkCase& start, const InterestingFn& interesting) {
+  ShrinkResult one = shrink(start, options(interesting, 1));
+  ShrinkResult two = shrink(start, options(interesting, 2));
+  RC_ASSERT(one.shrunk.program.dump() == two.shrunk.program.dump());
+  RC_ASSERT(runs_text(one.shrunk.runs) == runs_text(two.shrunk.runs));
+  Program q = program_from_json(one.shrunk.program);
+  check(q);
+  RC_ASSERT(program_to_json(q) == one.shrunk.program);
+  RC_ASSERT(interesting(one.shrunk));
+  RC_ASSERT(one.stats.size_after == program_size(q));
+  RC_ASSERT(one.stats.size_after <= one.stats.size_before);
+  RC_ASSERT(one.stats.runs_after <= one.stats.runs_before);
+  RC_ASSERT(!one.stats.timed_out);
+  RC_TAG(one.stats.size_after < one.stats.size_before ? "smaller" : "same size");
+}
+
+rc::Gen<std::vector<RunSettings>> some_runs() {
+  return rc::gen::resize(3, rc::gen::nonEmpty(rc::gen::container<std::vector<RunSettings>>(gen::run_settings())));
+}
+
+RC_GTEST_PROP(ShrinkProperties, KeepsAnEventOfTheJournal, ()) {
+  Program p = *gen::program();
+  ShrinkCase start{program_to_json(p), *some_runs()};
+  std::set<std::string> evs;
+  ojson first = oracle_result(start);
+  for (const ojson& e : first["journal"]) evs.insert(e["ev"].get<std::string>());
+  RC_PRE(!evs.empty());
+  std::string ev = *rc::gen::elementOf(std::vector<std::string>(evs.begin(), evs.end()));
+  RC_TAG(ev);
+  check_shrink(start, [ev](const ShrinkCase& c) {
+    for (size_t i = 0; i < c.runs.size(); i++) {
+      ojson r = oracle_result(c, i);
+      for (const ojson& e : r["journal"])
+        if (e["ev"] == ev) return true;
+    }
+    return false;
+  });
+}
+
+RC_GTEST_PROP(ShrinkProperties, KeepsTheOutcomeAndAFailureCode, ()) {
+  Program p = *gen::program();
+  ShrinkCase start{program_to_json(p), *some_runs()};
+  ojson first = oracle_result(start);
+  RC_PRE(!first["failures"].empty());
+  std::string outcome = first["outcome"];
+  std::string code =
+      (*rc::gen::elementOf(std::vector<ojson>(first["failures"].begin(), first["failures"].end())))["code"];
+  RC_TAG(code);
+  check_shrink(start, [outcome, code](const ShrinkCase& c) {
+    ojson r = oracle_result(c);  // the first run's
+    return r["outcome"] == outcome && has_failure(r, code);
+  });
+}
+
+}  // namespace
+}  // namespace concord
