@@ -67,9 +67,12 @@ ojson read_json_file(const std::string& path) {
 
 Case load_case(const std::string& path) {
   ojson j = read_json_file(path);
-  auto fail = [&](const std::string& ptr, const std::string& what) -> void { throw InputError(path + ": " + ptr, what); };
+  auto fail = [&](const std::string& ptr, const std::string& what) -> void {
+    throw InputError(path + ": " + ptr, what);
+  };
   if (!j.is_object()) fail("", "a case file is a JSON object");
-  static const char* const known[] = {"concord_case", "name", "about", "source", "program", "runs", "signature"};
+  static const char* const known[] = {"concord_case", "name",      "about",  "source", "program",
+                                      "runs",         "signature", "status", "reason", "found"};
   for (auto it = j.begin(); it != j.end(); ++it)
     if (std::none_of(std::begin(known), std::end(known), [&](const char* k) { return it.key() == k; }))
       fail("/" + it.key(), "unknown key '" + it.key() + "'");
@@ -92,13 +95,27 @@ Case load_case(const std::string& path) {
       throw InputError(path + ": /program" + e.where, e.what_is_wrong);
     }
   }
+  if (j.contains("signature")) {
+    if (!j["signature"].is_string()) fail("/signature", "expected a string");
+    c.signature = j["signature"].get<std::string>();
+  }
+  if (j.contains("status")) {
+    if (j["status"] != "regression" && j["status"] != "known-divergence")
+      fail("/status", "expected \"regression\" or \"known-divergence\"");
+    c.status = j["status"].get<std::string>();
+  }
+  if (c.status == "known-divergence" && (c.signature.empty() || !j.contains("reason") || !j["reason"].is_string()))
+    fail("/reason", "a known divergence needs its signature and a reason");
+  if (j.contains("reason") && j["reason"].is_string()) c.reason = j["reason"].get<std::string>();
+  if (j.contains("found")) c.found = j["found"];
   if (!j.contains("runs") || !j["runs"].is_array() || j["runs"].empty()) fail("/runs", "expected a non-empty array");
   for (size_t i = 0; i < j["runs"].size(); i++) {
     const ojson& r = j["runs"][i];
     std::string ptr = "/runs/" + std::to_string(i);
     if (!r.is_object()) fail(ptr, "expected an object");
     CaseRun cr;
-    if (!r.contains("seed") || !r["seed"].is_number_unsigned()) fail(ptr + "/seed", "expected an unsigned 64-bit integer");
+    if (!r.contains("seed") || !r["seed"].is_number_unsigned())
+      fail(ptr + "/seed", "expected an unsigned 64-bit integer");
     cr.settings.seed = r["seed"].get<uint64_t>();
     cr.settings.turns = int_at(r, "turns", kDefaultTurns, ptr);
     cr.settings.max_processes = int_at(r, "max_processes", kDefaultProcesses, ptr);
@@ -113,7 +130,8 @@ std::vector<std::string> find_cases(const std::string& dir) {
   std::vector<std::string> out;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw InputError(dir, "not a directory");
-  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
     const std::string p = it->path().string();
     if (it->is_regular_file() && p.size() > 10 && p.compare(p.size() - 10, 10, ".case.json") == 0) out.push_back(p);
   }

@@ -30,6 +30,13 @@ struct Case {
   std::string about;
   Program program;
   std::vector<CaseRun> runs;
+  // Found by a campaign (corpus/README.md): what differed first, and whether the
+  // targets must now agree ("regression") or still differ as recorded
+  // ("known-divergence", with the reason). Hand-written cases: "", "regression".
+  std::string signature;
+  std::string status = "regression";
+  std::string reason;
+  ojson found;  // where it came from (campaign seed, case, profile, generator version), or null
 };
 
 // Reads a *.case.json file (corpus/README.md); its program is checked.

@@ -48,11 +48,20 @@ struct Targets {
 };
 Targets choose_targets(const Args& a, const std::string& target);
 
+// The c target's compiler when $CONCORD_CC is unset: tcc when it is installed (it
+// compiles a program about 6 times faster than cc -O1 and bench/fuzz_bench.sh checks
+// the results are identical), else cc -O1; sanitized builds always use cc.
+std::string default_c_compiler();
+
 int cmd_check(int argc, char** argv);
 int cmd_run(int argc, char** argv);
 int cmd_backend(int argc, char** argv);
 int cmd_emit_c(int argc, char** argv);
 int cmd_emit_erlang(int argc, char** argv);
 int cmd_corpus(int argc, char** argv);
+int cmd_gen(int argc, char** argv);
+int cmd_fuzz(int argc, char** argv);
+int cmd_shrink(int argc, char** argv);
+int cmd_mutants(int argc, char** argv);
 
 }  // namespace concord

@@ -1,5 +1,6 @@
 // runners/cli/cmd_backend.cpp: `concord backend oracle|c|erlang`: the built-in
 // targets serving the backend protocol (runners/PROTOCOL.md) on stdin/stdout.
+#include <boost/process/search_path.hpp>
 #include <cstdlib>
 #include <iostream>
 
@@ -11,6 +12,15 @@
 #include "targets/c/emitter/emit_c.hpp"
 
 namespace concord {
+
+std::string default_c_compiler() {
+  const char* cc = std::getenv("CONCORD_CC");
+  if (cc && *cc) return cc;
+#ifndef CONCORD_RT_SANITIZED
+  if (!boost::process::search_path("tcc").empty()) return "tcc";
+#endif
+  return CONCORD_DEFAULT_CC;
+}
 
 // `concord backend NAME`: serve the protocol on stdin/stdout until EOF.
 int cmd_backend(int argc, char** argv) {
@@ -33,8 +43,7 @@ int cmd_backend(int argc, char** argv) {
   }
   CTargetConfig cfg;
   cfg.emit = [](const Program& prog) { return emit_c(prog); };
-  const char* cc = std::getenv("CONCORD_CC");
-  cfg.cc = split_command(cc && *cc ? cc : CONCORD_DEFAULT_CC);
+  cfg.cc = split_command(default_c_compiler());
   cfg.rt_include = CONCORD_RT_INCLUDE;
   const char* rt_lib = std::getenv("CONCORD_RT_LIB");  // e.g. the sanitized runtime, for `ctest -L sanitize`
   cfg.rt_lib = rt_lib && *rt_lib ? rt_lib : CONCORD_RT_LIB;

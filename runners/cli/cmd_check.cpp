@@ -12,7 +12,8 @@ namespace concord {
 
 int cmd_check(int argc, char** argv) {
   Args a = parse_args(argc, argv, {}, {"--json"});
-  Program p = load_program(one_file(a, "check"));
+  std::string file = one_file(a, "check");
+  Program p = is_case_file(file) ? load_case(file).program : load_program(file);  // a case: its program
   if (a.flag("--json"))
     std::cout << program_to_json(p).dump(2) << "\n";
   else

@@ -5,8 +5,10 @@
 #include "oracle/error.hpp"
 #include "oracle/interpreter.hpp"
 #include "runners/backend.hpp"
+#include "runners/case_check.hpp"
 #include "runners/cli/cli.hpp"
-#include "runners/diff.hpp"
+#include "runners/corpus_store.hpp"
+#include "runners/divergence.hpp"
 #include "runners/load.hpp"
 
 namespace concord {
@@ -14,7 +16,26 @@ namespace concord {
 // `concord corpus DIR [--target NAME|all]`: every case's runs against its expected
 // result, on the oracle in-process by default, or on backends through the
 // protocol (one backend process per target for the whole corpus).
+namespace {
+
+// `concord corpus merge --into OUT DIR...`
+int corpus_merge(int argc, char** argv) {
+  Args a = parse_args(argc - 1, argv + 1, {"--into"}, {});
+  if (!a.option("--into") || a.positional.empty())
+    throw InputError("", "usage: concord corpus merge --into OUT DIR... (see concord --help)");
+  MergeReport r = merge_corpora(*a.option("--into"), a.positional);
+  std::cout << "merged " << a.positional.size() << " corpora into " << *a.option("--into") << ": " << r.added
+            << " new signatures, " << r.replaced << " replaced by a smaller case, " << r.kept
+            << " duplicates dropped (a case at least as small was there), " << r.copied << " other cases copied, "
+            << r.same << " already there\n";
+  for (const std::string& c : r.conflicts) std::cout << "CONFLICT " << c << "\n";
+  return r.conflicts.empty() ? kOk : kBadInput;
+}
+
+}  // namespace
+
 int cmd_corpus(int argc, char** argv) {
+  if (argc > 2 && std::string(argv[2]) == "merge") return corpus_merge(argc, argv);
   Args a = parse_args(argc, argv, {"--target", "--backend", "--backends", "--timeout"}, {"--verbose"});
   if (a.positional.size() > 1) throw InputError("", "usage: concord corpus [DIR] [--target NAME|all]");
   std::string dir = a.positional.empty() ? "corpus" : a.positional[0];
@@ -43,30 +64,25 @@ int cmd_corpus(int argc, char** argv) {
     std::vector<RunSettings> runs;
     for (const CaseRun& cr : c.runs) runs.push_back(cr.settings);
     // Each target's answers: from a backend, or the oracle's own results.
-    std::vector<std::pair<std::string, std::vector<ojson>>> answers;
+    std::vector<std::pair<std::string, std::vector<Answer>>> answers;
     if (backends.empty()) {
-      std::vector<ojson> got;
-      for (const RunSettings& r : runs) got.push_back(result_to_json(run(c.program, r)));
+      std::vector<Answer> got;
+      for (const RunSettings& r : runs) got.push_back(oracle_answer(c.program, r));
       answers.emplace_back("oracle", std::move(got));
     }
-    for (auto& b : backends) {
-      std::vector<ojson> got;
-      for (Answer& ans : b->request(program_to_json(c.program), runs)) got.push_back(std::move(ans.json));
-      answers.emplace_back(b->spec().name, std::move(got));
-    }
+    for (auto& b : backends) answers.emplace_back(b->spec().name, b->request(program_to_json(c.program), runs));
     bool ok = true;
-    for (const auto& [name, got] : answers)
-      for (size_t i = 0; i < runs.size(); i++) {
-        auto d = first_difference(c.runs[i].expect, got[i]);
-        if (!d) continue;
-        bool indefinite = got[i].value("ok", true) == false && !is_definite(got[i].value("code", ""));
-        if (indefinite) unknown++;
-        ok = false;
-        std::cout << (indefinite ? "NOVERDICT " : "FAIL  ") << c.name << " on " << name << " (run " << i << ")\n      "
-                  << describe(*d, "expected", name) << "      reproduce: concord run " << shell_quote(f) << " --seed "
-                  << runs[i].seed << " --turns " << runs[i].turns << " --max-processes " << runs[i].max_processes
-                  << (target ? " --target " + name + t.declared : std::string()) << "\n";
-      }
+    for (const auto& [name, got] : answers) {
+      CaseVerdict v = check_case_answers(c, name, got);
+      if (v.pass) continue;
+      if (v.no_verdict) unknown++;
+      ok = false;
+      const RunSettings& r = runs[v.run];
+      std::cout << (v.no_verdict ? "NOVERDICT " : "FAIL  ") << c.name << " on " << name << " (run " << v.run
+                << ")\n    " << v.message << "      reproduce: concord run " << shell_quote(f) << " --seed " << r.seed
+                << " --turns " << r.turns << " --max-processes " << r.max_processes
+                << (target ? " --target " + name + t.declared : std::string()) << "\n";
+    }
     if (ok) {
       pass++;
       if (a.flag("--verbose")) std::cout << "ok    " << c.name << "  " << c.about << "\n";

@@ -32,7 +32,8 @@ usage:
       JSON file. --timeout overrides every backend's run and request timeouts.
   concord backend oracle|c|erlang [--timeout SECONDS]
       Serve the backend protocol on stdin/stdout: `oracle` runs the reference
-      interpreter; `c` emits C, compiles it with $CONCORD_CC (default "cc -O1")
+      interpreter; `c` emits C, compiles it with $CONCORD_CC (default: tcc when installed,
+      else "cc -O1")
       against the runtime ($CONCORD_RT_LIB overrides the library) and runs it;
       `erlang` emits an Erlang module and runs it on a BEAM node kept for the
       backend's lifetime, started with $CONCORD_ERL (default "erl") on the
@@ -42,6 +43,37 @@ usage:
       Run every *.case.json under DIR (default: corpus), compare each run with its
       expected result, print each difference and a summary. Without --target the
       oracle runs in-process; with it, each named target through the protocol.
+  concord corpus merge --into OUT DIR...
+      Join corpora (from several machines or shards) into OUT: one case per
+      signature, the smaller program kept; other cases copied when their name is
+      free. Every input is checked before anything is written.
+  concord gen --seed S [--profile P] [--runs K] [--json]
+      Print the program a campaign generates from program seed S with profile P
+      (default, supervision, spawn-heavy, arith; default: default), in text syntax
+      (or JSON), and with --runs the first K run settings it derives from S.
+  concord fuzz [--cases N | --time D] [--seed S] [--jobs J] [--seeds-per-program K]
+               [--profile P] [--target NAME|all] [--backend NAME=COMMAND]...
+               [--corpus DIR] [--no-shrink] [--shrink-time D] [--shard i/N]
+               [--case I]... [--summary FILE] [--quiet]
+      A campaign: case i's program is generated from the campaign seed S (random
+      and printed when not given) and i, and runs on K seeds (default 8) on the
+      oracle and every target (default all); J workers (default: cores) each own a
+      backend per target. A divergence from the oracle is rerun (one that does
+      not repeat is reported as flaky), and when its signature is new to the
+      corpus DIR (default corpus/found) shrunk and stored there. D: 90, 90s, 15m,
+      8h, 1d; default --time 60s. --shard i/N runs the cases with index mod N = i.
+      --case I replays one case (its reproduce line), storing nothing. A progress
+      line goes to stderr, the report to stdout (--summary: also as JSON).
+      Ctrl-C stops cleanly and keeps everything found. Exit 1 when something new
+      was found (or a replayed case diverges).
+  concord shrink CASE [--target NAME|all] [--jobs J] [--time D] [--out FILE]
+      Reduce a case file to the smallest program and runs that show the same
+      divergence (its recorded signature, or the one it shows now), J workers
+      testing candidates (default: cores). Writes the result over CASE, or to FILE.
+  concord mutants [--time D] [--seed S] [--only NAME]... [--shrink-time D] [--list]
+      For every planted fault (targets/FAULTS.md): build the target with it, run a
+      campaign against it until the first divergence (at most D, default 60s),
+      shrink it, and print a table. Exit 1 when a fault was not found.
   concord emit-c FILE
       Print the program as C for the c target's runtime (targets/c/runtime).
   concord emit-erlang FILE
@@ -76,6 +108,10 @@ int dispatch(int argc, char** argv) {
   if (cmd == "run") return cmd_run(argc, argv);
   if (cmd == "corpus") return cmd_corpus(argc, argv);
   if (cmd == "backend") return cmd_backend(argc, argv);
+  if (cmd == "gen") return cmd_gen(argc, argv);
+  if (cmd == "fuzz") return cmd_fuzz(argc, argv);
+  if (cmd == "shrink") return cmd_shrink(argc, argv);
+  if (cmd == "mutants") return cmd_mutants(argc, argv);
   if (cmd == "emit-c") return cmd_emit_c(argc, argv);
   if (cmd == "emit-erlang") return cmd_emit_erlang(argc, argv);
   throw InputError("", "unknown command '" + cmd + "' (see concord --help)");

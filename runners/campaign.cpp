@@ -1,0 +1,241 @@
+// runners/campaign.cpp: workers that take the next case index, generate, run on
+// every target, compare; the confirmation, shrinking and storing of divergences.
+#include "campaign.hpp"
+
+#include <chrono>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "generators/generate.hpp"
+#include "oracle/check.hpp"
+#include "oracle/splitmix.hpp"
+#include "runners/corpus_store.hpp"
+#include "runners/differ.hpp"
+
+namespace concord {
+
+uint64_t case_seed(uint64_t campaign_seed, uint64_t index) {
+  SplitMix64 g{campaign_seed ^ (index * 0xd1342543de82ef95ULL)};  // distinct streams per index
+  g.next();
+  return g.next();
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// What the workers share, behind one lock.
+struct Shared {
+  Shared(const CampaignConfig& c, const gen::Profile& p) : cfg(c), profile(p), start(Clock::now()) {}
+  const CampaignConfig& cfg;
+  const gen::Profile& profile;
+  Clock::time_point start;
+  std::atomic<uint64_t> next{0};  // the next position among this shard's cases
+  std::atomic<bool> stop{false};
+  std::mutex mu;
+  CampaignReport report;
+  std::set<std::string> known;                         // signatures in the corpus before the campaign
+  std::set<std::string> claimed;                       // signatures found by this campaign
+  std::vector<std::map<std::string, double>> seconds;  // per worker
+  int shrinking = 0;
+
+  bool interrupted() const { return cfg.interrupted && cfg.interrupted->load(); }
+  bool done() const { return stop.load() || interrupted() || (cfg.seconds > 0 && since(start) >= cfg.seconds); }
+  // The index of this shard's k-th case, or false when there are no more.
+  bool case_at(uint64_t k, uint64_t& index) const {
+    if (!cfg.only_cases.empty()) {
+      if (k >= cfg.only_cases.size()) return false;
+      index = cfg.only_cases[k];
+      return true;
+    }
+    index = k * cfg.shard_count + cfg.shard_index;
+    return cfg.cases == 0 || index < cfg.cases;
+  }
+};
+
+std::string reproduce_line(const CampaignConfig& cfg, uint64_t index) {
+  return cfg.reproduce + " --case " + std::to_string(index);
+}
+
+// Shrinks a confirmed divergence with this worker's differ: a candidate is
+// interesting when the targets of the signature show the same signature on it.
+ShrinkResult shrink_divergence(Shared& sh, Differ& differ, const Program& p, const std::vector<RunSettings>& runs,
+                               const std::string& signature) {
+  std::vector<std::string> targets = signature_targets(signature);
+  ShrinkOptions opt;
+  opt.jobs = 1;  // the other workers keep the other cores busy
+  opt.max_seconds = sh.cfg.shrink_seconds;
+  opt.make_test = [&](int) -> InterestingFn {
+    return [&](const ShrinkCase& c) {
+      if (sh.interrupted()) return false;  // Ctrl-C: keep what is shrunk so far
+      Program cand = program_from_json(c.program);
+      check(cand);
+      return differ.run(cand, c.runs, targets).signature == signature;
+    };
+  };
+  return shrink(ShrinkCase{program_to_json(p), runs}, opt);
+}
+
+void store_finding(Shared& sh, Finding& f, const ShrinkCase& c) {
+  Program p = program_from_json(c.program);
+  check(p);
+  NewCase nc;
+  nc.about = "found by concord fuzz (seed " + std::to_string(sh.cfg.seed) + ", case " + std::to_string(f.case_index) +
+             ", profile " + sh.cfg.profile + "); " + (f.shrunk ? "shrunk" : "not shrunk") +
+             "; the first difference: " + f.divergences[0].target + " at " + f.divergences[0].kind;
+  nc.program = c.program;
+  for (const RunSettings& r : c.runs) nc.runs.push_back(CaseRun{r, oracle_answer(p, r).json});
+  nc.signature = f.signature;
+  nc.found = ojson{{"campaign_seed", sh.cfg.seed},
+                   {"case", f.case_index},
+                   {"program_seed", f.program_seed},
+                   {"profile", sh.cfg.profile},
+                   {"generator_version", gen::kGeneratorVersion},
+                   {"seeds_per_program", sh.cfg.seeds_per_program},
+                   {"reproduce", f.reproduce}};
+  Stored s = store_case(sh.cfg.corpus_dir, nc);
+  f.corpus_file = s.path;
+  f.stored = s.written;
+}
+
+// One case: generate, run, compare; a divergence is confirmed, classified, and a
+// new one shrunk and stored.
+void run_case(Shared& sh, Differ& differ, Coverage& cov, uint64_t index, std::map<std::string, double>& secs) {
+  uint64_t pseed = case_seed(sh.cfg.seed, index);
+  auto t0 = Clock::now();
+  Program p = gen::generate_program(pseed, sh.profile);
+  std::vector<RunSettings> runs = gen::generate_runs(pseed, sh.profile, sh.cfg.seeds_per_program);
+  secs["generate"] += since(t0);
+  DiffOutcome o = differ.run(p, runs);
+  cov.add_program(p);
+  for (const Answer& a : o.oracle) cov.add_result(a.json);
+
+  std::unique_lock<std::mutex> lock(sh.mu);
+  sh.report.totals.programs++;
+  sh.report.totals.runs += runs.size();
+  for (const std::string& t : o.no_verdict) sh.report.no_verdict[t]++;
+  if (o.divergences.empty()) return;
+
+  Finding f;
+  f.case_index = index;
+  f.program_seed = pseed;
+  f.found_after = since(sh.start);
+  f.divergences = o.divergences;
+  f.signature = o.signature;
+  f.reproduce = reproduce_line(sh.cfg, index);
+  sh.report.totals.divergent_cases++;
+
+  // Rerun on the diverging targets: a divergence that does not repeat is flaky.
+  lock.unlock();
+  DiffOutcome again = differ.run(p, runs, signature_targets(o.signature));
+  lock.lock();
+  if (again.signature != o.signature) {
+    f.kind = Finding::Kind::kFlaky;
+    sh.report.totals.flaky++;
+    sh.report.findings.push_back(std::move(f));
+    return;
+  }
+  sh.report.hits[f.signature]++;
+  if (sh.known.count(f.signature)) {
+    f.kind = Finding::Kind::kKnown;
+    if (sh.report.hits[f.signature] == 1) sh.report.findings.push_back(std::move(f));
+    return;
+  }
+  if (!sh.claimed.insert(f.signature).second) return;  // a duplicate of one found in this campaign
+  sh.report.totals.signatures++;
+  if (sh.cfg.stop_at_first) sh.stop = true;
+
+  // New: shrink (without the lock: the other workers go on) and store.
+  sh.shrinking++;
+  lock.unlock();
+  ShrinkCase kept{program_to_json(p), runs};
+  if (sh.cfg.shrink) {
+    try {
+      ShrinkResult r = shrink_divergence(sh, differ, p, runs, f.signature);
+      kept = r.shrunk;
+      f.shrink = r.stats;
+      f.shrunk = true;
+    } catch (const std::invalid_argument&) {
+      // the divergence did not show a third time: keep the case as found
+    }
+  }
+  lock.lock();
+  sh.shrinking--;
+  if (!sh.cfg.corpus_dir.empty()) store_finding(sh, f, kept);
+  sh.report.findings.push_back(std::move(f));
+}
+
+void worker(Shared& sh, int id) {
+  Differ differ(sh.cfg.targets);
+  Coverage cov;
+  std::map<std::string, double> secs;
+  for (;;) {
+    if (sh.done()) break;
+    uint64_t index;
+    if (!sh.case_at(sh.next++, index)) break;
+    run_case(sh, differ, cov, index, secs);
+    std::lock_guard<std::mutex> lock(sh.mu);
+    for (const auto& [t, s] : differ.seconds()) sh.seconds[id][t] = s;
+    sh.seconds[id]["generate"] = secs["generate"];
+  }
+  std::lock_guard<std::mutex> lock(sh.mu);
+  sh.report.coverage.merge(cov);
+}
+
+CampaignProgress snapshot(Shared& sh) {
+  std::lock_guard<std::mutex> lock(sh.mu);
+  CampaignProgress p = sh.report.totals;
+  p.elapsed = since(sh.start);
+  p.seconds.clear();
+  for (const auto& w : sh.seconds)
+    for (const auto& [t, s] : w) p.seconds[t] += s;
+  p.shrinking = sh.shrinking > 0;
+  return p;
+}
+
+}  // namespace
+
+CampaignReport run_campaign(const CampaignConfig& cfg,
+                            const std::function<void(const CampaignProgress&)>& on_progress) {
+  Shared sh(cfg, gen::profile_named(cfg.profile));
+  sh.known.insert(cfg.known_signatures.begin(), cfg.known_signatures.end());
+  int jobs = std::max(1, cfg.jobs);
+  sh.seconds.resize(static_cast<size_t>(jobs));
+  std::vector<std::thread> threads;
+  std::atomic<int> running{jobs};
+  std::exception_ptr failure;
+  std::mutex failure_mu;
+  for (int i = 0; i < jobs; i++)
+    threads.emplace_back([&, i] {
+      try {
+        worker(sh, i);
+      } catch (...) {  // a bug in concord: stop the campaign, keep what was found, rethrow below
+        std::lock_guard<std::mutex> lock(failure_mu);
+        if (!failure) failure = std::current_exception();
+        sh.stop = true;
+      }
+      running--;
+    });
+  auto last = Clock::now();
+  while (running.load() > 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (on_progress && since(last) >= 1.0) {
+      on_progress(snapshot(sh));
+      last = Clock::now();
+    }
+  }
+  for (std::thread& t : threads) t.join();
+  if (failure) std::rethrow_exception(failure);
+  CampaignProgress final_totals = snapshot(sh);
+  CampaignReport rep = std::move(sh.report);
+  rep.totals = final_totals;
+  rep.interrupted = sh.interrupted();
+  std::sort(rep.findings.begin(), rep.findings.end(),
+            [](const Finding& a, const Finding& b) { return a.case_index < b.case_index; });
+  return rep;
+}
+
+}  // namespace concord

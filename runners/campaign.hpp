@@ -1,0 +1,79 @@
+// runners/campaign.hpp: a fuzzing campaign (DESIGN §4). Every case derives from the
+// campaign seed and its index alone: case i's program is generated from
+// case_seed(seed, i) with the profile, and runs on seeds derived from it, so one
+// printed command reproduces any case, shards of one seed cover disjoint cases
+// (index mod N), and a campaign by count finds the same cases however many
+// workers run it. Each worker owns one backend per target. A divergence is rerun
+// before it counts (one that does not repeat is flaky), then, when its signature
+// is new to the corpus and to the campaign, shrunk and stored.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "runners/backend.hpp"
+#include "runners/coverage.hpp"
+#include "runners/divergence.hpp"
+#include "runners/shrink.hpp"
+
+namespace concord {
+
+uint64_t case_seed(uint64_t campaign_seed, uint64_t index);
+
+struct CampaignConfig {
+  uint64_t seed = 0;
+  uint64_t cases = 0;  // cases 0..cases-1 (of which this shard's); 0: until the time is up
+  double seconds = 0;  // 0: no time limit
+  int jobs = 1;
+  int seeds_per_program = 8;
+  std::string profile = "default";
+  std::vector<BackendSpec> targets;           // besides the oracle, which runs in-process
+  std::string corpus_dir;                     // where new divergences are stored; "": nowhere
+  std::vector<std::string> known_signatures;  // already kept: counted, not stored again
+  bool shrink = true;
+  double shrink_seconds = 300;  // per divergence
+  uint64_t shard_index = 0, shard_count = 1;
+  std::vector<uint64_t> only_cases;                // replay exactly these cases (then `cases` is ignored)
+  bool stop_at_first = false;                      // stop at the first confirmed divergence
+  std::string reproduce;                           // the command that reproduces a case, "--case N" appended
+  const std::atomic<bool>* interrupted = nullptr;  // set by Ctrl-C: finish the current cases and stop
+};
+
+struct Finding {
+  uint64_t case_index = 0, program_seed = 0;
+  std::string signature;
+  std::vector<Divergence> divergences;  // as first seen
+  enum class Kind { kNew, kKnown, kDuplicate, kFlaky } kind = Kind::kNew;
+  double found_after = 0;  // seconds from the campaign's start
+  std::string corpus_file;
+  bool stored = false;
+  bool shrunk = false;
+  ShrinkStats shrink;
+  std::string reproduce;
+};
+
+struct CampaignProgress {
+  double elapsed = 0;
+  uint64_t programs = 0, runs = 0;
+  uint64_t divergent_cases = 0, signatures = 0, flaky = 0;
+  std::map<std::string, double> seconds;  // per target, summed over workers
+  bool shrinking = false;
+};
+
+struct CampaignReport {
+  CampaignProgress totals;
+  std::map<std::string, uint64_t> no_verdict;  // per target: cases with a TIMEOUT, CRASH or MEMORY
+  std::vector<Finding> findings;               // new, known, flaky; by case index (duplicates counted only)
+  std::map<std::string, uint64_t> hits;        // divergent cases per signature
+  Coverage coverage;
+  bool interrupted = false;
+};
+
+// Runs the campaign; calls on_progress about every second from the calling thread.
+CampaignReport run_campaign(const CampaignConfig& cfg, const std::function<void(const CampaignProgress&)>& on_progress);
+
+}  // namespace concord

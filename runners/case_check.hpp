@@ -1,0 +1,29 @@
+// runners/case_check.hpp: the verdict on one target's answers to a corpus case's
+// runs, by the case's status (corpus/README.md): for a "regression" every answer
+// must equal the expected result; for a "known-divergence" the targets its
+// signature names must still differ first where it says (so that a fix is
+// noticed: the case then fails and asks to become a regression), and every other
+// target must agree.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "runners/backend.hpp"
+#include "runners/load.hpp"
+
+namespace concord {
+
+struct CaseVerdict {
+  bool pass = true;
+  bool no_verdict = false;  // failed on an indefinite error (TIMEOUT, CRASH, MEMORY)
+  std::string message;      // why it failed: indented lines ending in '\n'
+  size_t run = 0;           // the run it is about
+};
+
+CaseVerdict check_case_answers(const Case& c, const std::string& target, const std::vector<Answer>& got);
+
+// An expected result as an answer, for comparisons.
+Answer expected_answer(const ojson& expect);
+
+}  // namespace concord

@@ -1,0 +1,243 @@
+// runners/cli/cmd_fuzz.cpp: `concord fuzz`: a campaign over every target (runners/
+// campaign.hpp), a progress line on stderr while it runs, a report on stdout at
+// the end. Ctrl-C (or SIGTERM) stops it cleanly: the cases under way finish, a
+// divergence being shrunk keeps what is shrunk so far, everything found is stored.
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "generators/generate.hpp"
+#include "oracle/error.hpp"
+#include "runners/campaign.hpp"
+#include "runners/cli/cli.hpp"
+#include "runners/corpus_store.hpp"
+
+namespace concord {
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+
+void on_signal(int) { g_interrupted = true; }
+
+void install_stop_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sa.sa_flags = SA_RESETHAND;  // a second Ctrl-C kills at once
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+std::string fixed(double v, int digits) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(digits) << v;
+  return o.str();
+}
+
+std::string per_target(const std::map<std::string, double>& secs) {
+  std::string out;
+  for (const auto& [t, s] : secs) out += (out.empty() ? "" : ", ") + t + " " + fixed(s, 1) + " s";
+  return out;
+}
+
+std::string progress_line(const CampaignProgress& p) {
+  double rate = p.elapsed > 0 ? p.programs / p.elapsed : 0;
+  return "[" + fixed(p.elapsed, 0) + " s] " + std::to_string(p.programs) + " programs (" + fixed(rate, 1) + "/s), " +
+         std::to_string(p.runs) + " runs | divergent cases " + std::to_string(p.divergent_cases) + ", new signatures " +
+         std::to_string(p.signatures) + ", flaky " + std::to_string(p.flaky) + (p.shrinking ? " (shrinking)" : "") +
+         " | " + per_target(p.seconds);
+}
+
+// "i/N" with 0 <= i < N.
+void parse_shard(const std::string& s, uint64_t& index, uint64_t& count) {
+  size_t slash = s.find('/');
+  if (slash == std::string::npos) throw InputError("--shard", "expected i/N (e.g. 0/4), got '" + s + "'");
+  index = parse_u64(s.substr(0, slash), "--shard index");
+  count = parse_u64(s.substr(slash + 1), "--shard count");
+  if (count == 0 || index >= count)
+    throw InputError("--shard", "'" + s + "': the index must be below the count, which must be at least 1");
+}
+
+const char* kind_word(Finding::Kind k) {
+  switch (k) {
+    case Finding::Kind::kNew: return "NEW";
+    case Finding::Kind::kKnown: return "known";
+    case Finding::Kind::kDuplicate: return "duplicate";
+    case Finding::Kind::kFlaky: return "FLAKY";
+  }
+  return "";
+}
+
+ojson summary_json(const CampaignConfig& cfg, const CampaignReport& r) {
+  ojson j;
+  j["concord_summary"] = 1;
+  j["seed"] = cfg.seed;
+  j["profile"] = cfg.profile;
+  j["generator_version"] = gen::kGeneratorVersion;
+  j["seeds_per_program"] = cfg.seeds_per_program;
+  j["shard"] = std::to_string(cfg.shard_index) + "/" + std::to_string(cfg.shard_count);
+  j["jobs"] = cfg.jobs;
+  ojson targets = ojson::array();
+  for (const BackendSpec& s : cfg.targets) targets.push_back(s.name);
+  j["targets"] = targets;
+  j["seconds"] = r.totals.elapsed;
+  j["programs"] = r.totals.programs;
+  j["runs"] = r.totals.runs;
+  j["target_seconds"] = r.totals.seconds;
+  j["divergent_cases"] = r.totals.divergent_cases;
+  j["flaky"] = r.totals.flaky;
+  j["no_verdict"] = r.no_verdict;
+  j["interrupted"] = r.interrupted;
+  ojson fs = ojson::array();
+  for (const Finding& f : r.findings) {
+    ojson x{{"case", f.case_index},      {"program_seed", f.program_seed}, {"signature", f.signature},
+            {"kind", kind_word(f.kind)}, {"found_after", f.found_after},   {"reproduce", f.reproduce}};
+    auto hit = r.hits.find(f.signature);
+    x["hits"] = hit == r.hits.end() ? 0 : hit->second;
+    if (!f.corpus_file.empty()) x["corpus_file"] = f.corpus_file;
+    if (f.shrunk)
+      x["shrink"] = ojson{{"size_before", f.shrink.size_before},
+                          {"size_after", f.shrink.size_after},
+                          {"processes_after", f.shrink.processes_after},
+                          {"seconds", f.shrink.seconds}};
+    fs.push_back(std::move(x));
+  }
+  j["findings"] = fs;
+  j["coverage"] = r.coverage.to_json();
+  return j;
+}
+
+void print_report(std::ostream& out, const CampaignConfig& cfg, const CampaignReport& r) {
+  const CampaignProgress& t = r.totals;
+  double rate = t.elapsed > 0 ? t.programs / t.elapsed : 0;
+  out << "\n"
+      << (r.interrupted ? "interrupted after " : "finished in ") << fixed(t.elapsed, 1) << " s: " << t.programs
+      << " programs, " << t.runs << " runs (" << fixed(rate, 1) << " programs/s, "
+      << fixed(t.elapsed > 0 ? t.runs / t.elapsed : 0, 1) << " runs/s)\n";
+  out << "time per target (summed over workers): " << per_target(t.seconds) << "\n";
+  for (const auto& [target, n] : r.no_verdict) out << "no verdict from " << target << " on " << n << " cases\n";
+  out << "divergent cases: " << t.divergent_cases << ", new signatures: " << t.signatures << ", flaky: " << t.flaky
+      << "\n";
+  for (const Finding& f : r.findings) {
+    auto hit = r.hits.find(f.signature);
+    out << "  " << kind_word(f.kind) << "  " << f.signature << "  (case " << f.case_index << ", "
+        << (hit == r.hits.end() ? 1 : hit->second) << " cases, first after " << fixed(f.found_after, 1) << " s)\n";
+    for (const Divergence& d : f.divergences)
+      if (f.kind != Finding::Kind::kKnown) out << "    " << d.target << ", run " << d.run << ":\n" << d.report;
+    if (f.shrunk)
+      out << "    shrunk: size " << f.shrink.size_before << " -> " << f.shrink.size_after << ", processes "
+          << f.shrink.processes_before << " -> " << f.shrink.processes_after << ", runs " << f.shrink.runs_before
+          << " -> " << f.shrink.runs_after << ", " << f.shrink.tests << " tests in " << fixed(f.shrink.seconds, 1)
+          << " s" << (f.shrink.timed_out ? " (time limit)" : "") << "\n";
+    if (!f.corpus_file.empty())
+      out << "    corpus: " << f.corpus_file << (f.stored ? "" : " (a smaller case of this signature was there)")
+          << "\n";
+    out << "    reproduce: " << f.reproduce << "\n";
+  }
+  out << "coverage:\n" << r.coverage.to_text();
+  std::vector<std::string> blind = r.coverage.blind_spots();
+  out << "never reached: ";
+  if (blind.empty()) out << "nothing";
+  for (size_t i = 0; i < blind.size(); i++) out << (i ? ", " : "") << blind[i];
+  out << "\n";
+  if (!cfg.corpus_dir.empty() && t.signatures == 0) out << "nothing new: no file written\n";
+}
+
+}  // namespace
+
+int cmd_fuzz(int argc, char** argv) {
+  Args a =
+      parse_args(argc, argv,
+                 {"--seed", "--cases", "--time", "--jobs", "--seeds-per-program", "--profile", "--target", "--backend",
+                  "--backends", "--timeout", "--corpus", "--shrink-time", "--shard", "--case", "--summary"},
+                 {"--no-shrink", "--quiet"});
+  if (!a.positional.empty()) throw InputError("", "usage: concord fuzz [options] (see concord --help)");
+  CampaignConfig cfg;
+  if (const std::string* s = a.option("--seed"))
+    cfg.seed = parse_u64(*s, "--seed");
+  else
+    cfg.seed = (static_cast<uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
+  if (const std::string* s = a.option("--cases")) cfg.cases = parse_u64(*s, "--cases");
+  if (const std::string* s = a.option("--time")) cfg.seconds = parse_duration(*s, "--time");
+  if (!a.option("--cases") && !a.option("--time") && !a.option("--case")) cfg.seconds = 60;
+  if (a.option("--cases") && cfg.cases == 0) throw InputError("--cases", "must be at least 1");
+  unsigned cores = std::thread::hardware_concurrency();
+  cfg.jobs = cores ? static_cast<int>(cores) : 1;
+  if (const std::string* s = a.option("--jobs")) cfg.jobs = static_cast<int>(parse_i64(*s, "--jobs"));
+  if (cfg.jobs < 1 || cfg.jobs > 256) throw InputError("--jobs", "must be 1..256");
+  if (const std::string* s = a.option("--seeds-per-program"))
+    cfg.seeds_per_program = static_cast<int>(parse_i64(*s, "--seeds-per-program"));
+  if (cfg.seeds_per_program < 1 || cfg.seeds_per_program > 1000)
+    throw InputError("--seeds-per-program", "must be 1..1000");
+  if (const std::string* s = a.option("--profile")) cfg.profile = *s;
+  gen::profile_named(cfg.profile);  // an unknown profile is bad input, before anything starts
+  if (const std::string* s = a.option("--shrink-time")) cfg.shrink_seconds = parse_duration(*s, "--shrink-time");
+  cfg.shrink = !a.flag("--no-shrink");
+  if (const std::string* s = a.option("--shard")) parse_shard(*s, cfg.shard_index, cfg.shard_count);
+  for (const std::string& c : a.all("--case")) cfg.only_cases.push_back(parse_u64(c, "--case"));
+  cfg.corpus_dir = "corpus/found";
+  if (const std::string* s = a.option("--corpus")) cfg.corpus_dir = *s;
+  if (!cfg.only_cases.empty() && !a.option("--corpus")) {  // a replay shows the case; it keeps nothing unless told
+    cfg.corpus_dir.clear();
+    cfg.shrink = false;
+  }
+
+  std::string target = a.option("--target") ? *a.option("--target") : "all";
+  Targets t = choose_targets(a, target);
+  for (const BackendSpec* s : t.chosen)
+    if (s->name != "oracle") cfg.targets.push_back(*s);  // the oracle runs in-process
+  if (cfg.targets.empty()) throw InputError("--target", "nothing to compare with the oracle");
+  cfg.known_signatures = corpus_signatures(cfg.corpus_dir);
+  cfg.reproduce = "concord fuzz --seed " + std::to_string(cfg.seed) + " --profile " + cfg.profile +
+                  " --seeds-per-program " + std::to_string(cfg.seeds_per_program) +
+                  (target == "all" ? "" : " --target " + shell_quote(target)) + t.declared;
+  cfg.interrupted = &g_interrupted;
+  install_stop_handlers();
+
+  std::string names;
+  for (const BackendSpec& s : cfg.targets) names += ", " + s.name;
+  std::cout << "concord fuzz: seed " << cfg.seed << ", profile " << cfg.profile << ", " << cfg.seeds_per_program
+            << " seeds per program, targets oracle" << names << ", " << cfg.jobs << " jobs, ";
+  if (!cfg.only_cases.empty())
+    std::cout << cfg.only_cases.size() << " chosen cases";
+  else if (cfg.cases)
+    std::cout << cfg.cases << " cases" << (cfg.seconds > 0 ? " at most" : "");
+  if (cfg.seconds > 0) std::cout << (cfg.cases ? ", " : "") << fixed(cfg.seconds, 0) << " s";
+  if (cfg.shard_count > 1) std::cout << ", shard " << cfg.shard_index << "/" << cfg.shard_count;
+  if (cfg.only_cases.empty())
+    std::cout << "\n  reproduce this campaign: " << cfg.reproduce
+            << (cfg.cases ? " --cases " + std::to_string(cfg.cases) : " --time " + fixed(cfg.seconds, 0) + "s")
+            << (cfg.shard_count > 1 ? " --shard " + *a.option("--shard") : "");
+  std::cout << "\n" << std::flush;
+
+  bool tty = isatty(STDERR_FILENO);
+  double last_line = 0;
+  CampaignReport r = run_campaign(cfg, [&](const CampaignProgress& p) {
+    if (a.flag("--quiet")) return;
+    if (tty)
+      std::cerr << "\r" << progress_line(p) << "\x1b[K" << std::flush;
+    else if (p.elapsed - last_line >= 10) {  // a log, not a terminal: a line every 10 s
+      std::cerr << progress_line(p) << "\n";
+      last_line = p.elapsed;
+    }
+  });
+  if (tty && !a.flag("--quiet")) std::cerr << "\r" << progress_line(r.totals) << "\x1b[K\n";
+  print_report(std::cout, cfg, r);
+  if (const std::string* s = a.option("--summary")) write_file_atomic(*s, summary_json(cfg, r).dump(2) + "\n");
+  bool new_found = false;
+  for (const Finding& f : r.findings) new_found = new_found || f.kind == Finding::Kind::kNew;
+  if (!cfg.only_cases.empty()) {
+    for (const Finding& f : r.findings) new_found = new_found || f.kind == Finding::Kind::kKnown;
+  }
+  return new_found ? kDisagree : kOk;
+}
+
+}  // namespace concord

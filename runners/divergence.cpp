@@ -1,0 +1,136 @@
+// runners/divergence.cpp: divergences and their signatures.
+#include "divergence.hpp"
+
+#include <algorithm>
+#include <new>
+#include <sstream>
+
+#include "oracle/interpreter.hpp"
+#include "runners/compare.hpp"
+#include "runners/diff.hpp"
+
+namespace concord {
+namespace {
+
+bool is_index(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::vector<std::string> split_pointer(const std::string& pointer) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (size_t i = 1; i <= pointer.size(); i++) {
+    if (i == pointer.size() || pointer[i] == '/') {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += pointer[i];
+    }
+  }
+  return out;
+}
+
+// What names an element of a result's arrays in a signature: a journal event by
+// its kind, a decision by its action, a failure by its code; other arrays
+// (processes, alive, supervisors, args) by nothing.
+std::string element_name(const std::string& array, const ojson& element) {
+  const char* key = array == "journal"     ? "ev"
+                    : array == "decisions" ? "action"
+                    : array == "failures"  ? "code"
+                                           : nullptr;
+  if (!key || !element.is_object() || !element.contains(key) || !element[key].is_string()) return "";
+  return element[key].get<std::string>();
+}
+
+}  // namespace
+
+Answer oracle_answer(const Program& p, const RunSettings& r) {
+  Answer a;
+  try {
+    a.line = result_line(run(p, r));
+  } catch (const std::bad_alloc&) {
+    a.line = error_line("MEMORY", "out of memory");
+  }
+  a.line.pop_back();  // the '\n'
+  a.json = ojson::parse(a.line);
+  return a;
+}
+
+std::string difference_kind(const Answer& oracle, const Answer& got) {
+  if (oracle.ok() && !got.ok()) return "error/" + got.code();
+  if (!oracle.ok() && got.ok()) return "oracle-error/" + oracle.code();
+  if (!oracle.ok()) return "error/" + got.code();
+  std::optional<Difference> d = first_difference(oracle.json, got.json);
+  if (!d) return "bytes";
+  std::vector<std::string> parts = split_pointer(d->pointer);
+  std::string kind;
+  const ojson* left = &oracle.json;
+  const ojson* right = &got.json;
+  std::string parent;
+  for (size_t i = 0; i < parts.size(); i++) {
+    const std::string& p = parts[i];
+    bool last = i + 1 == parts.size();
+    if (is_index(p)) {
+      size_t at = std::stoul(p);
+      const ojson* l = left && left->is_array() && at < left->size() ? &(*left)[at] : nullptr;
+      const ojson* r = right && right->is_array() && at < right->size() ? &(*right)[at] : nullptr;
+      std::string name = element_name(parent, l ? *l : r ? *r : ojson());
+      if (!name.empty()) kind += "/" + name;
+      if (last && !l) kind += "/extra";
+      if (last && !r) kind += "/absent";
+      left = l;
+      right = r;
+    } else {
+      if (parent != "state") kind += "/" + p;  // state fields are the program's names
+      if (last && left && !left->contains(p)) kind += "/extra";
+      if (last && right && !right->contains(p)) kind += "/absent";
+      left = left && left->is_object() && left->contains(p) ? &(*left)[p] : nullptr;
+      right = right && right->is_object() && right->contains(p) ? &(*right)[p] : nullptr;
+    }
+    parent = p;
+  }
+  return kind.empty() ? "result" : kind.substr(1);
+}
+
+std::vector<Divergence> find_divergences(const std::vector<Answer>& oracle, const std::vector<TargetAnswers>& targets,
+                                         std::vector<std::string>* no_verdict) {
+  std::vector<Divergence> out;
+  for (const TargetAnswers& t : targets) {
+    bool indefinite = false;
+    for (size_t i = 0; i < oracle.size() && i < t.answers.size(); i++) {
+      Comparison c = compare_answers("oracle", oracle[i], t.target, t.answers[i]);
+      if (c.verdict == Verdict::kNoVerdict) indefinite = true;
+      if (c.verdict != Verdict::kDiffer) continue;
+      out.push_back(Divergence{t.target, i, difference_kind(oracle[i], t.answers[i]), c.report});
+      break;
+    }
+    if (indefinite && no_verdict) no_verdict->push_back(t.target);
+  }
+  std::sort(out.begin(), out.end(), [](const Divergence& a, const Divergence& b) { return a.target < b.target; });
+  return out;
+}
+
+std::string signature_of(const std::vector<Divergence>& ds) {
+  std::vector<std::string> parts;
+  for (const Divergence& d : ds) parts.push_back(d.target + ":" + d.kind);
+  std::sort(parts.begin(), parts.end());
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : " ") + p;
+  return out;
+}
+
+std::vector<std::string> signature_targets(const std::string& signature) {
+  std::vector<std::string> out;
+  std::istringstream in(signature);
+  for (std::string part; in >> part;) out.push_back(part.substr(0, part.find(':')));
+  return out;
+}
+
+std::string signature_kind(const std::string& signature, const std::string& target) {
+  std::istringstream in(signature);
+  for (std::string part; in >> part;)
+    if (part.substr(0, part.find(':')) == target) return part.substr(part.find(':') + 1);
+  return "";
+}
+
+}  // namespace concord

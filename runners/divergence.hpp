@@ -1,0 +1,55 @@
+// runners/divergence.hpp: what a fuzzing campaign and the shrinker call a
+// divergence: a target whose answer to a run differs from the oracle's, named by
+// the first difference (compare.hpp), and the signature that buckets divergences
+// which are most likely one bug: the targets involved and what differs first (an
+// event kind and field, a decision action, a failure code, the outcome, an error
+// code), never indices, values or process names, which change as a case shrinks.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "oracle/program.hpp"
+#include "oracle/state.hpp"
+#include "runners/backend.hpp"
+
+namespace concord {
+
+// The oracle's answer, in-process, as a backend would give it.
+Answer oracle_answer(const Program& p, const RunSettings& r);
+
+struct Divergence {
+  std::string target;
+  size_t run = 0;      // the first run where the target differs
+  std::string kind;    // what differs first, e.g. "journal/deliver/to", "outcome", "error/CRASH"
+  std::string report;  // the first difference in words (indented lines), compare_answers' report
+};
+
+// "journal/deliver/to" for a difference at /journal/12/to where event 12 is a
+// delivery; "decisions/restart/action", "failures/DIV_ZERO/code", "alive/state",
+// "outcome"; "/absent" or "/extra" when one side has an element the other lacks;
+// "error/CODE" when the target answered an error where the oracle has a result,
+// "oracle-error/CODE" the other way; "bytes" for the same value in another form.
+std::string difference_kind(const Answer& oracle, const Answer& got);
+
+// Every target's answers to the same runs, against the oracle's. At most one
+// divergence per target (its first differing run). Targets that gave no verdict
+// (TIMEOUT, CRASH, MEMORY) on some run are listed in `no_verdict` instead.
+struct TargetAnswers {
+  std::string target;
+  std::vector<Answer> answers;
+};
+std::vector<Divergence> find_divergences(const std::vector<Answer>& oracle, const std::vector<TargetAnswers>& targets,
+                                         std::vector<std::string>* no_verdict = nullptr);
+
+// "c:journal/deliver/to erlang:outcome": target:kind for every divergence, by
+// target name. "" when there are none.
+std::string signature_of(const std::vector<Divergence>& ds);
+
+// The targets a signature names, in order.
+std::vector<std::string> signature_targets(const std::string& signature);
+// The kind a signature gives `target`, or "" when the target is not in it.
+std::string signature_kind(const std::string& signature, const std::string& target);
+
+}  // namespace concord

@@ -1,0 +1,113 @@
+// tests/runners/divergence_test.cpp: difference kinds and signatures (runners/
+// divergence.hpp) on results written by hand, and the verdicts on a case's answers
+// by its status (runners/case_check.hpp).
+#include <gtest/gtest.h>
+
+#include "runners/case_check.hpp"
+#include "runners/divergence.hpp"
+
+using namespace concord;
+
+namespace {
+
+Answer answer(const std::string& line) {
+  Answer a;
+  a.line = line;
+  a.json = ojson::parse(line);
+  return a;
+}
+
+const char* kRef =
+    R"({"ok":true,"outcome":"quiescent","turns":2,"journal":[{"ev":"start","turn":0,"name":"m"},)"
+    R"({"ev":"deliver","turn":1,"ready":1,"to":"m","tag":"go"},{"ev":"exit","turn":2,"name":"m","reason":"normal"}],)"
+    R"("failures":[{"name":"m","code":"BOOM","turn":2}],"decisions":[{"supervisor":"s","action":"restart"}],)"
+    R"("alive":[{"name":"m","state":{"count":1}}]})";
+
+std::string with(const std::string& from, const std::string& to) {
+  std::string s = kRef;
+  size_t at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return s.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST(DifferenceKind, NamesTheEventKindAndFieldWithoutIndexOrValue) {
+  Answer ref = answer(kRef);
+  EXPECT_EQ(difference_kind(ref, answer(with(R"("to":"m")", R"("to":"n")"))), "journal/deliver/to");
+  EXPECT_EQ(difference_kind(ref, answer(with(R"("reason":"normal")", R"("reason":"shutdown")"))),
+            "journal/exit/reason");
+  EXPECT_EQ(difference_kind(ref, answer(with(R"("outcome":"quiescent")", R"("outcome":"turn_limit")"))), "outcome");
+  EXPECT_EQ(difference_kind(ref, answer(with(R"("action":"restart")", R"("action":"keep")"))),
+            "decisions/restart/action");
+  EXPECT_EQ(difference_kind(ref, answer(with(R"("turn":2}])", R"("turn":3}])"))), "failures/BOOM/turn");
+  // A state field is the program's own name: left out.
+  EXPECT_EQ(difference_kind(ref, answer(with(R"({"count":1})", R"({"count":2})"))), "alive/state");
+}
+
+TEST(DifferenceKind, SaysWhichSideLacksAnElement) {
+  Answer ref = answer(kRef);
+  Answer shorter = answer(with(R"(,{"ev":"exit","turn":2,"name":"m","reason":"normal"}])", "]"));
+  EXPECT_EQ(difference_kind(ref, shorter), "journal/exit/absent");
+  EXPECT_EQ(difference_kind(shorter, ref), "journal/exit/extra");
+}
+
+TEST(DifferenceKind, ErrorsAndBytes) {
+  Answer ref = answer(kRef);
+  Answer crash = answer(R"({"ok":false,"code":"CRASH","message":"signal 11"})");
+  EXPECT_EQ(difference_kind(ref, crash), "error/CRASH");
+  EXPECT_EQ(difference_kind(crash, ref), "oracle-error/CRASH");
+  Answer spaced = ref;
+  spaced.line += " ";
+  EXPECT_EQ(difference_kind(ref, spaced), "bytes");
+}
+
+TEST(Signature, OneEntryPerTargetSortedAndParsedBack) {
+  std::vector<Answer> oracle{answer(kRef), answer(kRef)};
+  std::vector<TargetAnswers> targets{
+      {"erlang", {answer(kRef), answer(with(R"("outcome":"quiescent")", R"("outcome":"turn_limit")"))}},
+      {"c", {answer(with(R"("to":"m")", R"("to":"n")")), answer(with(R"("reason":"normal")", R"("reason":"x")"))}},
+      {"good", {answer(kRef), answer(kRef)}}};
+  std::vector<std::string> no_verdict;
+  std::vector<Divergence> ds = find_divergences(oracle, targets, &no_verdict);
+  ASSERT_EQ(ds.size(), 2u);
+  EXPECT_EQ(ds[0].target, "c");
+  EXPECT_EQ(ds[0].run, 0u);
+  EXPECT_EQ(ds[1].run, 1u);
+  std::string sig = signature_of(ds);
+  EXPECT_EQ(sig, "c:journal/deliver/to erlang:outcome");
+  EXPECT_EQ(signature_targets(sig), (std::vector<std::string>{"c", "erlang"}));
+  EXPECT_EQ(signature_kind(sig, "erlang"), "outcome");
+  EXPECT_EQ(signature_kind(sig, "good"), "");
+  EXPECT_TRUE(no_verdict.empty());
+}
+
+TEST(Signature, NoVerdictIsNotADivergence) {
+  std::vector<TargetAnswers> targets{{"c", {answer(R"({"ok":false,"code":"TIMEOUT","message":"hung"})")}}};
+  std::vector<std::string> no_verdict;
+  EXPECT_TRUE(find_divergences({answer(kRef)}, targets, &no_verdict).empty());
+  EXPECT_EQ(no_verdict, std::vector<std::string>{"c"});
+}
+
+TEST(CaseCheck, RegressionNeedsEqualAnswersKnownDivergenceTheSameDifference) {
+  Case c;
+  c.runs.push_back(CaseRun{RunSettings{1, 10, 10}, ojson::parse(kRef)});
+  Answer same = answer(kRef);
+  Answer other = answer(with(R"("to":"m")", R"("to":"n")"));
+  Answer third = answer(with(R"("outcome":"quiescent")", R"("outcome":"turn_limit")"));
+  EXPECT_TRUE(check_case_answers(c, "c", {same}).pass);
+  EXPECT_FALSE(check_case_answers(c, "c", {other}).pass);
+
+  c.status = "known-divergence";
+  c.signature = "c:journal/deliver/to";
+  EXPECT_TRUE(check_case_answers(c, "c", {other}).pass);
+  CaseVerdict fixed = check_case_answers(c, "c", {same});
+  EXPECT_FALSE(fixed.pass);
+  EXPECT_NE(fixed.message.find("no longer reproduces"), std::string::npos) << fixed.message;
+  CaseVerdict changed = check_case_answers(c, "c", {third});
+  EXPECT_FALSE(changed.pass);
+  EXPECT_NE(changed.message.find("now outcome"), std::string::npos) << changed.message;
+  // A target the signature does not name must agree.
+  EXPECT_TRUE(check_case_answers(c, "erlang", {same}).pass);
+  EXPECT_FALSE(check_case_answers(c, "erlang", {other}).pass);
+}

@@ -1,0 +1,171 @@
+// tests/runners/fuzz_cli_test.cpp: `concord gen`, `fuzz`, `shrink` and `corpus merge`
+// as a user runs them: exit codes, what is printed and written, bad input, and
+// Ctrl-C in the middle of a campaign. The divergent target is the oracle with its
+// output bent by sed (a planted divergence), so no compiler is involved.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "runners/load.hpp"
+#include "runners/subprocess.hpp"
+
+using namespace concord;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kLiar = std::string("liar=sh -c '\"") + CONCORD_BINARY +
+                          "\" backend oracle | sed -u \"s/\\\"outcome\\\":\\\"quiescent\\\"/\\\"outcome\\\":\\\"turn_"
+                          "limit\\\"/\"'";
+
+CommandResult run_concord(std::vector<std::string> args, const std::string& dir = "") {
+  args.insert(args.begin(), CONCORD_BINARY);
+  return run_command(Command{args, {}, dir, {}}, "", 300);
+}
+
+std::vector<std::string> find_cases_or_none(const std::string& dir) {
+  return fs::is_directory(dir) ? find_cases(dir) : std::vector<std::string>{};
+}
+
+}  // namespace
+
+TEST(GenCli, TheSameSeedPrintsTheSameProgramAndProfilesDiffer) {
+  CommandResult a = run_concord({"gen", "--seed", "12345"}), b = run_concord({"gen", "--seed", "12345"});
+  ASSERT_EQ(a.status.code, 0) << a.err;
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_NE(a.out.find("kind "), std::string::npos);
+  CommandResult c = run_concord({"gen", "--seed", "12345", "--profile", "supervision"});
+  EXPECT_EQ(c.status.code, 0) << c.err;
+  EXPECT_NE(a.out, c.out);
+  CommandResult j = run_concord({"gen", "--seed", "12345", "--json", "--runs", "3"});
+  ASSERT_EQ(j.status.code, 0) << j.err;
+  ojson parsed = ojson::parse(j.out);
+  EXPECT_EQ(parsed["runs"].size(), 3u);
+  EXPECT_TRUE(parsed["program"].contains("kinds"));
+}
+
+TEST(GenCli, BadInputIsExit2WithTheReason) {
+  CommandResult r = run_concord({"gen", "--seed", "1", "--profile", "nope"});
+  EXPECT_EQ(r.status.code, 2);
+  EXPECT_NE(r.err.find("nope"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("spawn-heavy"), std::string::npos) << r.err;  // names the known ones
+  EXPECT_EQ(run_concord({"gen"}).status.code, 2);
+  EXPECT_EQ(run_concord({"gen", "--seed", "x1"}).status.code, 2);
+}
+
+TEST(FuzzCli, BadOptionsAreExit2) {
+  for (auto shard : {"3/2", "0/0", "2", "a/b"}) {
+    CommandResult r = run_concord({"fuzz", "--cases", "1", "--shard", shard});
+    EXPECT_EQ(r.status.code, 2) << shard << ": " << r.err;
+    EXPECT_NE(r.err.find("--shard"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(run_concord({"fuzz", "--cases", "0"}).status.code, 2);
+  EXPECT_EQ(run_concord({"fuzz", "--time", "soon"}).status.code, 2);
+  EXPECT_EQ(run_concord({"fuzz", "--cases", "1", "--profile", "nope"}).status.code, 2);
+  EXPECT_EQ(run_concord({"fuzz", "--cases", "1", "--target", "nope"}).status.code, 2);
+}
+
+TEST(FuzzCli, AgreeingTargetsPrintTheReportAndWriteNothing) {
+  TempDir dir("concord-fuzz");
+  CommandResult r = run_concord({"fuzz", "--seed", "9", "--cases", "20", "--target", "honest", "--backend",
+                                 std::string("honest=") + CONCORD_BINARY + " backend oracle", "--corpus",
+                                 dir.path() + "/found", "--summary", dir.path() + "/summary.json"});
+  ASSERT_EQ(r.status.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("concord fuzz: seed 9"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("20 programs"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("nothing new: no file written"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("coverage"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(dir.path() + "/found"));
+  ojson s = ojson::parse(read_file(dir.path() + "/summary.json"));
+  EXPECT_EQ(s["programs"], 20);
+  EXPECT_EQ(s["runs"], 160);
+}
+
+TEST(FuzzCli, ADivergenceIsStoredShrunkReplayableAndShrinkableAgain) {
+  TempDir dir("concord-fuzz");
+  std::string found = dir.path() + "/found";
+  CommandResult r =
+      run_concord({"fuzz", "--seed", "5", "--cases", "10", "--target", "liar", "--backend", kLiar, "--corpus", found});
+  ASSERT_EQ(r.status.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("NEW  liar:outcome"), std::string::npos) << r.out;
+  std::vector<std::string> files = find_cases(found);
+  ASSERT_EQ(files.size(), 1u) << r.out;
+  Case c = load_case(files[0]);
+  EXPECT_EQ(c.signature, "liar:outcome");
+  // The printed reproduce line replays the case as found.
+  std::string case_index = std::to_string(c.found["case"].get<uint64_t>());
+  EXPECT_NE(r.out.find("reproduce: concord fuzz --seed 5 --profile default --seeds-per-program 8 --target liar "
+                       "--backend "),
+            std::string::npos)
+      << r.out;
+  CommandResult replay =
+      run_concord({"fuzz", "--seed", "5", "--target", "liar", "--backend", kLiar, "--case", case_index});
+  EXPECT_EQ(replay.status.code, 1) << replay.out << replay.err;
+  EXPECT_NE(replay.out.find("1 programs"), std::string::npos) << replay.out;
+  EXPECT_NE(replay.out.find("liar:outcome"), std::string::npos) << replay.out;
+  // `concord shrink` on the stored case keeps its signature (it is already small).
+  CommandResult s = run_concord({"shrink", files[0], "--target", "liar", "--backend", kLiar, "--out",
+                                 dir.path() + "/again.case.json", "--quiet"});
+  ASSERT_EQ(s.status.code, 0) << s.out << s.err;
+  EXPECT_EQ(load_case(dir.path() + "/again.case.json").signature, "liar:outcome");
+  // A second campaign knows the signature: nothing new, exit 0.
+  CommandResult again =
+      run_concord({"fuzz", "--seed", "5", "--cases", "10", "--target", "liar", "--backend", kLiar, "--corpus", found});
+  EXPECT_EQ(again.status.code, 0) << again.out;
+  EXPECT_NE(again.out.find("known  liar:outcome"), std::string::npos) << again.out;
+  EXPECT_EQ(find_cases(found).size(), 1u);
+}
+
+TEST(ShrinkCli, ACaseWithoutDivergenceIsExit2) {
+  CommandResult r = run_concord({"shrink", std::string(CONCORD_SOURCE_DIR) + "/corpus/hand/drops.case.json", "--target",
+                                 "honest", "--backend", std::string("honest=") + CONCORD_BINARY + " backend oracle"});
+  EXPECT_EQ(r.status.code, 2);
+  EXPECT_NE(r.err.find("no divergence"), std::string::npos) << r.err;
+}
+
+TEST(FuzzCli, CtrlCStopsCleanlyAndKeepsWhatWasFound) {
+  TempDir dir("concord-fuzz");
+  std::string found = dir.path() + "/found";
+  Subprocess p(Command{{CONCORD_BINARY, "fuzz", "--seed", "5", "--time", "120", "--target", "liar", "--backend", kLiar,
+                        "--corpus", found, "--quiet"},
+                       {},
+                       "",
+                       {}});
+  // Wait until the first divergence is stored, then interrupt.
+  auto give_up = Clock::now() + std::chrono::seconds(60);
+  while (find_cases_or_none(found).empty() && Clock::now() < give_up)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_FALSE(find_cases_or_none(found).empty());
+  ::kill(p.pid(), SIGINT);
+  std::string out;
+  p.read_to_eof(out, deadline_after(30));
+  std::optional<ExitStatus> st = p.wait_until(deadline_after(30));
+  ASSERT_TRUE(st.has_value());
+  EXPECT_FALSE(st->signaled) << st->describe();
+  EXPECT_EQ(st->code, 1) << out;
+  EXPECT_NE(out.find("interrupted after"), std::string::npos) << out;
+  EXPECT_NE(out.find("NEW  liar:outcome"), std::string::npos) << out;
+  EXPECT_EQ(find_cases(found).size(), 1u);
+  for (const auto& e : fs::directory_iterator(found))  // no temporary file left
+    EXPECT_NE(e.path().string().find(".case.json"), std::string::npos) << e.path();
+}
+
+TEST(CorpusMergeCli, MergesAndRefusesACorruptInput) {
+  TempDir dir("concord-merge");
+  std::string out = dir.path() + "/out";
+  CommandResult r = run_concord({"corpus", "merge", "--into", out, std::string(CONCORD_SOURCE_DIR) + "/corpus/hand"});
+  ASSERT_EQ(r.status.code, 0) << r.err;
+  size_t n = find_cases(out).size();
+  EXPECT_GT(n, 30u);
+  EXPECT_EQ(run_concord({"corpus", out}).status.code, 0);
+  std::string bad = dir.path() + "/bad";
+  fs::create_directories(bad);
+  std::ofstream(bad + "/broken.case.json") << "{\"concord_case\":1,\"name\":";
+  CommandResult b = run_concord({"corpus", "merge", "--into", out, bad});
+  EXPECT_EQ(b.status.code, 2);
+  EXPECT_NE(b.err.find("broken.case.json"), std::string::npos) << b.err;
+  EXPECT_EQ(find_cases(out).size(), n);
+}

@@ -1,0 +1,103 @@
+// tests/targets/corpus_on_target_test.cpp: every corpus case (corpus/**/*.case.json,
+// hand-written and found by campaigns) on one target through the backend protocol
+// (`concord backend TARGET`), built once per target variant:
+//   c          the c target with its default compiler (tcc when installed)
+//   cc         the c target compiled by cc -O1
+//   sanitize   the emitted C and the runtime built with ASan + UBSan
+//   erlang     the erlang target; every request is sent twice and must get the
+//              same bytes again (the conductor is deterministic, reloading a module
+//              changes nothing)
+// A "regression" case passes when every answer equals its expected result; a
+// "known-divergence" when the divergence is still the recorded one (case_check.hpp).
+// Each program also runs at two more settings, where the target's line must equal
+// the oracle's byte for byte (unless the target is a known divergence of the case).
+// Tests are discovered when ctest runs, so a case a campaign just wrote is a test.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cstdlib>
+
+#include "oracle/error.hpp"
+#include "oracle/interpreter.hpp"
+#include "runners/backend.hpp"
+#include "runners/case_check.hpp"
+#include "runners/divergence.hpp"
+#include "runners/load.hpp"
+
+using namespace concord;
+
+namespace {
+
+#ifndef CONCORD_TARGET
+#error "CONCORD_TARGET: the target this build of the test runs the corpus on"
+#endif
+
+Backend& backend() {
+  static Backend b([] {
+    BackendSpec s;
+    s.name = CONCORD_TARGET;
+    s.command = {CONCORD_BINARY, "backend", CONCORD_TARGET};
+    s.run_timeout = 60;  // the first run of a program includes compiling it (slow under the sanitizers)
+    s.request_timeout = 300;
+    return s;
+  }());
+  return b;
+}
+
+class CaseOnTarget : public testing::Test {
+ public:
+  explicit CaseOnTarget(std::string path) : path_(std::move(path)) {}
+  void TestBody() override {
+    Case c;
+    try {
+      c = load_case(path_);
+    } catch (const InputError& e) {
+      FAIL() << e.what();
+    }
+    std::vector<RunSettings> runs;
+    for (const CaseRun& r : c.runs) runs.push_back(r.settings);
+    runs.push_back(RunSettings{0xdeadbeef, 40, 4});
+    runs.push_back(RunSettings{1, 0, 10000});
+    ojson program = program_to_json(c.program);
+    std::vector<Answer> answers = backend().request(program, runs);
+    ASSERT_EQ(answers.size(), runs.size());
+
+    CaseVerdict v = check_case_answers(c, CONCORD_TARGET, answers);
+    EXPECT_TRUE(v.pass) << path_ << " (" << c.status << ") run " << v.run << ":\n" << v.message;
+    bool known = c.status == "known-divergence" && !signature_kind(c.signature, CONCORD_TARGET).empty();
+    for (size_t i = c.runs.size(); i < runs.size() && !known; i++)
+      EXPECT_EQ(answers[i].line, oracle_answer(c.program, runs[i]).line) << path_ << " extra run " << i;
+#ifdef CONCORD_ASK_TWICE
+    std::vector<Answer> again = backend().request(program, runs);
+    ASSERT_EQ(again.size(), runs.size());
+    for (size_t i = 0; i < runs.size(); i++)
+      EXPECT_EQ(again[i].line, answers[i].line) << path_ << " run " << i << ": a second request answered differently";
+#endif
+  }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  testing::InitGoogleTest(&argc, argv);
+#ifdef CONCORD_TEST_CC
+  setenv("CONCORD_CC", CONCORD_TEST_CC, 1);
+#endif
+#ifdef CONCORD_TEST_RT_LIB
+  setenv("CONCORD_RT_LIB", CONCORD_TEST_RT_LIB, 1);
+#endif
+  std::vector<std::string> files = find_cases(std::string(CONCORD_SOURCE_DIR) + "/corpus");
+  if (files.empty()) return 1;
+  for (const std::string& f : files) {
+    std::string name = f.substr(f.find("corpus/") + 7);
+    name = name.substr(0, name.size() - 10);
+    for (char& ch : name)
+      if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
+    testing::RegisterTest("CorpusOnTarget", name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
+                          [f]() -> testing::Test* { return new CaseOnTarget(f); });
+  }
+  return RUN_ALL_TESTS();
+}
