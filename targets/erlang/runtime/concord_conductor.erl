@@ -9,7 +9,8 @@
 %% event of the reaction reaches it synchronously (concord_worker:sync/2), so the
 %% journal has them in the order OTP produced them; a supervisor's own exit has no
 %% message of its own, so it is looked for (is_process_alive/1) before each event
-%% of a reaction and at its end.
+%% of a reaction and at its end, and several found at once are put in the order
+%% of their monitors' 'DOWN' messages.
 -module(concord_conductor).
 -export([run/4]).
 
@@ -68,7 +69,8 @@
     spawned = #{},       % kind -> successful spawns so far (SPEC §2)
     pending_spawn,       % spawn counter (the kind) of the spawn being started, until it starts or fails
     sups,                % tuple of #sup{}, element Idx + 1
-    downs = #{},         % supervisor monitor -> exit reason, when the 'DOWN' came early
+    downs = #{},         % supervisor monitor -> {arrival number, exit reason}, when the 'DOWN' came early
+    down_seq = 0,        % the next arrival number
     settling = false,    % inside a reaction: look for dead supervisors before each event
     pending = [],        % a reaction's events, newest first; {slot, Pid} marks where a decision goes
     %% The result's journal, failures and decisions, rendered as they become final
@@ -205,20 +207,31 @@ react(Name, Pid, Idx, Decided, St) ->
     end.
 
 %% Every supervisor found dead since the last look exited now, before the event
-%% at hand. Several at once can only be one termination cascade, whose order is
-%% children before parents and siblings in reverse start order: that is reverse
-%% pre-order (SPEC §7.4-7.5).
+%% at hand, in the order they died. Several found at once need not be one
+%% termination cascade: a child supervisor may give up and its parent then
+%% terminate the rest (SPEC §7.4-7.5). Their 'DOWN' messages tell the order: the
+%% node runs one scheduler (+S 1), so they arrive as the supervisors die.
 note_dead_supervisors(St = #st{sups = Sups}) ->
-    Dead = [I || I <- lists:seq(tuple_size(Sups) - 1, 0, -1),
+    Dead = [I || I <- lists:seq(0, tuple_size(Sups) - 1),
                  #sup{alive = true, pid = P} <- [element(I + 1, Sups)], not is_process_alive(P)],
-    lists:foldl(fun supervisor_exited/2, St, Dead).
+    St1 = take_downs(maps:from_keys([monitor_of(I, St) || I <- Dead,
+                                                          not is_map_key(monitor_of(I, St), St#st.downs)], true), St),
+    Seq = fun(I) -> element(1, maps:get(monitor_of(I, St1), St1#st.downs)) end,
+    lists:foldl(fun supervisor_exited/2, St1, lists:sort(fun(A, B) -> Seq(A) =< Seq(B) end, Dead)).
+
+monitor_of(Idx, #st{sups = Sups}) -> (element(Idx + 1, Sups))#sup.monitor.
+
+%% The 'DOWN' messages of Wanted's monitors, taken in arrival order.
+take_downs(Wanted, St) when map_size(Wanted) =:= 0 -> St;
+take_downs(Wanted, St = #st{downs = Downs, down_seq = N}) ->
+    receive
+        {'DOWN', M, process, _, R} when is_map_key(M, Wanted) ->
+            take_downs(maps:remove(M, Wanted), St#st{downs = Downs#{M => {N, R}}, down_seq = N + 1})
+    end.
 
 supervisor_exited(Idx, St = #st{sups = Sups, downs = Downs}) ->
     S = #sup{name = Name, pid = Pid, monitor = Mon} = element(Idx + 1, Sups),
-    {Reason, Downs1} = case maps:take(Mon, Downs) of
-                           error -> receive {'DOWN', Mon, process, _, R} -> {R, Downs} end;
-                           Found -> Found
-                       end,
+    {{_, Reason}, Downs1} = maps:take(Mon, Downs),
     St1 = St#st{sups = setelement(Idx + 1, Sups, S#sup{alive = false}), downs = Downs1},
     journal({slot, Pid}, journal({exit, St#st.turn, Name, Reason}, St1)).
 
@@ -260,8 +273,8 @@ handle({sync, Pid, Ref, Request}, St) ->
     St1;
 handle({spawn_failed, _Pid}, St = #st{pending_spawn = K, spawned = Sp}) ->
     St#st{spawned = Sp#{K := maps:get(K, Sp) - 1}, pending_spawn = undefined};
-handle({'DOWN', Ref, process, _, Reason}, St = #st{downs = Downs}) ->
-    St#st{downs = Downs#{Ref => Reason}};  % a supervisor's: used when its exit is noted
+handle({'DOWN', Ref, process, _, Reason}, St = #st{downs = Downs, down_seq = N}) ->
+    St#st{downs = Downs#{Ref => {N, Reason}}, down_seq = N + 1};  % a supervisor's: used when its exit is noted
 handle({crashed, Pid, Info}, _St) -> error({worker_crashed, Pid, Info});
 handle(Other, _St) -> error({unexpected_message, Other}).
 
