@@ -44,6 +44,9 @@ int cmd_backend(int argc, char** argv) {
   CTargetConfig cfg;
   cfg.emit = [](const Program& prog) { return emit_c(prog); };
   cfg.cc = split_command(default_c_compiler());
+#ifdef CONCORD_FAULT_CC_FLAG
+  cfg.cc.push_back(CONCORD_FAULT_CC_FLAG);  // a build with a planted fault (CMake's CONCORD_FAULT)
+#endif
   cfg.rt_include = CONCORD_RT_INCLUDE;
   const char* rt_lib = std::getenv("CONCORD_RT_LIB");  // e.g. the sanitized runtime, for `ctest -L sanitize`
   cfg.rt_lib = rt_lib && *rt_lib ? rt_lib : CONCORD_RT_LIB;
