@@ -53,4 +53,4 @@ for cc, s in rows:
 print()
 print("target: at least 25 programs/s with 8 seeds each across oracle, c and erlang on this machine;")
 print("per-target seconds are summed over the workers (CPU-ish time, not wall time).")
-print(f"rerun: bash bench/run_fuzz.sh [CASES] [JOBS]   (one campaign: CONCORD_CC=tcc {CONCORD} {cmd.split(' ', 1)[1]})")
+print(f"rerun: bash bench/run_fuzz.sh [CASES] [JOBS]   (one campaign: CONCORD_CC=tcc {CONCORD} {cmd})")
