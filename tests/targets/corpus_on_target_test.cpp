@@ -1,6 +1,7 @@
 // tests/targets/corpus_on_target_test.cpp: every corpus case (corpus/**/*.case.json,
 // hand-written and found by campaigns) on one target through the backend protocol
-// (`concord backend TARGET`), built once per target variant:
+// (`concord backend TARGET`). Built once, discovered once per target variant, each
+// with its own arguments (tests/CMakeLists.txt):
 //   c          the c target with its default compiler (tcc when installed)
 //   cc         the c target compiled by cc -O1
 //   sanitize   the emitted C and the runtime built with ASan + UBSan
@@ -28,15 +29,16 @@ using namespace concord;
 
 namespace {
 
-#ifndef CONCORD_TARGET
-#error "CONCORD_TARGET: the target this build of the test runs the corpus on"
-#endif
+// The variant, from the command line: --concord-target=c|erlang, --concord-cc=COMMAND,
+// --concord-rt-lib=PATH, --concord-ask-twice.
+std::string g_target;
+bool g_ask_twice = false;
 
 Backend& backend() {
   static Backend b([] {
     BackendSpec s;
-    s.name = CONCORD_TARGET;
-    s.command = {CONCORD_BINARY, "backend", CONCORD_TARGET};
+    s.name = g_target;
+    s.command = {CONCORD_BINARY, "backend", g_target};
     s.run_timeout = 60;  // the first run of a program includes compiling it (slow under the sanitizers)
     s.request_timeout = 300;
     return s;
@@ -48,6 +50,8 @@ class CaseOnTarget : public testing::Test {
  public:
   explicit CaseOnTarget(std::string path) : path_(std::move(path)) {}
   void TestBody() override {
+    ASSERT_FALSE(g_target.empty()) << "usage: corpus_on_target_test --concord-target=c|erlang [--concord-cc=COMMAND] "
+                                      "[--concord-rt-lib=PATH] [--concord-ask-twice]";
     Case c;
     try {
       c = load_case(path_);
@@ -62,17 +66,16 @@ class CaseOnTarget : public testing::Test {
     std::vector<Answer> answers = backend().request(program, runs);
     ASSERT_EQ(answers.size(), runs.size());
 
-    CaseVerdict v = check_case_answers(c, CONCORD_TARGET, answers);
+    CaseVerdict v = check_case_answers(c, g_target, answers);
     EXPECT_TRUE(v.pass) << path_ << " (" << c.status << ") run " << v.run << ":\n" << v.message;
-    bool known = c.status == "known-divergence" && !signature_kind(c.signature, CONCORD_TARGET).empty();
+    bool known = c.status == "known-divergence" && !signature_kind(c.signature, g_target).empty();
     for (size_t i = c.runs.size(); i < runs.size() && !known; i++)
       EXPECT_EQ(answers[i].line, oracle_answer(c.program, runs[i]).line) << path_ << " extra run " << i;
-#ifdef CONCORD_ASK_TWICE
+    if (!g_ask_twice) return;
     std::vector<Answer> again = backend().request(program, runs);
     ASSERT_EQ(again.size(), runs.size());
     for (size_t i = 0; i < runs.size(); i++)
       EXPECT_EQ(again[i].line, answers[i].line) << path_ << " run " << i << ": a second request answered differently";
-#endif
   }
 
  private:
@@ -83,12 +86,19 @@ class CaseOnTarget : public testing::Test {
 
 int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);
-#ifdef CONCORD_TEST_CC
-  setenv("CONCORD_CC", CONCORD_TEST_CC, 1);
-#endif
-#ifdef CONCORD_TEST_RT_LIB
-  setenv("CONCORD_RT_LIB", CONCORD_TEST_RT_LIB, 1);
-#endif
+  for (int i = 1; i < argc; i++) {
+    std::string a = argv[i];
+    auto value = [&](const std::string& flag) { return a.substr(flag.size()); };
+    if (a.rfind("--concord-target=", 0) == 0)
+      g_target = value("--concord-target=");
+    else if (a.rfind("--concord-cc=", 0) == 0)
+      setenv("CONCORD_CC", value("--concord-cc=").c_str(), 1);
+    else if (a.rfind("--concord-rt-lib=", 0) == 0)
+      setenv("CONCORD_RT_LIB", value("--concord-rt-lib=").c_str(), 1);
+    else if (a == "--concord-ask-twice")
+      g_ask_twice = true;
+  }
+  // (Listing the tests, as ctest's discovery does, needs no target.)
   std::vector<std::string> files = find_cases(std::string(CONCORD_SOURCE_DIR) + "/corpus");
   if (files.empty()) return 1;
   for (const std::string& f : files) {
