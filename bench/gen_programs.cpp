@@ -5,7 +5,9 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "generators/programs.hpp"
+#include <rapidcheck.h>
+
+#include "generators/generate.hpp"
 #include "oracle/program_json.hpp"
 
 int main(int argc, char** argv) {
@@ -19,7 +21,7 @@ int main(int argc, char** argv) {
   rc::Random random(rc::Random::Key{seed, 0x636f6e636f7264ULL, 0, 0});
   for (int i = 0; i < count; i++) {
     rc::Random r = random.split();  // one independent stream per program
-    concord::Program p = concord::gen::program()(r, size).value();
+    concord::Program p = concord::gen::any_program()(r, size).value();
     std::cout << concord::program_to_json(p).dump() << "\n";
   }
 }

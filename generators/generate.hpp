@@ -3,17 +3,22 @@
 // and the run settings to run it with. The same seed and profile give the same
 // program in every process (the generators draw from rc::Random alone), as long as
 // GENERATOR_VERSION and the RapidCheck build stay the same.
+//
+// Also the generators of whole programs and run settings as functions compiled
+// once (generators/generate.cpp): instantiating the generator templates costs a
+// compiler about a minute and a half, so code that only needs a program, a
+// RapidCheck property over programs or a campaign includes this light header, not
+// programs.hpp.
 #pragma once
 
+#include <rapidcheck/Gen.h>
+
 #include <cstdint>
-#include <mutex>
-#include <set>
+#include <ostream>
 #include <vector>
 
 #include "generators/profile.hpp"
-#include "generators/programs.hpp"
-#include "oracle/check.hpp"
-#include "oracle/splitmix.hpp"
+#include "oracle/program.hpp"
 #include "oracle/state.hpp"
 
 namespace concord::gen {
@@ -25,40 +30,28 @@ namespace concord::gen {
 constexpr int GENERATOR_VERSION = 1;
 constexpr int kGeneratorVersion = GENERATOR_VERSION;  // the same, in the codebase's constant style
 
+/// gen::program(p) of programs.hpp (default: the default profile).
+rc::Gen<Program> any_program(const Profile& p);
+rc::Gen<Program> any_program();
+/// gen::run_settings() of settings.hpp.
+rc::Gen<RunSettings> any_run_settings();
+
 /// The program of `seed` under profile `p`, at the profile's size, checked (its
 /// resolved fields are filled; check() accepts every generated program). Safe to
 /// call from several threads: RapidCheck keeps the state of `*gen` inside
 /// rc::gen::exec in process-wide stacks, so generation takes a lock.
-inline Program generate_program(uint64_t seed, const Profile& p) {
-  static std::mutex rapidcheck_state;
-  Program prog;
-  {
-    std::lock_guard<std::mutex> lock(rapidcheck_state);
-    prog = program(p)(rc::Random(seed), p.size).value();
-  }
-  check(prog);
-  return prog;
-}
+Program generate_program(uint64_t seed, const Profile& p);
 
 /// `count` run settings for the program of `seed`: distinct seeds drawn from a
 /// SplitMix64 started at `seed`, each run's turn and process limits drawn from the
 /// same stream within the profile's ranges. Run i depends only on `seed`, `p` and
 /// i: a longer list starts with the shorter one.
-inline std::vector<RunSettings> generate_runs(uint64_t seed, const Profile& p, int count) {
-  SplitMix64 g{seed};
-  auto in_range = [&g](int64_t lo, int64_t hi) {
-    return lo + static_cast<int64_t>(g.next() % static_cast<uint64_t>(hi - lo + 1));
-  };
-  std::vector<RunSettings> out;
-  std::set<uint64_t> seen;
-  while (static_cast<int>(out.size()) < count) {
-    RunSettings r;
-    r.seed = g.next();
-    r.turns = in_range(p.min_turns, p.max_turns);
-    r.max_processes = in_range(p.min_processes, p.max_processes);
-    if (seen.insert(r.seed).second) out.push_back(r);
-  }
-  return out;
-}
+std::vector<RunSettings> generate_runs(uint64_t seed, const Profile& p, int count);
 
 }  // namespace concord::gen
+
+namespace concord {
+// RapidCheck prints counterexamples with showValue (found by ADL): programs as text.
+void showValue(const Program& p, std::ostream& os);
+void showValue(const RunSettings& r, std::ostream& os);
+}  // namespace concord

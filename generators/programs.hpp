@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "generators/expressions.hpp"
+#include "generators/generate.hpp"  // showValue(Program)
 #include "generators/statements.hpp"
 #include "generators/supervision.hpp"
 #include "oracle/text.hpp"
@@ -241,7 +242,3 @@ inline rc::Gen<Program> program() { return program(default_profile()); }
 
 }  // namespace concord::gen
 
-namespace concord {
-// RapidCheck prints counterexamples with showValue (found by ADL): programs as text.
-inline void showValue(const Program& p, std::ostream& os) { os << "\n" << print_program(p); }
-}  // namespace concord

@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "generators/basics.hpp"
+#include "generators/generate.hpp"  // showValue(RunSettings)
 #include "generators/profile.hpp"
 #include "oracle/state.hpp"
 
@@ -45,9 +46,3 @@ inline rc::Gen<RunSettings> run_settings(const Profile& pr = default_profile()) 
 
 }  // namespace concord::gen
 
-namespace concord {
-// RapidCheck prints counterexamples with showValue (found by ADL).
-inline void showValue(const RunSettings& r, std::ostream& os) {
-  os << "{seed " << r.seed << ", turns " << r.turns << ", max_processes " << r.max_processes << "}";
-}
-}  // namespace concord

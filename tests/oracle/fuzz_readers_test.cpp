@@ -21,7 +21,8 @@
 #include <typeinfo>
 #include <vector>
 
-#include "generators/programs.hpp"
+#include "generators/basics.hpp"
+#include "generators/generate.hpp"
 #include "oracle/check.hpp"
 #include "oracle/error.hpp"
 #include "oracle/program_json.hpp"
@@ -281,12 +282,12 @@ rc::Gen<Form> form() { return rc::gen::element(Form::Text, Form::Json); }
 // --- properties ------------------------------------------------------------------
 
 RC_GTEST_PROP(FuzzReaders, UnmutatedProgramsAreValid, ()) {
-  Program p = *gen::program();
+  Program p = *gen::any_program();
   for (Form f : {Form::Json, Form::Text}) read_must_behave(source_of(p, f), f);
 }
 
 RC_GTEST_PROP(FuzzReaders, MutatedInputIsReadOrRejectedWithAPlace, ()) {
-  Program p = *gen::program();
+  Program p = *gen::any_program();
   Form f = *form();
   auto ms = *rc::gen::resize(4, rc::gen::nonEmpty(rc::gen::container<std::vector<Mutation>>(mutation())));
   std::string input = source_of(p, f);
@@ -370,7 +371,7 @@ rc::Gen<size_t> nesting() {
 RC_GTEST_PROP(FuzzReaders, DeepNestingSplicedAnywhereIsRejectedWithAPlace, ()) {
   // A small carrier: the point is where the nesting lands, and under the sanitizers
   // a large program around 100000 levels costs seconds per case.
-  Program p = *rc::gen::resize(20, gen::program());
+  Program p = *rc::gen::resize(20, gen::any_program());
   Form f = *form();
   std::string input = source_of(p, f);
   size_t at = *rc::gen::inRange<size_t>(0, input.size() + 1);

@@ -20,8 +20,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "generators/programs.hpp"
-#include "generators/settings.hpp"
+#include "generators/generate.hpp"
 #include "oracle/check.hpp"
 #include "oracle/error.hpp"
 #include "oracle/interpreter.hpp"
@@ -666,11 +665,11 @@ void check_shrink(const ShrinkCase& start, const InterestingFn& interesting) {
 }
 
 rc::Gen<std::vector<RunSettings>> some_runs() {
-  return rc::gen::resize(3, rc::gen::nonEmpty(rc::gen::container<std::vector<RunSettings>>(gen::run_settings())));
+  return rc::gen::resize(3, rc::gen::nonEmpty(rc::gen::container<std::vector<RunSettings>>(gen::any_run_settings())));
 }
 
 RC_GTEST_PROP(ShrinkProperties, KeepsAnEventOfTheJournal, ()) {
-  Program p = *gen::program();
+  Program p = *gen::any_program();
   ShrinkCase start{program_to_json(p), *some_runs()};
   std::set<std::string> evs;
   ojson first = oracle_result(start);
@@ -689,7 +688,7 @@ RC_GTEST_PROP(ShrinkProperties, KeepsAnEventOfTheJournal, ()) {
 }
 
 RC_GTEST_PROP(ShrinkProperties, KeepsTheOutcomeAndAFailureCode, ()) {
-  Program p = *gen::program();
+  Program p = *gen::any_program();
   ShrinkCase start{program_to_json(p), *some_runs()};
   ojson first = oracle_result(start);
   RC_PRE(!first["failures"].empty());

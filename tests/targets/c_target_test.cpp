@@ -10,14 +10,13 @@
 #include <filesystem>
 #include <fstream>
 
-#include "generators/programs.hpp"
-#include "generators/settings.hpp"
+#include "generators/generate.hpp"
 #include "oracle/check.hpp"
 #include "oracle/interpreter.hpp"
 #include "oracle/text.hpp"
 #include "runners/backend.hpp"
-#include "tests/targets/c_backend.hpp"
 #include "targets/c/emitter/emit_c.hpp"
+#include "tests/targets/c_backend.hpp"
 
 namespace bp = boost::process;
 namespace fs = std::filesystem;
@@ -36,14 +35,15 @@ std::string oracle_line(const Program& p, const RunSettings& r) {
 // The number of programs is RC_PARAMS' max_success (tests/CMakeLists.txt sets it:
 // each program is compiled once, so this test is bounded by compile time).
 RC_GTEST_PROP(CTarget, GeneratedProgramsGiveTheOraclesLines, ()) {
-  Program p = *gen::program();
+  Program p = *gen::any_program();
   check(p);
-  std::vector<RunSettings> runs = *rc::gen::container<std::vector<RunSettings>>(3, gen::run_settings());
+  std::vector<RunSettings> runs = *rc::gen::container<std::vector<RunSettings>>(3, gen::any_run_settings());
   std::vector<Answer> got = c_backend().request(program_to_json(p), runs);
   RC_ASSERT(got.size() == runs.size());
   for (size_t i = 0; i < runs.size(); i++) {
     std::string want = oracle_line(p, runs[i]);
-    if (got[i].line != want) RC_LOG() << print_program(p) << "\nrun " << i << "\n  oracle: " << want << "\n  c:      " << got[i].line << "\n";
+    if (got[i].line != want)
+      RC_LOG() << print_program(p) << "\nrun " << i << "\n  oracle: " << want << "\n  c:      " << got[i].line << "\n";
     RC_ASSERT(got[i].line == want);
   }
 }

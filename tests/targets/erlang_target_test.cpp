@@ -15,8 +15,7 @@
 #include <sstream>
 #include <thread>
 
-#include "generators/programs.hpp"
-#include "generators/settings.hpp"
+#include "generators/generate.hpp"
 #include "oracle/check.hpp"
 #include "oracle/interpreter.hpp"
 #include "oracle/text.hpp"
@@ -106,9 +105,9 @@ std::vector<std::string> lines_of(const std::string& text) {
 // about 13 ms each, the oracle included). All of them go to one node, so a module
 // that leaves something behind in it shows up as a difference in a later program.
 RC_GTEST_PROP(ErlangTarget, GeneratedProgramsGiveTheOraclesLines, ()) {
-  Program p = *gen::program();
+  Program p = *gen::any_program();
   check(p);
-  std::vector<RunSettings> runs = *rc::gen::container<std::vector<RunSettings>>(3, gen::run_settings());
+  std::vector<RunSettings> runs = *rc::gen::container<std::vector<RunSettings>>(3, gen::any_run_settings());
   std::vector<Answer> got = erlang_backend().request(program_to_json(p), runs);
   RC_ASSERT(got.size() == runs.size());
   for (size_t i = 0; i < runs.size(); i++) {
