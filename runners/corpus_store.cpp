@@ -100,13 +100,13 @@ size_t program_size_in(const ojson& j) { return j.is_object() && j.contains("pro
 Stored store_json(const std::string& dir, const ojson& j, const std::string& signature) {
   for (const auto& [path, other] : read_cases(dir))
     if (signature_in(other) == signature) {
-      if (program_size_in(other) <= program_size_in(j)) return Stored{path, false};
+      if (program_size_in(other) <= program_size_in(j)) return Stored{path, false, true};
       write_file_atomic(path, j.dump(2) + "\n");  // same signature, smaller program: it takes the place
-      return Stored{path, true};
+      return Stored{path, true, true};
     }
   std::string path = (fs::path(dir) / (j["name"].get<std::string>() + ".case.json")).string();
   write_file_atomic(path, j.dump(2) + "\n");
-  return Stored{path, true};
+  return Stored{path, true, false};
 }
 
 }  // namespace
@@ -147,10 +147,8 @@ MergeReport merge_corpora(const std::string& into, const std::vector<std::string
   for (const auto& [file, j] : incoming) {
     std::string sig = signature_in(j);
     if (!sig.empty() && j.contains("program")) {
-      bool existed = false;
-      for (const auto& [p, other] : read_cases(into)) existed = existed || signature_in(other) == sig;
       Stored s = store_json(into, j, sig);
-      if (!existed)
+      if (!s.existed)
         rep.added++;
       else if (s.written)
         rep.replaced++;

@@ -34,6 +34,7 @@ void write_file_atomic(const std::string& path, const std::string& text);
 struct Stored {
   std::string path;      // the file that now holds the signature
   bool written = false;  // false: a case at least as small was already there
+  bool existed = false;  // a case of this signature was there before
 };
 // Stores `c` in `dir` (created when needed), keeping one case per signature.
 Stored store_case(const std::string& dir, const NewCase& c);
