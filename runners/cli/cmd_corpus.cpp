@@ -37,9 +37,10 @@ int corpus_merge(int argc, char** argv) {
 int cmd_corpus(int argc, char** argv) {
   if (argc > 2 && std::string(argv[2]) == "merge") return corpus_merge(argc, argv);
   Args a = parse_args(argc, argv, {"--target", "--backend", "--backends", "--timeout"}, {"--verbose"});
-  if (a.positional.size() > 1) throw InputError("", "usage: concord corpus [DIR] [--target NAME|all]");
+  if (a.positional.size() > 1) throw InputError("", "usage: concord corpus [DIR|CASE] [--target NAME|all]");
   std::string dir = a.positional.empty() ? "corpus" : a.positional[0];
-  std::vector<std::string> files = find_cases(dir);
+  // One case file is a corpus of one (concord_add_corpus makes a test of each).
+  std::vector<std::string> files = is_case_file(dir) ? std::vector<std::string>{dir} : find_cases(dir);
   if (files.empty()) throw InputError(dir, "no *.case.json files found");
   const std::string* target = a.option("--target");
   Targets t;

@@ -39,10 +39,11 @@ usage:
       backend's lifetime, started with $CONCORD_ERL (default "erl") on the
       runtime in $CONCORD_ERLANG_EBIN (default: the build's). --timeout: per run
       of the compiled program or the module.
-  concord corpus [DIR] [--verbose] [--target NAME|all] [--backend NAME=COMMAND]...
-      Run every *.case.json under DIR (default: corpus), compare each run with its
-      expected result, print each difference and a summary. Without --target the
-      oracle runs in-process; with it, each named target through the protocol.
+  concord corpus [DIR|CASE] [--verbose] [--target NAME|all] [--backend NAME=COMMAND]...
+      Run every *.case.json under DIR (default: corpus), or one CASE file, compare
+      each run with its expected result, print each difference and a summary.
+      Without --target the oracle runs in-process; with it, each named target
+      through the protocol.
   concord corpus merge --into OUT DIR...
       Join corpora (from several machines or shards) into OUT: one case per
       signature, the smaller program kept; other cases copied when their name is
