@@ -16,6 +16,9 @@ namespace concord {
 // backslash outside quotes escapes the next character. No expansion of any kind.
 // Throws InputError on an unterminated quote or an empty command.
 std::vector<std::string> split_command(const std::string& line);
+// The other way: one word quoted so that a shell (and split_command) reads it back
+// as it is; plain words are left bare, for readable reproduce lines.
+std::string shell_quote(const std::string& s);
 
 // The running executable (/proc/self/exe), for the built-ins.
 std::string self_exe();

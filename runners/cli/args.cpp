@@ -115,16 +115,6 @@ double parse_seconds(const std::string& s, const std::string& what) {
   return v;
 }
 
-std::string shell_quote(const std::string& s) {
-  bool plain = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("/._-=:,+@", c);
-  });
-  if (plain) return s;
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
 double parse_duration(const std::string& s, const std::string& what) {
   static const std::pair<char, double> units[] = {{'s', 1}, {'m', 60}, {'h', 3600}, {'d', 86400}};
   for (const auto& [u, factor] : units)

@@ -1,6 +1,6 @@
 // runners/cli/cli.hpp: what the commands of `concord` share: the exit codes of
-// --help, the option parser, number and duration parsing, shell quoting for the
-// reproduce lines, the choice of targets, and one entry point per command.
+// --help, the option parser, number and duration parsing, the choice of targets,
+// and one entry point per command.
 #pragma once
 
 #include <cstdint>
@@ -37,7 +37,6 @@ double parse_seconds(const std::string& s, const std::string& what);
 double parse_duration(const std::string& s, const std::string& what);
 std::string one_file(const Args& a, const char* cmd);
 bool is_case_file(const std::string& path);
-std::string shell_quote(const std::string& s);
 
 // The backends that --target names (one, or all), with the user backends of
 // --backend / --backends and the --timeout override.
