@@ -71,6 +71,12 @@ usage:
       Reduce a case file to the smallest program and runs that show the same
       divergence (its recorded signature, or the one it shows now), J workers
       testing candidates (default: cores). Writes the result over CASE, or to FILE.
+  concord triage CASE [--html OUT] [--target NAME|all] [--backend NAME=COMMAND]...
+      Run a case on the oracle and every target (default all) and show what
+      diverges: the program, each target's verdict, both answers side by side
+      around each first difference (the differing field marked >> <<), and a
+      command per target that reproduces it. --html: the same as one
+      self-contained page, full journals folded. Exit 1 when a target differs.
   concord mutants [--time D] [--seed S] [--only NAME]... [--shrink-time D] [--list]
       For every planted fault (targets/FAULTS.md): build the target with it, run a
       campaign against it until the first divergence (at most D, default 60s),
@@ -113,6 +119,7 @@ int dispatch(int argc, char** argv) {
   if (cmd == "fuzz") return cmd_fuzz(argc, argv);
   if (cmd == "shrink") return cmd_shrink(argc, argv);
   if (cmd == "mutants") return cmd_mutants(argc, argv);
+  if (cmd == "triage") return cmd_triage(argc, argv);
   if (cmd == "emit-c") return cmd_emit_c(argc, argv);
   if (cmd == "emit-erlang") return cmd_emit_erlang(argc, argv);
   throw InputError("", "unknown command '" + cmd + "' (see concord --help)");

@@ -1,0 +1,227 @@
+// runners/triage.cpp: running a case for triage and locating its differences.
+#include "triage.hpp"
+
+#include <algorithm>
+
+#include "oracle/text.hpp"
+#include "runners/backends.hpp"
+#include "runners/case_check.hpp"
+#include "runners/compare.hpp"
+#include "runners/diff.hpp"
+#include "runners/differ.hpp"
+#include "runners/divergence.hpp"
+
+namespace concord {
+namespace {
+
+// "/journal/12/to" -> {"journal", "12", "to"} (RFC 6901 escapes undone).
+std::vector<std::string> pointer_tokens(const std::string& pointer) {
+  std::vector<std::string> out;
+  size_t at = 0;
+  while (at < pointer.size() && pointer[at] == '/') {
+    size_t next = pointer.find('/', at + 1);
+    std::string tok = pointer.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1);
+    std::string plain;
+    for (size_t i = 0; i < tok.size(); i++) {
+      if (tok[i] == '~' && i + 1 < tok.size()) {
+        plain += tok[i + 1] == '1' ? '/' : '~';
+        i++;
+      } else {
+        plain += tok[i];
+      }
+    }
+    out.push_back(plain);
+    if (next == std::string::npos) break;
+    at = next;
+  }
+  return out;
+}
+
+bool is_index(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+const ojson* section_of(const Answer& a, const std::string& section) {
+  if (!a.json.is_object() || !a.json.contains(section)) return nullptr;
+  return &a.json[section];
+}
+
+// Rows [from, to) of two arrays (either may be shorter).
+std::vector<SideRow> array_rows(const ojson* left, const ojson* right, size_t from, size_t to) {
+  std::vector<SideRow> rows;
+  size_t nl = left && left->is_array() ? left->size() : 0, nr = right && right->is_array() ? right->size() : 0;
+  for (size_t i = from; i < to && i < std::max(nl, nr); i++) {
+    SideRow r;
+    r.index = i;
+    r.left_present = i < nl;
+    r.right_present = i < nr;
+    if (r.left_present) r.left = (*left)[i];
+    if (r.right_present) r.right = (*right)[i];
+    r.differs = r.left_present != r.right_present || r.left != r.right;
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+// An answer as one row: a result by its outcome and turns, an error by its code.
+ojson gist(const Answer& a) {
+  if (!a.ok()) return a.json.is_object() ? a.json : ojson(a.line);
+  return ojson{{"outcome", a.json.value("outcome", std::string())}, {"turns", a.json.value("turns", 0)}};
+}
+
+}  // namespace
+
+std::string value_words(const ojson& v) {
+  if (v.is_string()) {
+    const std::string& s = v.get_ref<const std::string&>();
+    bool name = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
+    });
+    if (name) return s;
+  }
+  return v.dump(-1, ' ', false, ojson::error_handler_t::replace);
+}
+
+ElementWords element_words(const ojson& e) {
+  ElementWords w;
+  if (!e.is_object()) {
+    w.fields.emplace_back("", value_words(e));
+    return w;
+  }
+  bool event = e.contains("ev") && e.contains("turn");
+  if (event) w.head = "t" + value_words(e["turn"]) + " " + value_words(e["ev"]);
+  for (const auto& [k, v] : e.items()) {
+    if (event && (k == "ev" || k == "turn")) continue;
+    w.fields.emplace_back(k, value_words(v));
+  }
+  return w;
+}
+
+SideBySide around_first_difference(const Answer& oracle, const Answer& got, size_t context) {
+  SideBySide s;
+  if (!oracle.ok() || !got.ok()) {
+    s.section = "answer";
+    SideRow r;
+    r.left_present = r.right_present = true;
+    r.left = gist(oracle);
+    r.right = gist(got);
+    r.differs = r.first = true;
+    s.rows.push_back(std::move(r));
+    return s;
+  }
+  std::optional<Difference> d = first_difference(oracle.json, got.json);
+  if (!d) {  // the same value in another form: the whole line is the difference
+    s.section = "bytes";
+    SideRow r;
+    r.left_present = r.right_present = true;
+    r.left = oracle.line;
+    r.right = got.line;
+    r.differs = r.first = true;
+    s.rows.push_back(std::move(r));
+    return s;
+  }
+  std::vector<std::string> tok = pointer_tokens(d->pointer);
+  s.section = tok.empty() ? "answer" : tok[0];
+  const ojson* l = section_of(oracle, s.section);
+  const ojson* r = section_of(got, s.section);
+  bool array = (l && l->is_array()) || (r && r->is_array());
+  if (array && tok.size() >= 2 && is_index(tok[1])) {
+    size_t at = std::stoul(tok[1]);
+    if (tok.size() >= 3) s.field = tok[2];
+    s.rows = array_rows(l, r, at > context ? at - context : 0, at + context + 1);
+    for (SideRow& row : s.rows) row.first = row.index == at;
+    return s;
+  }
+  SideRow row;  // a scalar section (outcome, turns), or a whole section present on one side only
+  row.left_present = l != nullptr;
+  row.right_present = r != nullptr;
+  if (l) row.left = *l;
+  if (r) row.right = *r;
+  row.differs = row.first = true;
+  s.rows.push_back(std::move(row));
+  return s;
+}
+
+SideBySide whole_journals(const Answer& oracle, const Answer& got) {
+  SideBySide s;
+  s.section = "journal";
+  const ojson* l = section_of(oracle, "journal");
+  const ojson* r = section_of(got, "journal");
+  s.rows = array_rows(l, r, 0, SIZE_MAX);
+  for (SideRow& row : s.rows)
+    if (row.differs) {
+      row.first = true;
+      break;
+    }
+  return s;
+}
+
+Triage triage_case(const std::string& path, const Case& c, const std::vector<BackendSpec>& targets,
+                   const std::string& declared) {
+  Triage t;
+  t.path = path;
+  t.c = c;
+  t.program_text = print_program(c.program);
+  t.declared = declared;
+  for (const CaseRun& r : c.runs) t.runs.push_back(r.settings);
+  Differ differ(targets);
+  DiffOutcome o = differ.run(c.program, t.runs);
+  t.oracle = o.oracle;
+  t.signature = o.signature;
+  for (size_t i = 0; i < c.runs.size(); i++) {
+    Answer expected = expected_answer(c.runs[i].expect);
+    if (compare_answers("expected", expected, "oracle", t.oracle[i]).verdict != Verdict::kAgree)
+      t.oracle_changed.push_back(i);
+  }
+  for (TargetAnswers& ta : o.targets) {
+    TargetTriage tt;
+    tt.target = ta.target;
+    tt.answers = std::move(ta.answers);
+    for (size_t i = 0; i < tt.answers.size() && i < t.oracle.size(); i++) {
+      Comparison cmp = compare_answers("oracle", t.oracle[i], tt.target, tt.answers[i]);
+      if (cmp.verdict == Verdict::kAgree) continue;
+      tt.state = cmp.verdict == Verdict::kDiffer ? TargetTriage::State::kDiffer : TargetTriage::State::kNoVerdict;
+      tt.run = i;
+      tt.report = cmp.report;
+      tt.kind = difference_kind(t.oracle[i], tt.answers[i]);
+      if (t.oracle[i].ok() && tt.answers[i].ok())
+        if (auto d = first_difference(t.oracle[i].json, tt.answers[i].json)) tt.pointer = d->pointer;
+      tt.around = around_first_difference(t.oracle[i], tt.answers[i], 4);
+      tt.journal = whole_journals(t.oracle[i], tt.answers[i]);
+      break;
+    }
+    t.targets.push_back(std::move(tt));
+  }
+  return t;
+}
+
+std::string settings_words(const RunSettings& r) {
+  return "seed " + std::to_string(r.seed) + ", turns " + std::to_string(r.turns) + ", max processes " +
+         std::to_string(r.max_processes);
+}
+
+std::string where_words(const SideBySide& s) {
+  if (s.section == "answer") return "the answers";
+  if (s.section == "bytes") return "the bytes of the answer line (same JSON value)";
+  for (const SideRow& r : s.rows)
+    if (r.first && s.rows.size() > 1)
+      return s.section + " around element " + std::to_string(r.index) + (s.field.empty() ? "" : ", field " + s.field);
+  return "the " + s.section;
+}
+
+std::string reproduce_run(const Triage& t, const std::string& target, size_t run) {
+  const RunSettings& r = t.runs.at(run);
+  std::string cmd = t.concord + " run " + shell_quote(t.path) + " --seed " + std::to_string(r.seed) + " --turns " +
+                    std::to_string(r.turns) + " --max-processes " + std::to_string(r.max_processes);
+  if (target == "oracle") return cmd;
+  const std::vector<std::string>& builtin = builtin_targets();
+  bool declared = std::find(builtin.begin(), builtin.end(), target) == builtin.end();
+  cmd += " --target " + shell_quote(target) + (declared ? t.declared : "");
+  return cmd;
+}
+
+std::string reproduce_case(const Triage& t) {
+  return t.concord + " triage " + shell_quote(t.path) + t.declared;
+}
+
+}  // namespace concord

@@ -1,0 +1,90 @@
+// runners/triage.hpp: what a person needs to understand one corpus case (DESIGN
+// §4): its program, each target's answers against the oracle's, the run where a
+// target first differs, and both sides of that answer around the first difference
+// (the section it is in, e.g. the journal, with the differing element and field
+// marked), plus one command per target that reproduces it. triage_text() and
+// triage_html() render the same Triage; neither re-runs anything.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "runners/backend.hpp"
+#include "runners/load.hpp"
+
+namespace concord {
+
+// One row of two answers shown side by side: element `index` of a section (an
+// event of the journal, a decision, ...), or the section's value itself.
+struct SideRow {
+  size_t index = 0;
+  bool left_present = false, right_present = false;
+  ojson left, right;
+  bool differs = false;
+  bool first = false;  // the first difference
+};
+
+struct SideBySide {
+  std::string section;  // "journal", "decisions", "outcome", ...; "answer" when one side is an error
+  std::string field;    // the field of the first differing element ("to"), or "" for the whole element
+  std::vector<SideRow> rows;
+};
+
+struct TargetTriage {
+  std::string target;
+  std::vector<Answer> answers;
+  enum class State { kAgree, kDiffer, kNoVerdict } state = State::kAgree;
+  size_t run = 0;        // the first run where it differs (or gave no verdict)
+  std::string kind;      // difference_kind(), e.g. "journal/deliver/to"
+  std::string report;    // the first difference in words (compare_answers)
+  std::string pointer;   // the JSON pointer of the first difference; "" for an error or bytes
+  SideBySide around;     // a few rows either side of the first difference
+  SideBySide journal;    // both journals of that run in full
+};
+
+struct Triage {
+  std::string path;  // the case file, as given
+  Case c;
+  std::string program_text;
+  std::vector<RunSettings> runs;
+  std::vector<Answer> oracle;          // the oracle's answers now
+  std::vector<size_t> oracle_changed;  // runs whose expected result is no longer the oracle's answer
+  std::vector<TargetTriage> targets;   // besides the oracle, in the order asked
+  std::string signature;               // the signature the case shows now ("" when all agree)
+  std::string declared;                // the --backend options that declare user targets, for reproduce lines
+  std::string concord = "concord";     // how reproduce lines call concord
+};
+
+// Runs the case on the oracle and on `targets` and locates every difference.
+Triage triage_case(const std::string& path, const Case& c, const std::vector<BackendSpec>& targets,
+                   const std::string& declared);
+
+// Rows `context` either side of the first difference between two answers of one
+// run, or every row of their journals.
+SideBySide around_first_difference(const Answer& oracle, const Answer& got, size_t context);
+SideBySide whole_journals(const Answer& oracle, const Answer& got);
+
+// One element in words: "t3 deliver to=a from=null tag=hi args=[1] ready=2" for an
+// event, "key=value ..." for another object, the JSON otherwise. Split so that a
+// renderer can mark one field.
+struct ElementWords {
+  std::string head;                                         // "t3 deliver", or ""
+  std::vector<std::pair<std::string, std::string>> fields;  // key, value in words
+};
+ElementWords element_words(const ojson& element);
+std::string value_words(const ojson& v);  // strings that are names unquoted, the rest as JSON
+
+// "seed 5, turns 1000, max processes 10000"
+std::string settings_words(const RunSettings& r);
+// "journal around element 7, field name", "the outcome", "the answers"
+std::string where_words(const SideBySide& s);
+
+// The command that shows run `run` of the case on `target` ("oracle" included).
+std::string reproduce_run(const Triage& t, const std::string& target, size_t run);
+// The command that checks the whole case on every target again.
+std::string reproduce_case(const Triage& t);
+
+std::string triage_text(const Triage& t);
+std::string triage_html(const Triage& t);
+
+}  // namespace concord

@@ -1,0 +1,115 @@
+// runners/triage_text.cpp: a Triage for a terminal: the case, the program, each
+// target's verdict, both sides around each first difference (the differing field
+// between >> <<), and the commands that reproduce it.
+#include <sstream>
+
+#include "runners/triage.hpp"
+
+namespace concord {
+namespace {
+
+constexpr size_t kColumn = 60;  // wider rows are shown one above the other
+
+std::string indent(const std::string& text, const std::string& by) {
+  std::string out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out += (line.empty() ? "" : by + line) + "\n";
+  return out;
+}
+
+std::string row_words(bool present, const ojson& v, const std::string& mark) {
+  if (!present) return "(absent)";
+  ElementWords w = element_words(v);
+  std::string out = w.head;
+  for (const auto& [k, val] : w.fields) {
+    std::string f = k.empty() ? val : k + "=" + val;
+    if (!mark.empty() && k == mark) f = ">>" + f + "<<";
+    out += (out.empty() ? "" : " ") + f;
+  }
+  return out;
+}
+
+std::string pad(const std::string& s, size_t n) { return s.size() >= n ? s : s + std::string(n - s.size(), ' '); }
+
+void side_by_side(std::ostream& out, const SideBySide& s, const std::string& right_name) {
+  std::vector<std::string> left, right;
+  size_t wide = 0;
+  for (const SideRow& r : s.rows) {
+    std::string mark = r.first ? s.field : "";
+    left.push_back(row_words(r.left_present, r.left, mark));
+    right.push_back(row_words(r.right_present, r.right, mark));
+    wide = std::max({wide, left.back().size(), right.back().size()});
+  }
+  bool columns = wide <= kColumn;
+  size_t lw = 6;
+  for (const std::string& l : left) lw = std::max(lw, l.size());
+  if (columns) out << "          " << pad("oracle", lw) << " | " << right_name << "\n";
+  for (size_t i = 0; i < s.rows.size(); i++) {
+    const SideRow& r = s.rows[i];
+    std::string flag = r.first ? ">" : r.differs ? "!" : " ";
+    std::string idx = s.rows.size() > 1 || s.section == "journal" ? std::to_string(r.index) : "";
+    std::string lead = "    " + flag + " " + pad(idx, 4);
+    if (columns) {
+      out << lead << pad(left[i], lw) << " | " << right[i] << "\n";
+    } else {
+      out << lead << pad("oracle", right_name.size()) << ": " << left[i] << "\n";
+      out << std::string(lead.size(), ' ') << right_name << ": " << right[i] << "\n";
+    }
+  }
+}
+
+}  // namespace
+
+std::string triage_text(const Triage& t) {
+  std::ostringstream out;
+  out << "case " << t.path << (t.c.name.empty() ? "" : " (" + t.c.name + ")") << "\n";
+  if (!t.c.about.empty()) out << "  about: " << t.c.about << "\n";
+  out << "  status: " << t.c.status << (t.c.reason.empty() ? "" : " (" + t.c.reason + ")") << "\n";
+  out << "  recorded signature: " << (t.c.signature.empty() ? "none" : t.c.signature) << "\n";
+  out << "  signature now: " << (t.signature.empty() ? "none (every target agrees with the oracle)" : t.signature)
+      << "\n";
+  if (t.c.found.is_object() && t.c.found.contains("reproduce"))
+    out << "  found by: " << t.c.found["reproduce"].get<std::string>() << "\n";
+  out << "\nprogram:\n" << indent(t.program_text, "    ");
+  out << "\nruns:\n";
+  for (size_t i = 0; i < t.runs.size(); i++) out << "  run " << i << ": " << settings_words(t.runs[i]) << "\n";
+  if (!t.oracle_changed.empty()) {
+    out << "  note: the oracle's answer is no longer the recorded result on run";
+    for (size_t i : t.oracle_changed) out << " " << i;
+    out << " (the spec or the oracle changed since the case was stored)\n";
+  }
+
+  out << "\nverdict, against the oracle:\n";
+  size_t w = 6;
+  for (const TargetTriage& tt : t.targets) w = std::max(w, tt.target.size());
+  for (const TargetTriage& tt : t.targets) {
+    out << "  " << pad(tt.target, w) << "  ";
+    if (tt.state == TargetTriage::State::kAgree) {
+      out << "agrees on every run (" << t.runs.size() << ")\n";
+      continue;
+    }
+    out << (tt.state == TargetTriage::State::kDiffer ? "DIFFERS" : "NO VERDICT") << " from run " << tt.run << ": "
+        << tt.kind << "\n"
+        << indent(tt.report, std::string(w + 2, ' '));
+  }
+  for (const TargetTriage& tt : t.targets) {
+    if (tt.state != TargetTriage::State::kDiffer) continue;
+    out << "\n" << tt.target << ", run " << tt.run << " (" << settings_words(t.runs[tt.run]) << "): "
+        << where_words(tt.around) << "\n";
+    side_by_side(out, tt.around, tt.target);
+  }
+  out << "\nreproduce:\n";
+  std::vector<std::pair<std::string, size_t>> lines{{"oracle", 0}};
+  for (const TargetTriage& tt : t.targets)
+    if (tt.state != TargetTriage::State::kAgree) lines.emplace_back(tt.target, tt.run);
+  for (const TargetTriage& tt : t.targets)  // the oracle's line shows the first diverging run
+    if (tt.state != TargetTriage::State::kAgree) {
+      lines[0].second = tt.run;
+      break;
+    }
+  for (const auto& [name, run] : lines) out << "  " << pad(name, w) << "  " << reproduce_run(t, name, run) << "\n";
+  out << "  " << pad("all", w) << "  " << reproduce_case(t) << "\n";
+  return out.str();
+}
+
+}  // namespace concord
