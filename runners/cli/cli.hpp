@@ -63,5 +63,6 @@ int cmd_fuzz(int argc, char** argv);
 int cmd_shrink(int argc, char** argv);
 int cmd_mutants(int argc, char** argv);
 int cmd_triage(int argc, char** argv);
+int cmd_report(int argc, char** argv);
 
 }  // namespace concord

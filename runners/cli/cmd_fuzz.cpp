@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <filesystem>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
@@ -19,9 +20,14 @@
 #include "runners/campaign.hpp"
 #include "runners/cli/cli.hpp"
 #include "runners/corpus_store.hpp"
+#include "runners/load.hpp"
+#include "runners/report.hpp"
+#include "runners/triage.hpp"
 
 namespace concord {
 namespace {
+
+namespace fs = std::filesystem;
 
 std::atomic<bool> g_interrupted{false};
 
@@ -36,21 +42,15 @@ void install_stop_handlers() {
   sigaction(SIGTERM, &sa, nullptr);
 }
 
-std::string fixed(double v, int digits) {
-  std::ostringstream o;
-  o << std::fixed << std::setprecision(digits) << v;
-  return o.str();
-}
-
 std::string per_target(const std::map<std::string, double>& secs) {
   std::string out;
-  for (const auto& [t, s] : secs) out += (out.empty() ? "" : ", ") + t + " " + fixed(s, 1) + " s";
+  for (const auto& [t, s] : secs) out += (out.empty() ? "" : ", ") + t + " " + fixed_point(s, 1) + " s";
   return out;
 }
 
 std::string progress_line(const CampaignProgress& p) {
   double rate = p.elapsed > 0 ? p.programs / p.elapsed : 0;
-  return "[" + fixed(p.elapsed, 0) + " s] " + std::to_string(p.programs) + " programs (" + fixed(rate, 1) + "/s), " +
+  return "[" + fixed_point(p.elapsed, 0) + " s] " + std::to_string(p.programs) + " programs (" + fixed_point(rate, 1) + "/s), " +
          std::to_string(p.runs) + " runs | divergent cases " + std::to_string(p.divergent_cases) + ", new signatures " +
          std::to_string(p.signatures) + ", flaky " + std::to_string(p.flaky) + (p.shrinking ? " (shrinking)" : "") +
          " | " + per_target(p.seconds);
@@ -76,52 +76,13 @@ const char* kind_word(Finding::Kind k) {
   return "";
 }
 
-ojson summary_json(const CampaignConfig& cfg, const CampaignReport& r) {
-  ojson j;
-  j["concord_summary"] = 1;
-  j["seed"] = cfg.seed;
-  j["profile"] = cfg.profile;
-  j["generator_version"] = gen::kGeneratorVersion;
-  j["seeds_per_program"] = cfg.seeds_per_program;
-  j["shard"] = std::to_string(cfg.shard_index) + "/" + std::to_string(cfg.shard_count);
-  j["jobs"] = cfg.jobs;
-  ojson targets = ojson::array();
-  for (const BackendSpec& s : cfg.targets) targets.push_back(s.name);
-  j["targets"] = targets;
-  j["seconds"] = r.totals.elapsed;
-  j["programs"] = r.totals.programs;
-  j["runs"] = r.totals.runs;
-  j["target_seconds"] = r.totals.seconds;
-  j["divergent_cases"] = r.totals.divergent_cases;
-  j["flaky"] = r.totals.flaky;
-  j["no_verdict"] = r.no_verdict;
-  j["interrupted"] = r.interrupted;
-  ojson fs = ojson::array();
-  for (const Finding& f : r.findings) {
-    ojson x{{"case", f.case_index},      {"program_seed", f.program_seed}, {"signature", f.signature},
-            {"kind", kind_word(f.kind)}, {"found_after", f.found_after},   {"reproduce", f.reproduce}};
-    auto hit = r.hits.find(f.signature);
-    x["hits"] = hit == r.hits.end() ? 0 : hit->second;
-    if (!f.corpus_file.empty()) x["corpus_file"] = f.corpus_file;
-    if (f.shrunk)
-      x["shrink"] = ojson{{"size_before", f.shrink.size_before},
-                          {"size_after", f.shrink.size_after},
-                          {"processes_after", f.shrink.processes_after},
-                          {"seconds", f.shrink.seconds}};
-    fs.push_back(std::move(x));
-  }
-  j["findings"] = fs;
-  j["coverage"] = r.coverage.to_json();
-  return j;
-}
-
 void print_report(std::ostream& out, const CampaignConfig& cfg, const CampaignReport& r) {
   const CampaignProgress& t = r.totals;
   double rate = t.elapsed > 0 ? t.programs / t.elapsed : 0;
   out << "\n"
-      << (r.interrupted ? "interrupted after " : "finished in ") << fixed(t.elapsed, 1) << " s: " << t.programs
-      << " programs, " << t.runs << " runs (" << fixed(rate, 1) << " programs/s, "
-      << fixed(t.elapsed > 0 ? t.runs / t.elapsed : 0, 1) << " runs/s)\n";
+      << (r.interrupted ? "interrupted after " : "finished in ") << fixed_point(t.elapsed, 1) << " s: " << t.programs
+      << " programs, " << t.runs << " runs (" << fixed_point(rate, 1) << " programs/s, "
+      << fixed_point(t.elapsed > 0 ? t.runs / t.elapsed : 0, 1) << " runs/s)\n";
   out << "time per target (summed over workers): " << per_target(t.seconds) << "\n";
   for (const auto& [target, n] : r.no_verdict) out << "no verdict from " << target << " on " << n << " cases\n";
   out << "divergent cases: " << t.divergent_cases << ", new signatures: " << t.signatures << ", flaky: " << t.flaky
@@ -129,13 +90,13 @@ void print_report(std::ostream& out, const CampaignConfig& cfg, const CampaignRe
   for (const Finding& f : r.findings) {
     auto hit = r.hits.find(f.signature);
     out << "  " << kind_word(f.kind) << "  " << f.signature << "  (case " << f.case_index << ", "
-        << (hit == r.hits.end() ? 1 : hit->second) << " cases, first after " << fixed(f.found_after, 1) << " s)\n";
+        << (hit == r.hits.end() ? 1 : hit->second) << " cases, first after " << fixed_point(f.found_after, 1) << " s)\n";
     for (const Divergence& d : f.divergences)
       if (f.kind != Finding::Kind::kKnown) out << "    " << d.target << ", run " << d.run << ":\n" << d.report;
     if (f.shrunk)
       out << "    shrunk: size " << f.shrink.size_before << " -> " << f.shrink.size_after << ", processes "
           << f.shrink.processes_before << " -> " << f.shrink.processes_after << ", runs " << f.shrink.runs_before
-          << " -> " << f.shrink.runs_after << ", " << f.shrink.tests << " tests in " << fixed(f.shrink.seconds, 1)
+          << " -> " << f.shrink.runs_after << ", " << f.shrink.tests << " tests in " << fixed_point(f.shrink.seconds, 1)
           << " s" << (f.shrink.timed_out ? " (time limit)" : "") << "\n";
     if (!f.corpus_file.empty())
       out << "    corpus: " << f.corpus_file << (f.stored ? "" : " (a smaller case of this signature was there)")
@@ -151,14 +112,35 @@ void print_report(std::ostream& out, const CampaignConfig& cfg, const CampaignRe
   if (!cfg.corpus_dir.empty() && t.signatures == 0) out << "nothing new: no file written\n";
 }
 
+// The report folder, with a triage page for each signature that has a corpus
+// file; a page that cannot be made is named in the report, not fatal.
+void write_campaign_report(const std::string& dir, const CampaignConfig& cfg, const CampaignReport& r,
+                           const Throughput& throughput, const std::string& declared) {
+  ojson summary = report_summary(cfg, r, throughput);
+  for (ojson& s : summary["signatures"]) {
+    if (!s.contains("corpus_file")) continue;
+    std::string file = s["corpus_file"];
+    try {
+      Triage t = triage_case(file, load_case(file), cfg.targets, declared);
+      std::string page = "triage/" + fs::path(file).filename().replace_extension("").replace_extension("").string() +
+                         ".html";
+      write_file_atomic((fs::path(dir) / page).string(), triage_html(t));
+      s["triage"] = page;
+    } catch (const std::exception& e) {
+      s["triage_error"] = e.what();
+    }
+  }
+  write_report(dir, summary);
+}
+
 }  // namespace
 
 int cmd_fuzz(int argc, char** argv) {
   Args a =
       parse_args(argc, argv,
                  {"--seed", "--cases", "--time", "--jobs", "--seeds-per-program", "--profile", "--target", "--backend",
-                  "--backends", "--timeout", "--corpus", "--shrink-time", "--shard", "--case", "--summary"},
-                 {"--no-shrink", "--quiet"});
+                  "--backends", "--timeout", "--corpus", "--shrink-time", "--shard", "--case", "--report"},
+                 {"--no-shrink", "--no-report", "--quiet"});
   if (!a.positional.empty()) throw InputError("", "usage: concord fuzz [options] (see concord --help)");
   CampaignConfig cfg;
   if (const std::string* s = a.option("--seed"))
@@ -199,6 +181,17 @@ int cmd_fuzz(int argc, char** argv) {
   cfg.reproduce = "concord fuzz --seed " + std::to_string(cfg.seed) + " --profile " + cfg.profile +
                   " --seeds-per-program " + std::to_string(cfg.seeds_per_program) +
                   (target == "all" ? "" : " --target " + shell_quote(target)) + t.declared;
+  // The report folder: --report, else reports/seed-S[-shard-i-of-N]; a replay of
+  // chosen cases writes one only when asked.
+  std::string report_dir;
+  if (const std::string* s = a.option("--report"))
+    report_dir = *s;
+  else if (cfg.only_cases.empty())
+    report_dir = "reports/seed-" + std::to_string(cfg.seed) +
+                 (cfg.shard_count > 1 ? "-shard-" + std::to_string(cfg.shard_index) + "-of-" +
+                                            std::to_string(cfg.shard_count)
+                                      : "");
+  if (a.flag("--no-report")) report_dir.clear();
   cfg.interrupted = &g_interrupted;
   install_stop_handlers();
 
@@ -210,17 +203,20 @@ int cmd_fuzz(int argc, char** argv) {
     std::cout << cfg.only_cases.size() << " chosen cases";
   else if (cfg.cases)
     std::cout << cfg.cases << " cases" << (cfg.seconds > 0 ? " at most" : "");
-  if (cfg.seconds > 0) std::cout << (cfg.cases ? ", " : "") << fixed(cfg.seconds, 0) << " s";
+  if (cfg.seconds > 0) std::cout << (cfg.cases ? ", " : "") << fixed_point(cfg.seconds, 0) << " s";
   if (cfg.shard_count > 1) std::cout << ", shard " << cfg.shard_index << "/" << cfg.shard_count;
   if (cfg.only_cases.empty())
     std::cout << "\n  reproduce this campaign: " << cfg.reproduce
-            << (cfg.cases ? " --cases " + std::to_string(cfg.cases) : " --time " + fixed(cfg.seconds, 0) + "s")
+            << (cfg.cases ? " --cases " + std::to_string(cfg.cases) : " --time " + fixed_point(cfg.seconds, 0) + "s")
             << (cfg.shard_count > 1 ? " --shard " + *a.option("--shard") : "");
   std::cout << "\n" << std::flush;
 
   bool tty = isatty(STDERR_FILENO);
   double last_line = 0;
+  Throughput throughput;
+  throughput.add(CampaignProgress{});
   CampaignReport r = run_campaign(cfg, [&](const CampaignProgress& p) {
+    throughput.add(p);
     if (a.flag("--quiet")) return;
     if (tty)
       std::cerr << "\r" << progress_line(p) << "\x1b[K" << std::flush;
@@ -230,8 +226,12 @@ int cmd_fuzz(int argc, char** argv) {
     }
   });
   if (tty && !a.flag("--quiet")) std::cerr << "\r" << progress_line(r.totals) << "\x1b[K\n";
+  throughput.add(r.totals);
   print_report(std::cout, cfg, r);
-  if (const std::string* s = a.option("--summary")) write_file_atomic(*s, summary_json(cfg, r).dump(2) + "\n");
+  if (!report_dir.empty()) {
+    write_campaign_report(report_dir, cfg, r, throughput, t.declared);
+    std::cout << "report: " << report_dir << "/index.html (summary.json, summary.md, junit.xml)\n";
+  }
   bool new_found = false;
   for (const Finding& f : r.findings) new_found = new_found || f.kind == Finding::Kind::kNew;
   if (!cfg.only_cases.empty()) {

@@ -55,7 +55,7 @@ usage:
   concord fuzz [--cases N | --time D] [--seed S] [--jobs J] [--seeds-per-program K]
                [--profile P] [--target NAME|all] [--backend NAME=COMMAND]...
                [--corpus DIR] [--no-shrink] [--shrink-time D] [--shard i/N]
-               [--case I]... [--summary FILE] [--quiet]
+               [--case I]... [--report DIR | --no-report] [--quiet]
       A campaign: case i's program is generated from the campaign seed S (random
       and printed when not given) and i, and runs on K seeds (default 8) on the
       oracle and every target (default all); J workers (default: cores) each own a
@@ -64,9 +64,18 @@ usage:
       corpus DIR (default corpus/found) shrunk and stored there. D: 90, 90s, 15m,
       8h, 1d; default --time 60s. --shard i/N runs the cases with index mod N = i.
       --case I replays one case (its reproduce line), storing nothing. A progress
-      line goes to stderr, the report to stdout (--summary: also as JSON).
+      line goes to stderr, the report to stdout and to the folder DIR (default
+      reports/seed-S[-shard-i-of-N]): summary.json, summary.md, junit.xml (a
+      test case per signature) and index.html (charts, a triage page for each
+      signature under triage/).
       Ctrl-C stops cleanly and keeps everything found. Exit 1 when something new
       was found (or a replayed case diverges).
+  concord report merge --into OUT [--corpus MERGED] DIR...
+      Join the report folders of one campaign's shards (same seed, profile,
+      targets, shard count; each shard once) into OUT: counts added, each
+      signature's first case over all shards, coverage merged, triage pages
+      copied. --corpus: the corpus merged from the shards' (corpus merge), whose
+      files the report then names. Missing shards are listed, not fatal.
   concord shrink CASE [--target NAME|all] [--jobs J] [--time D] [--out FILE]
       Reduce a case file to the smallest program and runs that show the same
       divergence (its recorded signature, or the one it shows now), J workers
@@ -120,6 +129,7 @@ int dispatch(int argc, char** argv) {
   if (cmd == "shrink") return cmd_shrink(argc, argv);
   if (cmd == "mutants") return cmd_mutants(argc, argv);
   if (cmd == "triage") return cmd_triage(argc, argv);
+  if (cmd == "report") return cmd_report(argc, argv);
   if (cmd == "emit-c") return cmd_emit_c(argc, argv);
   if (cmd == "emit-erlang") return cmd_emit_erlang(argc, argv);
   throw InputError("", "unknown command '" + cmd + "' (see concord --help)");

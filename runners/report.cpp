@@ -1,0 +1,252 @@
+// runners/report.cpp: summary.json: made from a campaign, read back, merged.
+#include "report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iomanip>
+#include <sstream>
+#include <set>
+
+#include "generators/generate.hpp"
+#include "oracle/error.hpp"
+#include "runners/corpus_store.hpp"
+#include "runners/load.hpp"
+
+namespace concord {
+namespace fs = std::filesystem;
+
+void Throughput::add(const CampaignProgress& p) {
+  if (seen_++ % stride_ != 0) return;
+  samples_.push_back({p.elapsed, static_cast<double>(p.programs), static_cast<double>(p.runs)});
+  if (samples_.size() < kMaxSamples) return;
+  std::vector<std::array<double, 3>> kept;
+  for (size_t i = 0; i < samples_.size(); i += 2) kept.push_back(samples_[i]);
+  samples_ = std::move(kept);
+  stride_ *= 2;
+}
+
+ojson Throughput::to_json() const {
+  ojson out = ojson::array();
+  for (const auto& s : samples_)
+    out.push_back(ojson::array({std::round(s[0] * 10) / 10, static_cast<uint64_t>(s[1]), static_cast<uint64_t>(s[2])}));
+  return out;
+}
+
+namespace {
+
+const char* status_word(Finding::Kind k) { return k == Finding::Kind::kKnown ? "known" : "new"; }
+
+std::string shard_name(uint64_t i, uint64_t n) { return std::to_string(i) + "/" + std::to_string(n); }
+
+ojson first_differences(const std::vector<Divergence>& ds) {
+  ojson out = ojson::array();
+  for (const Divergence& d : ds)
+    out.push_back(ojson{{"target", d.target}, {"run", d.run}, {"kind", d.kind}, {"report", d.report}});
+  return out;
+}
+
+}  // namespace
+
+ojson report_summary(const CampaignConfig& cfg, const CampaignReport& r, const Throughput& throughput) {
+  ojson j;
+  j["concord_report"] = kReportVersion;
+  j["seed"] = cfg.seed;
+  j["profile"] = cfg.profile;
+  j["generator_version"] = gen::kGeneratorVersion;
+  j["seeds_per_program"] = cfg.seeds_per_program;
+  ojson targets = ojson::array();
+  for (const BackendSpec& s : cfg.targets) targets.push_back(s.name);
+  j["targets"] = targets;
+  j["cases_requested"] = cfg.cases ? ojson(cfg.cases) : ojson(nullptr);
+  j["time_limit"] = cfg.seconds > 0 ? ojson(cfg.seconds) : ojson(nullptr);
+  j["shard_count"] = cfg.shard_count;
+  std::ostringstream limit;
+  if (cfg.cases) limit << " --cases " << cfg.cases;
+  if (cfg.seconds > 0) limit << " --time " << fixed_point(cfg.seconds, 0) << "s";
+  j["reproduce"] = cfg.reproduce + limit.str();
+  const CampaignProgress& t = r.totals;
+  j["shards"] = ojson::array({ojson{{"shard", shard_name(cfg.shard_index, cfg.shard_count)},
+                                    {"jobs", cfg.jobs},
+                                    {"seconds", t.elapsed},
+                                    {"programs", t.programs},
+                                    {"runs", t.runs},
+                                    {"interrupted", r.interrupted},
+                                    {"throughput", throughput.to_json()}}});
+  j["seconds"] = t.elapsed;
+  j["programs"] = t.programs;
+  j["runs"] = t.runs;
+  j["target_seconds"] = t.seconds;
+  j["divergent_cases"] = t.divergent_cases;
+  j["flaky"] = t.flaky;
+  j["no_verdict"] = r.no_verdict;
+  j["interrupted"] = r.interrupted;
+  ojson sigs = ojson::array(), flaky = ojson::array();
+  for (const Finding& f : r.findings) {
+    if (f.kind == Finding::Kind::kFlaky) {
+      flaky.push_back(ojson{{"case", f.case_index}, {"signature", f.signature}, {"reproduce", f.reproduce}});
+      continue;
+    }
+    ojson s{{"signature", f.signature},          {"status", status_word(f.kind)},
+            {"hits", 0},                         {"first_case", f.case_index},
+            {"program_seed", f.program_seed},    {"found_after", f.found_after},
+            {"reproduce", f.reproduce},          {"first_difference", first_differences(f.divergences)}};
+    auto hit = r.hits.find(f.signature);
+    if (hit != r.hits.end()) s["hits"] = hit->second;
+    if (!f.corpus_file.empty()) s["corpus_file"] = f.corpus_file;
+    if (f.shrunk)
+      s["shrink"] = ojson{{"size_before", f.shrink.size_before},   {"size_after", f.shrink.size_after},
+                          {"processes_after", f.shrink.processes_after}, {"tests", f.shrink.tests},
+                          {"seconds", f.shrink.seconds}};
+    sigs.push_back(std::move(s));
+  }
+  std::sort(sigs.begin(), sigs.end(), [](const ojson& a, const ojson& b) { return a["signature"] < b["signature"]; });
+  j["signatures"] = sigs;
+  j["flaky_cases"] = flaky;
+  j["coverage"] = r.coverage.to_json();
+  return j;
+}
+
+namespace {
+
+// The keys every summary has, with the JSON type each must be.
+void check_shape(const ojson& j, const std::string& where) {
+  static const std::vector<std::pair<const char*, ojson::value_t>> kKeys = {
+      {"seed", ojson::value_t::number_unsigned},
+      {"profile", ojson::value_t::string},
+      {"generator_version", ojson::value_t::number_unsigned},
+      {"seeds_per_program", ojson::value_t::number_unsigned},
+      {"targets", ojson::value_t::array},
+      {"shard_count", ojson::value_t::number_unsigned},
+      {"shards", ojson::value_t::array},
+      {"seconds", ojson::value_t::number_float},
+      {"programs", ojson::value_t::number_unsigned},
+      {"runs", ojson::value_t::number_unsigned},
+      {"target_seconds", ojson::value_t::object},
+      {"divergent_cases", ojson::value_t::number_unsigned},
+      {"flaky", ojson::value_t::number_unsigned},
+      {"no_verdict", ojson::value_t::object},
+      {"signatures", ojson::value_t::array},
+      {"flaky_cases", ojson::value_t::array},
+      {"coverage", ojson::value_t::object}};
+  for (const auto& [key, type] : kKeys) {
+    if (!j.contains(key)) throw InputError(where, std::string("no \"") + key + "\"");
+    bool number = type == ojson::value_t::number_float && j[key].is_number();
+    if (j[key].type() != type && !number) throw InputError(where + ": /" + key, "has the wrong type");
+  }
+  for (size_t i = 0; i < j["signatures"].size(); i++) {
+    const ojson& s = j["signatures"][i];
+    std::string at = where + ": /signatures/" + std::to_string(i);
+    if (!s.is_object() || !s.contains("signature") || !s["signature"].is_string() || !s.contains("hits") ||
+        !s["hits"].is_number_unsigned() || !s.contains("first_case") || !s["first_case"].is_number_unsigned() ||
+        !s.contains("status") || !s["status"].is_string())
+      throw InputError(at, "a signature needs \"signature\", \"status\", \"hits\" and \"first_case\"");
+  }
+  try {
+    Coverage::from_json(j["coverage"]);
+  } catch (const InputError& e) {
+    throw InputError(where + ": /coverage", e.what());
+  }
+}
+
+}  // namespace
+
+ojson read_report(const std::string& dir) {
+  std::string path = (fs::path(dir) / "summary.json").string();
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw InputError(dir, "not a report folder (no such directory)");
+  if (!fs::exists(path, ec)) throw InputError(path, "missing: not a report folder of concord fuzz");
+  ojson j = read_json_file(path);
+  if (!j.is_object() || !j.contains("concord_report"))
+    throw InputError(path, "not a concord report (no \"concord_report\" version)");
+  if (j["concord_report"] != kReportVersion)
+    throw InputError(path + ": /concord_report", "format version " + j["concord_report"].dump() +
+                                                     ", this concord reads version " + std::to_string(kReportVersion));
+  check_shape(j, path);
+  return j;
+}
+
+ojson merge_reports(const std::vector<ojson>& summaries, const std::vector<std::string>& origins) {
+  if (summaries.empty()) throw InputError("", "no report to merge");
+  const ojson& first = summaries[0];
+  ojson m = first;
+  std::set<std::string> shards;
+  for (const ojson& sh : first["shards"]) shards.insert(sh.value("shard", std::string()));
+  std::map<std::string, ojson> sigs;
+  for (const ojson& s : first["signatures"]) sigs[s["signature"]] = s;
+  Coverage cov = Coverage::from_json(first["coverage"]);
+  for (size_t i = 1; i < summaries.size(); i++) {
+    const ojson& j = summaries[i];
+    for (const char* key : {"seed", "profile", "generator_version", "seeds_per_program", "targets", "shard_count"})
+      if (j[key] != first[key])
+        throw InputError(origins[i], std::string("not a shard of the same campaign as ") + origins[0] + ": \"" + key +
+                                         "\" is " + j[key].dump() + " there and " + first[key].dump() + " here");
+    for (const ojson& sh : j["shards"]) {
+      std::string name = sh.value("shard", std::string());
+      if (!shards.insert(name).second)
+        throw InputError(origins[i], "shard " + name + " is already in an earlier folder: merge each shard once");
+      m["shards"].push_back(sh);
+    }
+    m["seconds"] = std::max(m["seconds"].get<double>(), j["seconds"].get<double>());
+    for (const char* key : {"programs", "runs", "divergent_cases", "flaky"})
+      m[key] = m[key].get<uint64_t>() + j[key].get<uint64_t>();
+    for (const auto& [t, s] : j["target_seconds"].items())
+      m["target_seconds"][t] = m["target_seconds"].value(t, 0.0) + s.get<double>();
+    for (const auto& [t, n] : j["no_verdict"].items())
+      m["no_verdict"][t] = m["no_verdict"].value(t, uint64_t{0}) + n.get<uint64_t>();
+    m["interrupted"] = m.value("interrupted", false) || j.value("interrupted", false);
+    for (const ojson& f : j["flaky_cases"]) m["flaky_cases"].push_back(f);
+    for (const ojson& s : j["signatures"]) {
+      auto it = sigs.find(s["signature"]);
+      if (it == sigs.end()) {
+        sigs[s["signature"]] = s;
+        continue;
+      }
+      ojson& have = it->second;
+      uint64_t hits = have["hits"].get<uint64_t>() + s["hits"].get<uint64_t>();
+      bool is_new = have["status"] == "new" || s["status"] == "new";
+      if (s["first_case"].get<uint64_t>() < have["first_case"].get<uint64_t>()) have = s;  // the campaign's first
+      have["hits"] = hits;
+      have["status"] = is_new ? "new" : "known";
+    }
+    cov.merge(Coverage::from_json(j["coverage"]));
+  }
+  std::sort(m["shards"].begin(), m["shards"].end(),
+            [](const ojson& a, const ojson& b) { return a.value("shard", "") < b.value("shard", ""); });
+  std::sort(m["flaky_cases"].begin(), m["flaky_cases"].end(),
+            [](const ojson& a, const ojson& b) { return a.value("case", 0) < b.value("case", 0); });
+  m["signatures"] = ojson::array();
+  for (auto& [name, s] : sigs) m["signatures"].push_back(s);
+  m["coverage"] = cov.to_json();
+  return m;
+}
+
+std::string fixed_point(double v, int digits) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(digits) << v;
+  return o.str();
+}
+
+std::string targets_of(const ojson& s) {
+  std::string out;
+  for (const std::string& t : signature_targets(s.value("signature", std::string()))) out += (out.empty() ? "" : "+") + t;
+  return out;
+}
+
+std::string campaign_title(const ojson& j) {
+  std::string shards;
+  for (const ojson& sh : j["shards"]) shards += (shards.empty() ? "" : ", ") + sh.value("shard", std::string());
+  return "concord fuzz: seed " + std::to_string(j["seed"].get<uint64_t>()) + ", profile " +
+         j["profile"].get<std::string>() +
+         (j["shard_count"].get<uint64_t>() > 1 ? ", shards " + shards + " of " + j["shard_count"].dump() : "");
+}
+
+void write_report(const std::string& dir, const ojson& summary) {
+  fs::create_directories(dir);
+  write_file_atomic((fs::path(dir) / "summary.json").string(), summary.dump(2) + "\n");
+  write_file_atomic((fs::path(dir) / "summary.md").string(), report_markdown(summary));
+  write_file_atomic((fs::path(dir) / "junit.xml").string(), report_junit(summary));
+  write_file_atomic((fs::path(dir) / "index.html").string(), report_html(summary));
+}
+
+}  // namespace concord

@@ -1,0 +1,63 @@
+// runners/report.hpp: a campaign's report folder (DESIGN §4): summary.json is the
+// model, written from the campaign (or merged from its shards' folders), and every
+// other file is rendered from it alone: summary.md, junit.xml (one test case per
+// signature) and index.html (figures drawn as inline SVG, a link to each
+// signature's triage page under triage/). So `concord report merge` only merges
+// JSON and renders again.
+#pragma once
+
+#include <array>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "runners/campaign.hpp"
+
+namespace concord {
+
+constexpr int kReportVersion = 1;  // "concord_report" in summary.json
+
+// The campaign's progress over time, about one sample a second, thinned to at
+// most kMaxSamples by dropping every other one when full (so an 8-hour campaign
+// keeps an even spread).
+class Throughput {
+ public:
+  static constexpr size_t kMaxSamples = 400;
+  void add(const CampaignProgress& p);
+  ojson to_json() const;  // [[seconds, programs, runs], ...]
+
+ private:
+  std::vector<std::array<double, 3>> samples_;
+  size_t stride_ = 1, seen_ = 0;
+};
+
+// summary.json of one campaign (or shard). Each signature's "triage" (a page
+// under triage/) is left for the caller, which makes the pages.
+ojson report_summary(const CampaignConfig& cfg, const CampaignReport& r, const Throughput& throughput);
+
+// Reads DIR/summary.json and checks its format version and shape. InputError
+// located at "DIR/summary.json: ..." otherwise.
+ojson read_report(const std::string& dir);
+
+// Joins the shards of one campaign: the same seed, profile, generator version,
+// seeds per program, targets and shard count, and no shard twice (InputError
+// naming the two folders otherwise). Counts add up; a signature's first case is
+// the lowest case index over the shards, its hits the sum; coverage merges.
+// `origins` names each summary's folder, for messages.
+ojson merge_reports(const std::vector<ojson>& summaries, const std::vector<std::string>& origins);
+
+std::string report_markdown(const ojson& summary);  // report_markdown.cpp
+std::string report_junit(const ojson& summary);  // report_junit.cpp
+std::string report_html(const ojson& summary);  // report_html.cpp
+
+// What the renderers share: "12.3" for (12.345, 1); the targets a summary's
+// signature entry names, "+"-joined ("c+erlang"); the campaign in one line.
+std::string fixed_point(double v, int digits);
+std::string targets_of(const ojson& signature_entry);
+std::string campaign_title(const ojson& summary);
+
+// Writes summary.json, summary.md, junit.xml and index.html into dir (created),
+// each atomically.
+void write_report(const std::string& dir, const ojson& summary);
+
+}  // namespace concord
