@@ -25,10 +25,10 @@ SEED = 20261130
 
 def campaign(cc):
     tmp = tempfile.mkdtemp(prefix="concord_fuzz_bench_")
-    summary = os.path.join(tmp, "summary.json")
+    summary = os.path.join(tmp, "report", "summary.json")
     env = dict(os.environ, CONCORD_CC=cc)
     cmd = [CONCORD, "fuzz", "--seed", str(SEED), "--cases", str(CASES), "--jobs", str(JOBS),
-           "--seeds-per-program", "8", "--corpus", os.path.join(tmp, "corpus"), "--summary", summary, "--quiet"]
+           "--seeds-per-program", "8", "--corpus", os.path.join(tmp, "corpus"), "--report", os.path.join(tmp, "report"), "--quiet"]
     subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, check=False)
     with open(summary) as f:
         return json.load(f), " ".join(cmd[1:])

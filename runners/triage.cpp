@@ -135,8 +135,9 @@ SideBySide around_first_difference(const Answer& oracle, const Answer& got, size
   SideRow row;  // a scalar section (outcome, turns), or a whole section present on one side only
   row.left_present = l != nullptr;
   row.right_present = r != nullptr;
-  if (l) row.left = *l;
-  if (r) row.right = *r;
+  if (l) row.left = ojson{{s.section, *l}};  // as "outcome=quiescent", the field marked
+  if (r) row.right = ojson{{s.section, *r}};
+  s.field = s.section;
   row.differs = row.first = true;
   s.rows.push_back(std::move(row));
   return s;

@@ -9,7 +9,8 @@ packages=(
   libboost-dev libboost-filesystem-dev libfmt-dev
   clang tcc
   erlang-base erlang-dev
-  python3 python3-jsonschema
+  python3 python3-jsonschema python3-yaml
+  chromium parallel
 )
 
 missing=()

@@ -97,6 +97,8 @@ usage:
       runtime (targets/erlang/README.md).
   concord --help | --version
 
+--target takes one name, names joined by commas (c,erlang), or all.
+
 exit codes:
   0  ok
   1  results disagree (a corpus case differs from its expected result; a target

@@ -1,5 +1,7 @@
 // runners/cli/targets.cpp: the registry of backends a command runs on, from
 // --target, --backend, --backends and --timeout.
+#include <algorithm>
+
 #include "oracle/error.hpp"
 #include "runners/cli/cli.hpp"
 
@@ -21,12 +23,20 @@ Targets choose_targets(const Args& a, const std::string& target) {
   }
   if (target == "all") {
     for (const BackendSpec& s : t.reg->all()) t.chosen.push_back(&s);
-  } else if (const BackendSpec* s = t.reg->find(target)) {
-    t.chosen.push_back(s);
-  } else {
-    std::string known;
-    for (const BackendSpec& s : t.reg->all()) known += s.name + ", ";
-    throw InputError("", "unknown target '" + target + "' (known: " + known + "all)");
+    return t;
+  }
+  size_t start = 0;  // NAME, or NAME,NAME,...
+  while (start <= target.size()) {
+    size_t comma = std::min(target.find(',', start), target.size());
+    std::string name = target.substr(start, comma - start);
+    if (const BackendSpec* s = t.reg->find(name)) {
+      t.chosen.push_back(s);
+    } else {
+      std::string known;
+      for (const BackendSpec& s : t.reg->all()) known += s.name + ", ";
+      throw InputError("--target", "unknown target '" + name + "' (known: " + known + "all)");
+    }
+    start = comma + 1;
   }
   return t;
 }

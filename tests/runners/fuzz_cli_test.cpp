@@ -72,14 +72,14 @@ TEST(FuzzCli, AgreeingTargetsPrintTheReportAndWriteNothing) {
   TempDir dir("concord-fuzz");
   CommandResult r = run_concord({"fuzz", "--seed", "9", "--cases", "20", "--target", "honest", "--backend",
                                  std::string("honest=") + CONCORD_BINARY + " backend oracle", "--corpus",
-                                 dir.path() + "/found", "--summary", dir.path() + "/summary.json"});
+                                 dir.path() + "/found", "--report", dir.path() + "/report"});
   ASSERT_EQ(r.status.code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("concord fuzz: seed 9"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("20 programs"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("nothing new: no file written"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("coverage"), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(dir.path() + "/found"));
-  ojson s = ojson::parse(read_file(dir.path() + "/summary.json"));
+  ojson s = ojson::parse(read_file(dir.path() + "/report/summary.json"));
   EXPECT_EQ(s["programs"], 20);
   EXPECT_EQ(s["runs"], 160);
 }
@@ -87,35 +87,57 @@ TEST(FuzzCli, AgreeingTargetsPrintTheReportAndWriteNothing) {
 TEST(FuzzCli, ADivergenceIsStoredShrunkReplayableAndShrinkableAgain) {
   TempDir dir("concord-fuzz");
   std::string found = dir.path() + "/found";
-  CommandResult r =
-      run_concord({"fuzz", "--seed", "5", "--cases", "10", "--target", "liar", "--backend", kLiar, "--corpus", found});
+  std::string report = dir.path() + "/report";
+  CommandResult r = run_concord({"fuzz", "--seed", "5", "--cases", "10", "--target", "liar", "--backend", kLiar,
+                                 "--corpus", found, "--report", report});
   ASSERT_EQ(r.status.code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("NEW  liar:outcome"), std::string::npos) << r.out;
   std::vector<std::string> files = find_cases(found);
   ASSERT_EQ(files.size(), 1u) << r.out;
   Case c = load_case(files[0]);
   EXPECT_EQ(c.signature, "liar:outcome");
+  // The report folder: the signature with its corpus file and triage page, a
+  // failing JUnit test case for it, the index linking the page.
+  ojson sum = ojson::parse(read_file(report + "/summary.json"));
+  ASSERT_EQ(sum["signatures"].size(), 1u) << sum.dump(2);
+  const ojson& sig = sum["signatures"][0];
+  EXPECT_EQ(sig["signature"], "liar:outcome");
+  EXPECT_EQ(sig["status"], "new");
+  EXPECT_EQ(sig["corpus_file"], files[0]);
+  EXPECT_EQ(sig["first_case"], c.found["case"]);
+  ASSERT_TRUE(sig.contains("triage")) << sig.dump(2);
+  std::string page = read_file(report + "/" + sig["triage"].get<std::string>());
+  EXPECT_NE(page.find("<mark class=\"field\""), std::string::npos);
+  EXPECT_NE(page.find("turn_limit"), std::string::npos);
+  std::string junit = read_file(report + "/junit.xml");
+  EXPECT_NE(junit.find("name=\"liar:outcome\""), std::string::npos) << junit;
+  EXPECT_NE(junit.find("<failure type=\"divergence\""), std::string::npos) << junit;
+  EXPECT_NE(read_file(report + "/index.html").find("href=\"" + sig["triage"].get<std::string>() + "\""),
+            std::string::npos);
+  EXPECT_NE(read_file(report + "/summary.md").find("### NEW `liar:outcome`"), std::string::npos);
   // The printed reproduce line replays the case as found.
   std::string case_index = std::to_string(c.found["case"].get<uint64_t>());
   EXPECT_NE(r.out.find("reproduce: concord fuzz --seed 5 --profile default --seeds-per-program 8 --target liar "
                        "--backend "),
             std::string::npos)
       << r.out;
-  CommandResult replay =
-      run_concord({"fuzz", "--seed", "5", "--target", "liar", "--backend", kLiar, "--case", case_index});
+  CommandResult replay = run_concord(
+      {"fuzz", "--seed", "5", "--target", "liar", "--backend", kLiar, "--case", case_index}, dir.path());
   EXPECT_EQ(replay.status.code, 1) << replay.out << replay.err;
   EXPECT_NE(replay.out.find("1 programs"), std::string::npos) << replay.out;
   EXPECT_NE(replay.out.find("liar:outcome"), std::string::npos) << replay.out;
+  EXPECT_FALSE(fs::exists(dir.path() + "/reports"));  // a replay writes no report unless asked
   // `concord shrink` on the stored case keeps its signature (it is already small).
   CommandResult s = run_concord({"shrink", files[0], "--target", "liar", "--backend", kLiar, "--out",
                                  dir.path() + "/again.case.json", "--quiet"});
   ASSERT_EQ(s.status.code, 0) << s.out << s.err;
   EXPECT_EQ(load_case(dir.path() + "/again.case.json").signature, "liar:outcome");
   // A second campaign knows the signature: nothing new, exit 0.
-  CommandResult again =
-      run_concord({"fuzz", "--seed", "5", "--cases", "10", "--target", "liar", "--backend", kLiar, "--corpus", found});
+  CommandResult again = run_concord({"fuzz", "--seed", "5", "--cases", "10", "--target", "liar", "--backend", kLiar,
+                                     "--corpus", found, "--report", report});
   EXPECT_EQ(again.status.code, 0) << again.out;
   EXPECT_NE(again.out.find("known  liar:outcome"), std::string::npos) << again.out;
+  EXPECT_NE(read_file(report + "/junit.xml").find("<skipped message=\"known divergence"), std::string::npos);
   EXPECT_EQ(find_cases(found).size(), 1u);
 }
 
@@ -130,7 +152,7 @@ TEST(FuzzCli, CtrlCStopsCleanlyAndKeepsWhatWasFound) {
   TempDir dir("concord-fuzz");
   std::string found = dir.path() + "/found";
   Subprocess p(Command{{CONCORD_BINARY, "fuzz", "--seed", "5", "--time", "120", "--target", "liar", "--backend", kLiar,
-                        "--corpus", found, "--quiet"},
+                        "--corpus", found, "--report", dir.path() + "/report", "--quiet"},
                        {},
                        "",
                        {}});
@@ -149,6 +171,7 @@ TEST(FuzzCli, CtrlCStopsCleanlyAndKeepsWhatWasFound) {
   EXPECT_NE(out.find("interrupted after"), std::string::npos) << out;
   EXPECT_NE(out.find("NEW  liar:outcome"), std::string::npos) << out;
   EXPECT_EQ(find_cases(found).size(), 1u);
+  EXPECT_EQ(ojson::parse(read_file(dir.path() + "/report/summary.json"))["interrupted"], true);
   for (const auto& e : fs::directory_iterator(found))  // no temporary file left
     EXPECT_NE(e.path().string().find(".case.json"), std::string::npos) << e.path();
 }

@@ -1,0 +1,133 @@
+// tests/runners/triage_test.cpp: `concord triage` (runners/triage.hpp) on the hand
+// case fifo_mailbox against bent copies of the oracle, whose differences are known
+// by construction: `ready7` rewrites the second "ready":1 of each answer line to 7,
+// which in fifo_mailbox's journal (start s, start r, deliver go, deliver push(1),
+// ...) is event 3, the first push; `refuser` answers UNSUPPORTED to everything.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "runners/load.hpp"
+#include "runners/subprocess.hpp"
+#include "runners/triage.hpp"
+
+using namespace concord;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kCase = std::string(CONCORD_SOURCE_DIR) + "/corpus/hand/fifo_mailbox.case.json";
+
+BackendSpec backend(const std::string& name, const std::string& shell) {
+  BackendSpec s;
+  s.name = name;
+  s.command = {"sh", "-c", shell};
+  s.env = {{"CONCORD", CONCORD_BINARY}};
+  return s;
+}
+
+BackendSpec ready7() {
+  return backend("ready7", "\"$CONCORD\" backend oracle | sed -u 's/\"ready\":1/\"ready\":7/2'");
+}
+BackendSpec honest() { return backend("honest", "exec \"$CONCORD\" backend oracle"); }
+BackendSpec refuser() {
+  return backend("refuser",
+                 "while read -r l; do echo '{\"ok\":false,\"code\":\"UNSUPPORTED\",\"message\":\"no\"}'; done");
+}
+
+CommandResult run_concord(std::vector<std::string> args) {
+  args.insert(args.begin(), CONCORD_BINARY);
+  return run_command(Command{args, {}, "", {}}, "", 120);
+}
+
+const std::string kReady7Option = std::string("ready7=sh -c '\"") + CONCORD_BINARY +
+                                  "\" backend oracle | sed -u \"s/\\\"ready\\\":1/\\\"ready\\\":7/2\"'";
+
+}  // namespace
+
+TEST(Triage, LocatesTheFirstDifferenceAndItsField) {
+  Triage t = triage_case(kCase, load_case(kCase), {honest(), ready7()}, "");
+  ASSERT_EQ(t.targets.size(), 2u);
+  EXPECT_EQ(t.targets[0].state, TargetTriage::State::kAgree);
+  const TargetTriage& d = t.targets[1];
+  ASSERT_EQ(d.state, TargetTriage::State::kDiffer);
+  EXPECT_EQ(d.run, 0u);
+  EXPECT_EQ(d.pointer, "/journal/3/ready");
+  EXPECT_EQ(d.kind, "journal/deliver/ready");
+  EXPECT_EQ(t.signature, "ready7:journal/deliver/ready");
+  EXPECT_TRUE(t.oracle_changed.empty());
+  // Rows 0..7 around event 3 (the journal has 7 events), event 3 marked first.
+  EXPECT_EQ(d.around.section, "journal");
+  EXPECT_EQ(d.around.field, "ready");
+  ASSERT_FALSE(d.around.rows.empty());
+  EXPECT_EQ(d.around.rows.front().index, 0u);
+  size_t firsts = 0;
+  for (const SideRow& r : d.around.rows) {
+    if (!r.first) continue;
+    firsts++;
+    EXPECT_EQ(r.index, 3u);
+    EXPECT_EQ(r.left["ready"], 1);
+    EXPECT_EQ(r.right["ready"], 7);
+    EXPECT_EQ(r.left["tag"], "push");
+  }
+  EXPECT_EQ(firsts, 1u);
+  EXPECT_FALSE(d.around.rows[2].differs);
+  EXPECT_EQ(d.journal.rows.size(), t.oracle[0].json["journal"].size());
+}
+
+TEST(Triage, TextAndPageMarkTheFieldAndSayHowToReproduce) {
+  Triage t = triage_case(kCase, load_case(kCase), {ready7()}, " --backend X");
+  std::string text = triage_text(t);
+  EXPECT_NE(text.find(">>ready=1<<"), std::string::npos) << text;
+  EXPECT_NE(text.find(">>ready=7<<"), std::string::npos) << text;
+  EXPECT_NE(text.find("journal around element 3, field ready"), std::string::npos) << text;
+  EXPECT_NE(text.find("concord run " + kCase + " --seed 1 --turns 1000 --max-processes 10000 --target ready7 --backend X"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("kind Acc()"), std::string::npos);  // the program, in text syntax
+  std::string page = triage_html(t);
+  EXPECT_NE(page.find("<mark class=\"field\" data-field=\"ready\">ready=1</mark>"), std::string::npos);
+  EXPECT_NE(page.find("<mark class=\"field\" data-field=\"ready\">ready=7</mark>"), std::string::npos);
+  EXPECT_NE(page.find("<details class=\"journal\">"), std::string::npos);
+  EXPECT_EQ(page.find("http"), std::string::npos);  // nothing fetched: one self-contained file
+}
+
+TEST(Triage, AnErrorAnswerIsShownAgainstTheResult) {
+  Triage t = triage_case(kCase, load_case(kCase), {refuser()}, "");
+  const TargetTriage& d = t.targets[0];
+  ASSERT_EQ(d.state, TargetTriage::State::kDiffer);
+  EXPECT_EQ(d.kind, "error/UNSUPPORTED");
+  EXPECT_EQ(d.around.section, "answer");
+  ASSERT_EQ(d.around.rows.size(), 1u);
+  EXPECT_EQ(d.around.rows[0].left["outcome"], "quiescent");
+  EXPECT_EQ(d.around.rows[0].right["code"], "UNSUPPORTED");
+}
+
+TEST(TriageCli, ExitCodesAndThePage) {
+  TempDir dir("concord-triage");
+  std::string page = dir.path() + "/page.html";
+  CommandResult r = run_concord({"triage", kCase, "--target", "ready7", "--backend", kReady7Option, "--html", page});
+  EXPECT_EQ(r.status.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("DIFFERS from run 0: journal/deliver/ready"), std::string::npos) << r.out;
+  EXPECT_NE(read_file(page).find("id=\"first-difference\""), std::string::npos);
+  CommandResult agree = run_concord({"triage", kCase, "--target", "oracle"});
+  EXPECT_EQ(agree.status.code, 2) << agree.out;  // nothing to compare with
+  // Bad input: a truncated case, a program file, a missing file: exit 2, located.
+  std::string cut = dir.path() + "/cut.case.json";
+  std::string text = read_file(kCase);
+  std::ofstream(cut) << text.substr(0, text.size() / 2);
+  CommandResult b = run_concord({"triage", cut, "--target", "ready7", "--backend", kReady7Option});
+  EXPECT_EQ(b.status.code, 2);
+  EXPECT_NE(b.err.find("cut.case.json"), std::string::npos) << b.err;
+  EXPECT_EQ(run_concord({"triage", std::string(CONCORD_SOURCE_DIR) + "/corpus/hand/drops.conc"}).status.code, 2);
+  EXPECT_EQ(run_concord({"triage", dir.path() + "/none.case.json"}).status.code, 2);
+  EXPECT_FALSE(fs::exists(dir.path() + "/none.case.json"));
+}
+
+TEST(TriageCli, EveryTargetAgreesIsExit0) {
+  CommandResult r = run_concord({"triage", kCase, "--target", "honest", "--backend",
+                                 std::string("honest=") + CONCORD_BINARY + " backend oracle"});
+  EXPECT_EQ(r.status.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("agrees on every run"), std::string::npos) << r.out;
+}
