@@ -2,7 +2,8 @@
 # scripts/demo.sh: the README's first command. Sets up and builds concord, runs the
 # corpus on every target (oracle, c and erlang, through the backend protocol), then
 # the main job: a short default fuzz campaign across every target that prints its
-# progress and its report (divergences, shrunk cases, coverage). A campaign writes
+# progress and its report (divergences, shrunk cases, coverage), also written as a
+# report folder under reports/ (index.html, summary.json, junit.xml). A campaign writes
 # corpus/found/ only when a target disagrees with the oracle.
 # usage: bash scripts/demo.sh [DURATION]   (default 60s; e.g. 5m)
 set -euo pipefail

@@ -40,5 +40,5 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 "$CONCORD" corpus merge --into "$OUT/corpus" "${corpora[@]}"
-"$CONCORD" report merge --into "$OUT/report" "${reports[@]}"
+"$CONCORD" report merge --into "$OUT/report" --corpus "$OUT/corpus" "${reports[@]}"
 echo "merged $SHARDS shards: corpus in $OUT/corpus, report in $OUT/report/index.html"
