@@ -159,14 +159,21 @@ SideBySide whole_journals(const Answer& oracle, const Answer& got) {
 
 Triage triage_case(const std::string& path, const Case& c, const std::vector<BackendSpec>& targets,
                    const std::string& declared) {
+  Differ differ(targets);
+  return triage_case(path, c, differ, declared);
+}
+
+Triage triage_case(const std::string& path, const Case& c, Differ& differ, const std::string& declared) {
   Triage t;
   t.path = path;
   t.c = c;
   t.program_text = print_program(c.program);
   t.declared = declared;
   for (const CaseRun& r : c.runs) t.runs.push_back(r.settings);
-  Differ differ(targets);
   DiffOutcome o = differ.run(c.program, t.runs);
+  std::vector<std::string> asked = differ.target_names();
+  for (const std::string& name : signature_targets(c.signature))
+    if (std::find(asked.begin(), asked.end(), name) == asked.end()) t.not_run.push_back(name);
   t.oracle = o.oracle;
   t.signature = o.signature;
   for (size_t i = 0; i < c.runs.size(); i++) {

@@ -51,13 +51,17 @@ struct Triage {
   std::vector<size_t> oracle_changed;  // runs whose expected result is no longer the oracle's answer
   std::vector<TargetTriage> targets;   // besides the oracle, in the order asked
   std::string signature;               // the signature the case shows now ("" when all agree)
+  std::vector<std::string> not_run;    // targets of the recorded signature that were not asked for
   std::string declared;                // the --backend options that declare user targets, for reproduce lines
   std::string concord = "concord";     // how reproduce lines call concord
 };
 
-// Runs the case on the oracle and on `targets` and locates every difference.
+// Runs the case on the oracle and on `targets` and locates every difference. The
+// second form reuses a Differ's backends (a campaign's report triages many cases).
 Triage triage_case(const std::string& path, const Case& c, const std::vector<BackendSpec>& targets,
                    const std::string& declared);
+class Differ;
+Triage triage_case(const std::string& path, const Case& c, Differ& differ, const std::string& declared);
 
 // Rows `context` either side of the first difference between two answers of one
 // run, or every row of their journals.

@@ -60,6 +60,11 @@ std::string triage_html(const Triage& t) {
     out << ": the spec or the oracle changed since the case was stored.</p>\n";
   }
 
+  if (!t.not_run.empty()) {
+    out << "<p class=\"note\">The recorded signature names";
+    for (const std::string& n : t.not_run) out << " <code>" << html_escape(n) << "</code>";
+    out << ", not run here: declare it with <code>--backend NAME=COMMAND</code>.</p>\n";
+  }
   out << "<h2>Verdict against the oracle</h2>\n<table id=\"verdict\">\n<tr><th>target</th><th>verdict</th><th>run</th>"
          "<th>what differs first</th></tr>\n";
   for (const TargetTriage& tt : t.targets) {

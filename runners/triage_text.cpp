@@ -79,6 +79,11 @@ std::string triage_text(const Triage& t) {
     out << " (the spec or the oracle changed since the case was stored)\n";
   }
 
+  if (!t.not_run.empty()) {
+    out << "  note: the recorded signature names";
+    for (const std::string& n : t.not_run) out << " " << n;
+    out << ", not run here: declare it with --backend NAME=COMMAND\n";
+  }
   out << "\nverdict, against the oracle:\n";
   size_t w = 6;
   for (const TargetTriage& tt : t.targets) w = std::max(w, tt.target.size());

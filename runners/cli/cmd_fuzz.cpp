@@ -20,6 +20,7 @@
 #include "runners/campaign.hpp"
 #include "runners/cli/cli.hpp"
 #include "runners/corpus_store.hpp"
+#include "runners/differ.hpp"
 #include "runners/load.hpp"
 #include "runners/report.hpp"
 #include "runners/triage.hpp"
@@ -117,11 +118,15 @@ void print_report(std::ostream& out, const CampaignConfig& cfg, const CampaignRe
 void write_campaign_report(const std::string& dir, const CampaignConfig& cfg, const CampaignReport& r,
                            const Throughput& throughput, const std::string& declared) {
   ojson summary = report_summary(cfg, r, throughput);
+  Differ differ(cfg.targets);  // one set of backends for every page
   for (ojson& s : summary["signatures"]) {
+    // A known signature's case is where the campaign that found it stored it.
+    std::string known = (fs::path(cfg.corpus_dir) / (case_name_for(s["signature"]) + ".case.json")).string();
+    if (!s.contains("corpus_file") && !cfg.corpus_dir.empty() && fs::exists(known)) s["corpus_file"] = known;
     if (!s.contains("corpus_file")) continue;
     std::string file = s["corpus_file"];
     try {
-      Triage t = triage_case(file, load_case(file), cfg.targets, declared);
+      Triage t = triage_case(file, load_case(file), differ, declared);
       std::string page = "triage/" + fs::path(file).filename().replace_extension("").replace_extension("").string() +
                          ".html";
       write_file_atomic((fs::path(dir) / page).string(), triage_html(t));

@@ -138,6 +138,10 @@ TEST(FuzzCli, ADivergenceIsStoredShrunkReplayableAndShrinkableAgain) {
   EXPECT_EQ(again.status.code, 0) << again.out;
   EXPECT_NE(again.out.find("known  liar:outcome"), std::string::npos) << again.out;
   EXPECT_NE(read_file(report + "/junit.xml").find("<skipped message=\"known divergence"), std::string::npos);
+  ojson known = ojson::parse(read_file(report + "/summary.json"))["signatures"][0];
+  EXPECT_EQ(known["status"], "known");
+  EXPECT_EQ(known["corpus_file"], files[0]);  // the stored case, with its triage page
+  EXPECT_TRUE(fs::exists(report + "/" + known.value("triage", std::string("none")))) << known.dump(2);
   EXPECT_EQ(find_cases(found).size(), 1u);
 }
 

@@ -93,6 +93,14 @@ TEST(Triage, TextAndPageMarkTheFieldAndSayHowToReproduce) {
   EXPECT_EQ(page.find("http"), std::string::npos);  // nothing fetched: one self-contained file
 }
 
+TEST(Triage, ARecordedTargetThatIsNotRunIsNamed) {
+  Case c = load_case(kCase);
+  c.signature = "mine:journal/deliver/to";
+  Triage t = triage_case(kCase, c, {honest()}, "");
+  ASSERT_EQ(t.not_run, std::vector<std::string>{"mine"});
+  EXPECT_NE(triage_text(t).find("names mine, not run here"), std::string::npos) << triage_text(t);
+}
+
 TEST(Triage, AnErrorAnswerIsShownAgainstTheResult) {
   Triage t = triage_case(kCase, load_case(kCase), {refuser()}, "");
   const TargetTriage& d = t.targets[0];
