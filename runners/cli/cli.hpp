@@ -46,6 +46,9 @@ struct Targets {
   std::string declared;  // the options that declare user backends, for reproduce lines
 };
 Targets choose_targets(const Args& a, const std::string& target);
+// The chosen targets but the oracle, which the commands that compare with it run
+// in-process; InputError when none is left.
+std::vector<BackendSpec> compared_targets(const Targets& t);
 
 // The c target's compiler when $CONCORD_CC is unset: tcc when it is installed (it
 // compiles a program about 6 times faster than cc -O1 and bench/fuzz_bench.sh checks

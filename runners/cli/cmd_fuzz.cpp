@@ -179,9 +179,7 @@ int cmd_fuzz(int argc, char** argv) {
 
   std::string target = a.option("--target") ? *a.option("--target") : "all";
   Targets t = choose_targets(a, target);
-  for (const BackendSpec* s : t.chosen)
-    if (s->name != "oracle") cfg.targets.push_back(*s);  // the oracle runs in-process
-  if (cfg.targets.empty()) throw InputError("--target", "nothing to compare with the oracle");
+  cfg.targets = compared_targets(t);
   cfg.known_signatures = corpus_signatures(cfg.corpus_dir);
   cfg.reproduce = "concord fuzz --seed " + std::to_string(cfg.seed) + " --profile " + cfg.profile +
                   " --seeds-per-program " + std::to_string(cfg.seeds_per_program) +

@@ -24,9 +24,7 @@ int cmd_shrink(int argc, char** argv) {
   if (!is_case_file(file)) throw InputError(file, "expected a corpus case (*.case.json)");
   Case c = load_case(file);
   Targets t = choose_targets(a, a.option("--target") ? *a.option("--target") : "all");
-  std::vector<BackendSpec> targets;
-  for (const BackendSpec* s : t.chosen)
-    if (s->name != "oracle") targets.push_back(*s);
+  std::vector<BackendSpec> targets = compared_targets(t);
   std::vector<RunSettings> runs;
   for (const CaseRun& r : c.runs) runs.push_back(r.settings);
 

@@ -15,11 +15,7 @@ int cmd_triage(int argc, char** argv) {
   if (!is_case_file(file)) throw InputError(file, "not a case file (*.case.json): triage needs a case's runs");
   Case c = load_case(file);
   Targets t = choose_targets(a, a.option("--target") ? *a.option("--target") : "all");
-  std::vector<BackendSpec> targets;
-  for (const BackendSpec* s : t.chosen)
-    if (s->name != "oracle") targets.push_back(*s);  // the oracle runs in-process
-  if (targets.empty()) throw InputError("--target", "nothing to compare with the oracle");
-  Triage tr = triage_case(file, c, targets, t.declared);
+  Triage tr = triage_case(file, c, compared_targets(t), t.declared);
   std::cout << triage_text(tr);
   if (const std::string* out = a.option("--html")) {
     write_file_atomic(*out, triage_html(tr));

@@ -41,4 +41,12 @@ Targets choose_targets(const Args& a, const std::string& target) {
   return t;
 }
 
+std::vector<BackendSpec> compared_targets(const Targets& t) {
+  std::vector<BackendSpec> out;
+  for (const BackendSpec* s : t.chosen)
+    if (s->name != "oracle") out.push_back(*s);
+  if (out.empty()) throw InputError("--target", "nothing to compare with the oracle");
+  return out;
+}
+
 }  // namespace concord

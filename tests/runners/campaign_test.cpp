@@ -15,26 +15,16 @@
 #include "runners/corpus_store.hpp"
 #include "runners/load.hpp"
 #include "runners/subprocess.hpp"
+#include "tests/runners/bent_oracles.hpp"
 
 using namespace concord;
 
 namespace {
 
-BackendSpec backend(const std::string& name, const std::string& shell) {
-  BackendSpec s;
-  s.name = name;
-  s.command = {"sh", "-c", shell};
-  s.env = {{"CONCORD", CONCORD_BINARY}};
-  return s;
-}
+using test_backends::honest;
+using test_backends::shell_backend;
 
-BackendSpec honest() { return backend("honest", "exec \"$CONCORD\" backend oracle"); }
-
-// Says turn_limit where the oracle says quiescent: every program that ends on its own.
-BackendSpec liar() {
-  return backend("liar",
-                 "\"$CONCORD\" backend oracle | sed -u 's/\"outcome\":\"quiescent\"/\"outcome\":\"turn_limit\"/'");
-}
+BackendSpec liar() { return test_backends::bent("liar", test_backends::kSaysTurnLimit); }
 
 CampaignConfig config(std::vector<BackendSpec> targets, uint64_t cases, const std::string& corpus = "") {
   CampaignConfig c;
@@ -168,7 +158,7 @@ TEST(Campaign, AnInterruptedCampaignStopsAndKeepsWhatItFound) {
 TEST(Campaign, ADivergenceThatDoesNotRepeatIsFlaky) {
   // Lies on every second line only: a divergent run's rerun gets the truth.
   BackendSpec sometimes =
-      backend("sometimes",
+      shell_backend("sometimes",
               "\"$CONCORD\" backend oracle | { n=0; while IFS= read -r l; do n=$((n + 1)); "
               "if [ $((n % 2)) = 0 ]; then l=$(printf '%s' \"$l\" | "
               "sed 's/\"outcome\":\"quiescent\"/\"outcome\":\"turn_limit\"/'); fi; printf '%s\\n' \"$l\"; done; }");

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "runners/load.hpp"
+#include "tests/runners/bent_oracles.hpp"
 #include "runners/subprocess.hpp"
 
 using namespace concord;
@@ -17,9 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kLiar = std::string("liar=sh -c '\"") + CONCORD_BINARY +
-                          "\" backend oracle | sed -u \"s/\\\"outcome\\\":\\\"quiescent\\\"/\\\"outcome\\\":\\\"turn_"
-                          "limit\\\"/\"'";
+const std::string kLiar = test_backends::bent_option("liar", test_backends::kSaysTurnLimit);
 
 CommandResult run_concord(std::vector<std::string> args, const std::string& dir = "") {
   args.insert(args.begin(), CONCORD_BINARY);
@@ -71,7 +70,7 @@ TEST(FuzzCli, BadOptionsAreExit2) {
 TEST(FuzzCli, AgreeingTargetsPrintTheReportAndWriteNothing) {
   TempDir dir("concord-fuzz");
   CommandResult r = run_concord({"fuzz", "--seed", "9", "--cases", "20", "--target", "honest", "--backend",
-                                 std::string("honest=") + CONCORD_BINARY + " backend oracle", "--corpus",
+                                 test_backends::honest_option(), "--corpus",
                                  dir.path() + "/found", "--report", dir.path() + "/report"});
   ASSERT_EQ(r.status.code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("concord fuzz: seed 9"), std::string::npos) << r.out;
@@ -147,7 +146,7 @@ TEST(FuzzCli, ADivergenceIsStoredShrunkReplayableAndShrinkableAgain) {
 
 TEST(ShrinkCli, ACaseWithoutDivergenceIsExit2) {
   CommandResult r = run_concord({"shrink", std::string(CONCORD_SOURCE_DIR) + "/corpus/hand/drops.case.json", "--target",
-                                 "honest", "--backend", std::string("honest=") + CONCORD_BINARY + " backend oracle"});
+                                 "honest", "--backend", test_backends::honest_option()});
   EXPECT_EQ(r.status.code, 2);
   EXPECT_NE(r.err.find("no divergence"), std::string::npos) << r.err;
 }

@@ -14,17 +14,15 @@
 #include "runners/load.hpp"
 #include "runners/report.hpp"
 #include "runners/subprocess.hpp"
+#include "tests/runners/bent_oracles.hpp"
 
 using namespace concord;
 namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kLiar = std::string("liar=sh -c '\"") + CONCORD_BINARY +
-                          "\" backend oracle | sed -u \"s/\\\"outcome\\\":\\\"quiescent\\\"/\\\"outcome\\\":\\\"turn_"
-                          "limit\\\"/\"'";
-const std::string kLiar2 = std::string("liar2=sh -c '\"") + CONCORD_BINARY +
-                           "\" backend oracle | sed -u \"s/\\\"ready\\\":2/\\\"ready\\\":9/2\"'";
+const std::string kLiar = test_backends::bent_option("liar", test_backends::kSaysTurnLimit);
+const std::string kLiar2 = test_backends::bent_option("liar2", test_backends::kSecondReady2Is9);
 
 CommandResult run_concord(std::vector<std::string> args) {
   args.insert(args.begin(), CONCORD_BINARY);

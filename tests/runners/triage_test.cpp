@@ -11,6 +11,7 @@
 #include "runners/load.hpp"
 #include "runners/subprocess.hpp"
 #include "runners/triage.hpp"
+#include "tests/runners/bent_oracles.hpp"
 
 using namespace concord;
 namespace fs = std::filesystem;
@@ -19,20 +20,11 @@ namespace {
 
 const std::string kCase = std::string(CONCORD_SOURCE_DIR) + "/corpus/hand/fifo_mailbox.case.json";
 
-BackendSpec backend(const std::string& name, const std::string& shell) {
-  BackendSpec s;
-  s.name = name;
-  s.command = {"sh", "-c", shell};
-  s.env = {{"CONCORD", CONCORD_BINARY}};
-  return s;
-}
+using test_backends::honest;
 
-BackendSpec ready7() {
-  return backend("ready7", "\"$CONCORD\" backend oracle | sed -u 's/\"ready\":1/\"ready\":7/2'");
-}
-BackendSpec honest() { return backend("honest", "exec \"$CONCORD\" backend oracle"); }
+BackendSpec ready7() { return test_backends::bent("ready7", test_backends::kSecondReady1Is7); }
 BackendSpec refuser() {
-  return backend("refuser",
+  return test_backends::shell_backend("refuser",
                  "while read -r l; do echo '{\"ok\":false,\"code\":\"UNSUPPORTED\",\"message\":\"no\"}'; done");
 }
 
@@ -41,8 +33,7 @@ CommandResult run_concord(std::vector<std::string> args) {
   return run_command(Command{args, {}, "", {}}, "", 120);
 }
 
-const std::string kReady7Option = std::string("ready7=sh -c '\"") + CONCORD_BINARY +
-                                  "\" backend oracle | sed -u \"s/\\\"ready\\\":1/\\\"ready\\\":7/2\"'";
+const std::string kReady7Option = test_backends::bent_option("ready7", test_backends::kSecondReady1Is7);
 
 }  // namespace
 
@@ -135,7 +126,7 @@ TEST(TriageCli, ExitCodesAndThePage) {
 
 TEST(TriageCli, EveryTargetAgreesIsExit0) {
   CommandResult r = run_concord({"triage", kCase, "--target", "honest", "--backend",
-                                 std::string("honest=") + CONCORD_BINARY + " backend oracle"});
+                                 test_backends::honest_option()});
   EXPECT_EQ(r.status.code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("agrees on every run"), std::string::npos) << r.out;
 }
