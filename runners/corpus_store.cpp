@@ -120,13 +120,10 @@ std::vector<std::string> corpus_signatures(const std::string& dir) {
   std::vector<std::string> out;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return out;
-  for (const std::string& f : find_cases(dir)) {
-    try {
-      std::string s = signature_in(read_json_file(f));
-      if (!s.empty()) out.push_back(s);
-    } catch (const InputError&) {
-      // unreadable: `concord corpus` reports it; a campaign just does not count it
-    }
+  for (const auto& [path, j] : read_cases(dir)) {
+    if (!j.is_object()) throw InputError(path, "not a case file: expected a JSON object");
+    std::string s = signature_in(j);
+    if (!s.empty()) out.push_back(s);
   }
   return out;
 }

@@ -40,7 +40,9 @@ struct Stored {
 Stored store_case(const std::string& dir, const NewCase& c);
 
 // The signatures of every case under `dir` ("" for cases without one are left
-// out); a missing folder has none. Unreadable files are skipped.
+// out); a missing folder has none. An unreadable case file is an InputError
+// naming it: a campaign that would store into that corpus refuses to start
+// rather than meet it when it stores what it found.
 std::vector<std::string> corpus_signatures(const std::string& dir);
 
 struct MergeReport {

@@ -148,12 +148,18 @@ SideBySide whole_journals(const Answer& oracle, const Answer& got) {
   s.section = "journal";
   const ojson* l = section_of(oracle, "journal");
   const ojson* r = section_of(got, "journal");
-  s.rows = array_rows(l, r, 0, SIZE_MAX);
-  for (SideRow& row : s.rows)
-    if (row.differs) {
-      row.first = true;
-      break;
-    }
+  std::vector<SideRow> all = array_rows(l, r, 0, SIZE_MAX);
+  s.total = all.size();
+  size_t first = all.size();
+  for (size_t i = 0; i < all.size() && first == all.size(); i++)
+    if (all[i].differs) first = i;
+  if (first < all.size()) all[first].first = true;
+  size_t from = 0;
+  if (all.size() > kJournalRows && first < all.size())
+    from = std::min(first > kJournalRows / 2 ? first - kJournalRows / 2 : 0, all.size() - kJournalRows);
+  size_t to = std::min(all.size(), from + kJournalRows);
+  s.rows.assign(std::make_move_iterator(all.begin() + static_cast<std::ptrdiff_t>(from)),
+                std::make_move_iterator(all.begin() + static_cast<std::ptrdiff_t>(to)));
   return s;
 }
 

@@ -28,6 +28,7 @@ struct SideBySide {
   std::string section;  // "journal", "decisions", "outcome", ...; "answer" when one side is an error
   std::string field;    // the field of the first differing element ("to"), or "" for the whole element
   std::vector<SideRow> rows;
+  size_t total = 0;  // rows in the whole section (more than `rows` when cut)
 };
 
 struct TargetTriage {
@@ -66,6 +67,9 @@ Triage triage_case(const std::string& path, const Case& c, Differ& differ, const
 // Rows `context` either side of the first difference between two answers of one
 // run, or every row of their journals.
 SideBySide around_first_difference(const Answer& oracle, const Answer& got, size_t context);
+// At most kJournalRows rows, centred on the first difference: a page stays light
+// even for a run of a million events.
+constexpr size_t kJournalRows = 2000;
 SideBySide whole_journals(const Answer& oracle, const Answer& got);
 
 // One element in words: "t3 deliver to=a from=null tag=hi args=[1] ready=2" for an

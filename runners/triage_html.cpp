@@ -118,8 +118,13 @@ std::string triage_html(const Triage& t) {
   out << "<h2>Full journals</h2>\n";
   for (const TargetTriage& tt : t.targets) {
     if (tt.state != TargetTriage::State::kDiffer) continue;
+    const SideBySide& j = tt.journal;
+    std::string shown = std::to_string(j.total) + " events";
+    if (j.rows.size() < j.total && !j.rows.empty())
+      shown += ", " + std::to_string(j.rows.front().index) + " to " + std::to_string(j.rows.back().index) +
+               " shown, around the first difference";
     out << "<details class=\"journal\"><summary>run " << tt.run << ": oracle and " << html_escape(tt.target) << " ("
-        << tt.journal.rows.size() << " events)</summary>\n"
+        << shown << ")</summary>\n"
         << side_table(tt.journal, tt.target, "") << "</details>\n";
   }
   out << "<details><summary>every answer, as the backends printed it</summary>\n";

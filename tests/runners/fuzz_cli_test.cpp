@@ -179,6 +179,20 @@ TEST(FuzzCli, CtrlCStopsCleanlyAndKeepsWhatWasFound) {
     EXPECT_NE(e.path().string().find(".case.json"), std::string::npos) << e.path();
 }
 
+TEST(FuzzCli, ACorruptCaseInTheCorpusStopsTheCampaignBeforeItStarts) {
+  TempDir dir("concord-fuzz");
+  std::string found = dir.path() + "/found";
+  fs::create_directories(found);
+  std::ofstream(found + "/div_0123456789abcdef.case.json") << "{\"concord_case\":1,\"signature\":\"liar:out";
+  CommandResult r = run_concord({"fuzz", "--seed", "5", "--cases", "10", "--target", "liar", "--backend", kLiar,
+                                 "--corpus", found, "--report", dir.path() + "/report"});
+  EXPECT_EQ(r.status.code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("div_0123456789abcdef.case.json"), std::string::npos) << r.err;
+  EXPECT_EQ(find_cases(found).size(), 1u);
+  EXPECT_EQ(read_file(found + "/div_0123456789abcdef.case.json"), "{\"concord_case\":1,\"signature\":\"liar:out");
+  EXPECT_FALSE(fs::exists(dir.path() + "/report"));
+}
+
 TEST(CorpusMergeCli, MergesAndRefusesACorruptInput) {
   TempDir dir("concord-merge");
   std::string out = dir.path() + "/out";

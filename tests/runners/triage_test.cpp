@@ -92,6 +92,23 @@ TEST(Triage, ARecordedTargetThatIsNotRunIsNamed) {
   EXPECT_NE(triage_text(t).find("names mine, not run here"), std::string::npos) << triage_text(t);
 }
 
+TEST(Triage, AVeryLongJournalIsCutAroundTheFirstDifference) {
+  ojson journal = ojson::array();
+  for (int i = 0; i < 5000; i++) journal.push_back(ojson{{"ev", "deliver"}, {"turn", i}, {"to", "a"}});
+  Answer a{"", ojson{{"ok", true}, {"journal", journal}}};
+  journal[4000]["to"] = "b";
+  Answer b{"", ojson{{"ok", true}, {"journal", journal}}};
+  SideBySide s = whole_journals(a, b);
+  EXPECT_EQ(s.total, 5000u);
+  ASSERT_EQ(s.rows.size(), kJournalRows);
+  EXPECT_EQ(s.rows.front().index, 3000u);
+  size_t at = 4000 - s.rows.front().index;
+  EXPECT_TRUE(s.rows[at].first);
+  EXPECT_EQ(s.rows[at].right["to"], "b");
+  SideBySide near_end = whole_journals(a, a);  // no difference: the start
+  EXPECT_EQ(near_end.rows.front().index, 0u);
+}
+
 TEST(Triage, AnErrorAnswerIsShownAgainstTheResult) {
   Triage t = triage_case(kCase, load_case(kCase), {refuser()}, "");
   const TargetTriage& d = t.targets[0];
