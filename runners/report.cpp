@@ -2,6 +2,7 @@
 #include "report.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
@@ -142,10 +143,27 @@ void check_shape(const ojson& j, const std::string& where) {
         !s.contains("status") || !s["status"].is_string())
       throw InputError(at, "a signature needs \"signature\", \"status\", \"hits\" and \"first_case\"");
   }
+  for (size_t i = 0; i < j["shards"].size(); i++) {
+    const ojson& sh = j["shards"][i];
+    std::string at = where + ": /shards/" + std::to_string(i);
+    if (!sh.is_object() || !sh.contains("shard") || !sh["shard"].is_string())
+      throw InputError(at, "a shard needs its \"shard\" (\"i/N\")");
+    for (const ojson& sample : sh.value("throughput", ojson::array()))
+      if (!sample.is_array() || sample.size() != 3 || !sample[0].is_number() || !sample[1].is_number() ||
+          !sample[2].is_number())
+        throw InputError(at + "/throughput", "each sample is [seconds, programs, runs]");
+  }
   try {
     Coverage::from_json(j["coverage"]);
   } catch (const InputError& e) {
     throw InputError(where + ": /coverage", e.what());
+  }
+  try {  // whatever else is off shows when the files are rendered: find it now, before writing
+    report_markdown(j);
+    report_junit(j);
+    report_html(j);
+  } catch (const ojson::exception& e) {
+    throw InputError(where, std::string("a field has the wrong type: ") + e.what());
   }
 }
 
@@ -211,8 +229,9 @@ ojson merge_reports(const std::vector<ojson>& summaries, const std::vector<std::
     }
     cov.merge(Coverage::from_json(j["coverage"]));
   }
+  auto index = [](const ojson& shard) { return std::strtoull(shard.value("shard", "").c_str(), nullptr, 10); };
   std::sort(m["shards"].begin(), m["shards"].end(),
-            [](const ojson& a, const ojson& b) { return a.value("shard", "") < b.value("shard", ""); });
+            [&](const ojson& a, const ojson& b) { return index(a) < index(b); });
   std::sort(m["flaky_cases"].begin(), m["flaky_cases"].end(),
             [](const ojson& a, const ojson& b) { return a.value("case", 0) < b.value("case", 0); });
   m["signatures"] = ojson::array();

@@ -31,8 +31,9 @@ std::string report_junit(const ojson& j) {
     std::string sig = s["signature"].get<std::string>();
     cases << "    <testcase classname=\"concord.fuzz." << xml(targets_of(s)) << "\" name=\"" << xml(sig)
           << "\" time=\"0\">\n";
-    std::string what = std::to_string(s["hits"].get<uint64_t>()) + " divergent cases, the first case " +
-                       std::to_string(s["first_case"].get<uint64_t>());
+    uint64_t hits = s["hits"];
+    std::string what = std::to_string(hits) + (hits == 1 ? " divergent case" : " divergent cases") +
+                       ", the first case " + std::to_string(s["first_case"].get<uint64_t>());
     if (s["status"] == "new") {
       failures++;
       cases << "      <failure type=\"divergence\" message=\"new divergence " << xml(sig) << ": " << xml(what) << "\">"

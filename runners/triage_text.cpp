@@ -102,6 +102,12 @@ std::string triage_text(const Triage& t) {
     out << "\n" << tt.target << ", run " << tt.run << " (" << settings_words(t.runs[tt.run]) << "): "
         << where_words(tt.around) << "\n";
     side_by_side(out, tt.around, tt.target);
+    if (tt.around.section != "journal" && !tt.journal.rows.empty()) {  // what led there: the journals' ends
+      SideBySide tail = tt.journal;
+      if (tail.rows.size() > 6) tail.rows.erase(tail.rows.begin(), tail.rows.end() - 6);
+      out << "  the journals' last events (" << tt.journal.total << " in all):\n";
+      side_by_side(out, tail, tt.target);
+    }
   }
   out << "\nreproduce:\n";
   std::vector<std::pair<std::string, size_t>> lines{{"oracle", 0}};

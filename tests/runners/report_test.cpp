@@ -187,6 +187,14 @@ TEST(ReportCli, BadFoldersAreExit2AndNothingIsWritten) {
   r = run_concord({"report", "merge", "--into", d + "/out", d + "/good", d + "/cut"});
   EXPECT_EQ(r.status.code, 2);
   EXPECT_NE(r.err.find("cut/summary.json"), std::string::npos) << r.err;
+  // The right version, a field of the wrong type.
+  fs::create_directories(d + "/odd");
+  ojson odd = sample_summary(1, 10, 1, 1);
+  odd["signatures"][0]["first_difference"] = "no";
+  std::ofstream(d + "/odd/summary.json") << odd.dump();
+  r = run_concord({"report", "merge", "--into", d + "/out", d + "/good", d + "/odd"});
+  EXPECT_EQ(r.status.code, 2) << r.err;
+  EXPECT_NE(r.err.find("odd/summary.json"), std::string::npos) << r.err;
   // Not a report folder at all.
   r = run_concord({"report", "merge", "--into", d + "/out", d + "/good", d + "/nowhere"});
   EXPECT_EQ(r.status.code, 2);

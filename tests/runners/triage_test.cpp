@@ -84,6 +84,19 @@ TEST(Triage, TextAndPageMarkTheFieldAndSayHowToReproduce) {
   EXPECT_EQ(page.find("http"), std::string::npos);  // nothing fetched: one self-contained file
 }
 
+TEST(Triage, AnOutcomeDifferenceIsMarkedAndTheJournalsEndsShown) {
+  Triage t = triage_case(kCase, load_case(kCase), {test_backends::bent("liar", test_backends::kSaysTurnLimit)}, "");
+  const TargetTriage& d = t.targets[0];
+  ASSERT_EQ(d.state, TargetTriage::State::kDiffer);
+  EXPECT_EQ(d.around.section, "outcome");
+  EXPECT_EQ(d.around.field, "outcome");
+  std::string text = triage_text(t);
+  EXPECT_NE(text.find(">>outcome=quiescent<<"), std::string::npos) << text;
+  EXPECT_NE(text.find(">>outcome=turn_limit<<"), std::string::npos) << text;
+  EXPECT_NE(text.find("the journals' last events (7 in all)"), std::string::npos) << text;
+  EXPECT_NE(text.find("t5 deliver ready=1 to=r from=r tag=push args=[9]"), std::string::npos) << text;
+}
+
 TEST(Triage, ARecordedTargetThatIsNotRunIsNamed) {
   Case c = load_case(kCase);
   c.signature = "mine:journal/deliver/to";
