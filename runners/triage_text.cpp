@@ -52,8 +52,9 @@ void side_by_side(std::ostream& out, const SideBySide& s, const std::string& rig
     if (columns) {
       out << lead << pad(left[i], lw) << " | " << right[i] << "\n";
     } else {
-      out << lead << pad("oracle", right_name.size()) << ": " << left[i] << "\n";
-      out << std::string(lead.size(), ' ') << right_name << ": " << right[i] << "\n";
+      size_t w = std::max<size_t>(6, right_name.size());
+      out << lead << pad("oracle", w) << ": " << left[i] << "\n";
+      out << std::string(lead.size(), ' ') << pad(right_name, w) << ": " << right[i] << "\n";
     }
   }
 }

@@ -7,7 +7,8 @@
 # says turn_limit for quiescent. Each page is loaded; the DOM chromium built is
 # checked (the first difference is there and marked, the page's script ran, the
 # charts are drawn, the report links the triage page), and a screenshot of each is
-# kept in WORK_DIR/artifacts. Without chromium this fails: it never skips.
+# kept in WORK_DIR/artifacts; junit.xml is parsed as XML. Without chromium this
+# fails: it never skips.
 set -euo pipefail
 concord=$1 source=$2 work=$3
 chromium=$(command -v chromium || command -v chromium-browser || true)
@@ -67,4 +68,13 @@ grep -q 'class="coverage-chart"' report.dom || fail "no coverage chart"
 dom "$work/report/$page" > linked.dom
 grep -q 'data-field="outcome">outcome=turn_limit</mark>' linked.dom || fail "the linked page does not mark the outcome"
 shot "$work/report/index.html" "$work/artifacts/report.png"
+# junit.xml parses as XML, with one failed test case for the one signature.
+python3 - "$work/report/junit.xml" <<'PY' || fail "junit.xml is not what a CI system reads"
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+cases = root.findall("./testsuite/testcase")
+assert root.tag == "testsuites" and len(cases) == 1, (root.tag, len(cases))
+assert cases[0].get("name") == "liar:outcome" and cases[0].find("failure") is not None
+assert root.get("failures") == "1"
+PY
 echo "pages_test: ok; screenshots in $work/artifacts"
