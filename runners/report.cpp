@@ -2,12 +2,12 @@
 #include "report.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <iomanip>
-#include <sstream>
 #include <set>
+#include <sstream>
 
 #include "generators/generate.hpp"
 #include "oracle/error.hpp"
@@ -88,16 +88,22 @@ ojson report_summary(const CampaignConfig& cfg, const CampaignReport& r, const T
       flaky.push_back(ojson{{"case", f.case_index}, {"signature", f.signature}, {"reproduce", f.reproduce}});
       continue;
     }
-    ojson s{{"signature", f.signature},          {"status", status_word(f.kind)},
-            {"hits", 0},                         {"first_case", f.case_index},
-            {"program_seed", f.program_seed},    {"found_after", f.found_after},
-            {"reproduce", f.reproduce},          {"first_difference", first_differences(f.divergences)}};
+    ojson s{{"signature", f.signature},
+            {"status", status_word(f.kind)},
+            {"hits", 0},
+            {"first_case", f.case_index},
+            {"program_seed", f.program_seed},
+            {"found_after", f.found_after},
+            {"reproduce", f.reproduce},
+            {"first_difference", first_differences(f.divergences)}};
     auto hit = r.hits.find(f.signature);
     if (hit != r.hits.end()) s["hits"] = hit->second;
     if (!f.corpus_file.empty()) s["corpus_file"] = f.corpus_file;
     if (f.shrunk)
-      s["shrink"] = ojson{{"size_before", f.shrink.size_before},   {"size_after", f.shrink.size_after},
-                          {"processes_after", f.shrink.processes_after}, {"tests", f.shrink.tests},
+      s["shrink"] = ojson{{"size_before", f.shrink.size_before},
+                          {"size_after", f.shrink.size_after},
+                          {"processes_after", f.shrink.processes_after},
+                          {"tests", f.shrink.tests},
                           {"seconds", f.shrink.seconds}};
     sigs.push_back(std::move(s));
   }
@@ -248,7 +254,8 @@ std::string fixed_point(double v, int digits) {
 
 std::string targets_of(const ojson& s) {
   std::string out;
-  for (const std::string& t : signature_targets(s.value("signature", std::string()))) out += (out.empty() ? "" : "+") + t;
+  for (const std::string& t : signature_targets(s.value("signature", std::string())))
+    out += (out.empty() ? "" : "+") + t;
   return out;
 }
 

@@ -47,8 +47,8 @@ ojson read_report(const std::string& dir);
 ojson merge_reports(const std::vector<ojson>& summaries, const std::vector<std::string>& origins);
 
 std::string report_markdown(const ojson& summary);  // report_markdown.cpp
-std::string report_junit(const ojson& summary);  // report_junit.cpp
-std::string report_html(const ojson& summary);  // report_html.cpp
+std::string report_junit(const ojson& summary);     // report_junit.cpp
+std::string report_html(const ojson& summary);      // report_html.cpp
 
 // What the renderers share: "12.3" for (12.345, 1); the targets a summary's
 // signature entry names, "+"-joined ("c+erlang"); the campaign in one line.

@@ -47,7 +47,8 @@ std::string report_html(const ojson& j) {
   for (const ojson& t : j["targets"]) targets += ", " + t.get<std::string>();
   out << "<table class=\"meta\" id=\"figures\">\n"
       << row("targets", html_escape(targets))
-      << row("programs", std::to_string(programs) + " (" + fixed_point(secs > 0 ? programs / secs : 0, 1) + " per second)")
+      << row("programs",
+             std::to_string(programs) + " (" + fixed_point(secs > 0 ? programs / secs : 0, 1) + " per second)")
       << row("runs", j["runs"].dump() + " (" + j["seeds_per_program"].dump() + " seeds per program)")
       << row("wall time", fixed_point(secs, 1) + " s" + (j.value("interrupted", false) ? " (interrupted)" : ""))
       << row("divergent cases", j["divergent_cases"].dump())

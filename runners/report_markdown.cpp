@@ -40,7 +40,8 @@ std::string report_markdown(const ojson& j) {
     out << s["hits"] << (s["hits"] == 1 ? " divergent case" : " divergent cases") << ", the first case "
         << s["first_case"] << ".";
     if (s.contains("corpus_file")) out << " Corpus: `" << s["corpus_file"].get<std::string>() << "`.";
-    if (s.contains("triage")) out << " Triage: [" << s["triage"].get<std::string>() << "](" << s["triage"].get<std::string>() << ").";
+    if (s.contains("triage"))
+      out << " Triage: [" << s["triage"].get<std::string>() << "](" << s["triage"].get<std::string>() << ").";
     out << "\n\n```\n";
     for (const ojson& d : s.value("first_difference", ojson::array()))
       out << d.value("target", "") << ", run " << d.value("run", 0) << ":\n" << d.value("report", "");
@@ -59,7 +60,8 @@ std::string report_markdown(const ojson& j) {
   for (const std::string& cat : Coverage::categories()) {
     size_t missed = 0;
     for (const std::string& b : blind) missed += b.rfind(cat + ":", 0) == 0;
-    out << "| " << cat << " | " << Coverage::known(cat).size() - missed << " | " << Coverage::known(cat).size() << " |\n";
+    out << "| " << cat << " | " << Coverage::known(cat).size() - missed << " | " << Coverage::known(cat).size()
+        << " |\n";
   }
   out << "\nNever reached: ";
   if (blind.empty()) out << "nothing";

@@ -64,8 +64,8 @@ std::string svg_line_chart(const std::vector<Series>& series, const std::string&
       << "\" role=\"img\" aria-label=\"" << html_escape(y_label + " over " + x_label) << "\">\n";
   for (double y = 0; y <= ymax + 1e-9; y += ystep)
     out << "<line x1=\"" << left << "\" x2=\"" << width - right << "\" y1=\"" << num(Y(y)) << "\" y2=\"" << num(Y(y))
-        << "\" stroke=\"#eaeef2\"/><text x=\"" << left - 6 << "\" y=\"" << num(Y(y) + 4)
-        << "\" text-anchor=\"end\">" << tick_words(y) << "</text>\n";
+        << "\" stroke=\"#eaeef2\"/><text x=\"" << left - 6 << "\" y=\"" << num(Y(y) + 4) << "\" text-anchor=\"end\">"
+        << tick_words(y) << "</text>\n";
   for (double x = 0; x <= xmax + 1e-9; x += xstep)
     out << "<text x=\"" << num(X(x)) << "\" y=\"" << height - bottom + 16 << "\" text-anchor=\"middle\">"
         << tick_words(x) << "</text>\n";
@@ -74,8 +74,8 @@ std::string svg_line_chart(const std::vector<Series>& series, const std::string&
       << "\" y2=\"" << top + ph << "\" stroke=\"#8c959f\"/>\n";
   out << "<text x=\"" << left + pw / 2 << "\" y=\"" << height - 6 << "\" text-anchor=\"middle\">"
       << html_escape(x_label) << "</text>\n";
-  out << "<text x=\"12\" y=\"" << top + ph / 2 << "\" text-anchor=\"middle\" transform=\"rotate(-90 12 "
-      << top + ph / 2 << ")\">" << html_escape(y_label) << "</text>\n";
+  out << "<text x=\"12\" y=\"" << top + ph / 2 << "\" text-anchor=\"middle\" transform=\"rotate(-90 12 " << top + ph / 2
+      << ")\">" << html_escape(y_label) << "</text>\n";
   for (size_t i = 0; i < series.size(); i++) {
     const char* colour = kColours[i % (sizeof kColours / sizeof *kColours)];
     out << "<polyline class=\"series\" data-series=\"" << html_escape(series[i].name)
@@ -83,8 +83,8 @@ std::string svg_line_chart(const std::vector<Series>& series, const std::string&
     for (const auto& [x, y] : series[i].points) out << num(X(x)) << "," << num(Y(y)) << " ";
     out << "\"/>\n";
     if (series.size() > 1)
-      out << "<text x=\"" << width - right - 4 << "\" y=\"" << top + 12 + 13 * i << "\" text-anchor=\"end\" style=\"fill:"
-          << colour << "\">" << html_escape(series[i].name) << "</text>\n";
+      out << "<text x=\"" << width - right - 4 << "\" y=\"" << top + 12 + 13 * i
+          << "\" text-anchor=\"end\" style=\"fill:" << colour << "\">" << html_escape(series[i].name) << "</text>\n";
   }
   out << "</svg>\n";
   return out.str();
@@ -106,10 +106,10 @@ std::string svg_bar_chart(const std::vector<Bar>& bars, const std::string& value
     double y = top + row * i;
     double len = b.value > 0 ? std::max(1.0, scale(b.value) / vmax * bw) : 0;
     out << "<g class=\"bar" << (b.warn ? " warn" : "") << "\"><text x=\"" << label_w - 6 << "\" y=\"" << num(y + 11)
-        << "\" text-anchor=\"end\">" << html_escape(b.label) << "</text><rect x=\"" << label_w << "\" y=\"" << num(y + 2)
-        << "\" width=\"" << num(len) << "\" height=\"" << row - 4 << "\" fill=\"" << (b.warn ? "#cf222e" : "#0969da")
-        << "\"/><text x=\"" << num(label_w + len + 4) << "\" y=\"" << num(y + 11) << "\""
-        << (b.warn ? " style=\"fill:#cf222e\"" : "") << ">" << tick_words(b.value) << "</text></g>\n";
+        << "\" text-anchor=\"end\">" << html_escape(b.label) << "</text><rect x=\"" << label_w << "\" y=\""
+        << num(y + 2) << "\" width=\"" << num(len) << "\" height=\"" << row - 4 << "\" fill=\""
+        << (b.warn ? "#cf222e" : "#0969da") << "\"/><text x=\"" << num(label_w + len + 4) << "\" y=\"" << num(y + 11)
+        << "\"" << (b.warn ? " style=\"fill:#cf222e\"" : "") << ">" << tick_words(b.value) << "</text></g>\n";
   }
   out << "<text x=\"" << label_w << "\" y=\"" << height - 4 << "\">" << html_escape(value_label)
       << (log_scale ? " (log scale)" : "") << "</text>\n</svg>\n";

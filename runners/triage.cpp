@@ -234,8 +234,6 @@ std::string reproduce_run(const Triage& t, const std::string& target, size_t run
   return cmd;
 }
 
-std::string reproduce_case(const Triage& t) {
-  return t.concord + " triage " + shell_quote(t.path) + t.declared;
-}
+std::string reproduce_case(const Triage& t) { return t.concord + " triage " + shell_quote(t.path) + t.declared; }
 
 }  // namespace concord

@@ -24,13 +24,14 @@ std::string cell(bool present, const ojson& v, const std::string& mark) {
 
 std::string side_table(const SideBySide& s, const std::string& right_name, const std::string& id) {
   std::ostringstream out;
-  out << "<table class=\"side\"" << (id.empty() ? "" : " id=\"" + html_escape(id) + "\"") << ">\n<tr><th>#</th><th>oracle</th><th>"
-      << html_escape(right_name) << "</th></tr>\n";
+  out << "<table class=\"side\"" << (id.empty() ? "" : " id=\"" + html_escape(id) + "\"")
+      << ">\n<tr><th>#</th><th>oracle</th><th>" << html_escape(right_name) << "</th></tr>\n";
   for (const SideRow& r : s.rows) {
     std::string cls = r.first ? " class=\"first differs\"" : r.differs ? " class=\"differs\"" : "";
     std::string mark = r.first ? s.field : "";
-    out << "<tr" << cls << "><td class=\"num\">" << (s.rows.size() > 1 || s.section == "journal" ? std::to_string(r.index) : "")
-        << "</td>" << cell(r.left_present, r.left, mark) << cell(r.right_present, r.right, mark) << "</tr>\n";
+    out << "<tr" << cls << "><td class=\"num\">"
+        << (s.rows.size() > 1 || s.section == "journal" ? std::to_string(r.index) : "") << "</td>"
+        << cell(r.left_present, r.left, mark) << cell(r.right_present, r.right, mark) << "</tr>\n";
   }
   out << "</table>\n";
   return out.str();
@@ -102,7 +103,8 @@ std::string triage_html(const Triage& t) {
   out << "<p>oracle, run " << oracle_run << ":</p>\n" << html_command(reproduce_run(t, "oracle", oracle_run));
   for (const TargetTriage& tt : t.targets) {
     size_t run = tt.state == TargetTriage::State::kAgree ? oracle_run : tt.run;
-    out << "<p>" << html_escape(tt.target) << ", run " << run << ":</p>\n" << html_command(reproduce_run(t, tt.target, run));
+    out << "<p>" << html_escape(tt.target) << ", run " << run << ":</p>\n"
+        << html_command(reproduce_run(t, tt.target, run));
   }
   out << "<p>this page's content in a terminal, every target:</p>\n" << html_command(reproduce_case(t));
   out << "</section>\n";

@@ -100,8 +100,9 @@ std::string triage_text(const Triage& t) {
   }
   for (const TargetTriage& tt : t.targets) {
     if (tt.state != TargetTriage::State::kDiffer) continue;
-    out << "\n" << tt.target << ", run " << tt.run << " (" << settings_words(t.runs[tt.run]) << "): "
-        << where_words(tt.around) << "\n";
+    out << "\n"
+        << tt.target << ", run " << tt.run << " (" << settings_words(t.runs[tt.run]) << "): " << where_words(tt.around)
+        << "\n";
     side_by_side(out, tt.around, tt.target);
     if (tt.around.section != "journal" && !tt.journal.rows.empty()) {  // what led there: the journals' ends
       SideBySide tail = tt.journal;

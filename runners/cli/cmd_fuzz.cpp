@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <filesystem>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -51,10 +51,10 @@ std::string per_target(const std::map<std::string, double>& secs) {
 
 std::string progress_line(const CampaignProgress& p) {
   double rate = p.elapsed > 0 ? p.programs / p.elapsed : 0;
-  return "[" + fixed_point(p.elapsed, 0) + " s] " + std::to_string(p.programs) + " programs (" + fixed_point(rate, 1) + "/s), " +
-         std::to_string(p.runs) + " runs | divergent cases " + std::to_string(p.divergent_cases) + ", new signatures " +
-         std::to_string(p.signatures) + ", flaky " + std::to_string(p.flaky) + (p.shrinking ? " (shrinking)" : "") +
-         " | " + per_target(p.seconds);
+  return "[" + fixed_point(p.elapsed, 0) + " s] " + std::to_string(p.programs) + " programs (" + fixed_point(rate, 1) +
+         "/s), " + std::to_string(p.runs) + " runs | divergent cases " + std::to_string(p.divergent_cases) +
+         ", new signatures " + std::to_string(p.signatures) + ", flaky " + std::to_string(p.flaky) +
+         (p.shrinking ? " (shrinking)" : "") + " | " + per_target(p.seconds);
 }
 
 // "i/N" with 0 <= i < N.
@@ -91,7 +91,8 @@ void print_report(std::ostream& out, const CampaignConfig& cfg, const CampaignRe
   for (const Finding& f : r.findings) {
     auto hit = r.hits.find(f.signature);
     out << "  " << kind_word(f.kind) << "  " << f.signature << "  (case " << f.case_index << ", "
-        << (hit == r.hits.end() ? 1 : hit->second) << " cases, first after " << fixed_point(f.found_after, 1) << " s)\n";
+        << (hit == r.hits.end() ? 1 : hit->second) << " cases, first after " << fixed_point(f.found_after, 1)
+        << " s)\n";
     for (const Divergence& d : f.divergences)
       if (f.kind != Finding::Kind::kKnown) out << "    " << d.target << ", run " << d.run << ":\n" << d.report;
     if (f.shrunk)
@@ -127,8 +128,8 @@ void write_campaign_report(const std::string& dir, const CampaignConfig& cfg, co
     std::string file = s["corpus_file"];
     try {
       Triage t = triage_case(file, load_case(file), differ, declared);
-      std::string page = "triage/" + fs::path(file).filename().replace_extension("").replace_extension("").string() +
-                         ".html";
+      std::string page =
+          "triage/" + fs::path(file).filename().replace_extension("").replace_extension("").string() + ".html";
       write_file_atomic((fs::path(dir) / page).string(), triage_html(t));
       s["triage"] = page;
     } catch (const std::exception& e) {
@@ -190,10 +191,10 @@ int cmd_fuzz(int argc, char** argv) {
   if (const std::string* s = a.option("--report"))
     report_dir = *s;
   else if (cfg.only_cases.empty())
-    report_dir = "reports/seed-" + std::to_string(cfg.seed) +
-                 (cfg.shard_count > 1 ? "-shard-" + std::to_string(cfg.shard_index) + "-of-" +
-                                            std::to_string(cfg.shard_count)
-                                      : "");
+    report_dir =
+        "reports/seed-" + std::to_string(cfg.seed) +
+        (cfg.shard_count > 1 ? "-shard-" + std::to_string(cfg.shard_index) + "-of-" + std::to_string(cfg.shard_count)
+                             : "");
   if (a.flag("--no-report")) report_dir.clear();
   cfg.interrupted = &g_interrupted;
   install_stop_handlers();
@@ -210,8 +211,8 @@ int cmd_fuzz(int argc, char** argv) {
   if (cfg.shard_count > 1) std::cout << ", shard " << cfg.shard_index << "/" << cfg.shard_count;
   if (cfg.only_cases.empty())
     std::cout << "\n  reproduce this campaign: " << cfg.reproduce
-            << (cfg.cases ? " --cases " + std::to_string(cfg.cases) : " --time " + fixed_point(cfg.seconds, 0) + "s")
-            << (cfg.shard_count > 1 ? " --shard " + *a.option("--shard") : "");
+              << (cfg.cases ? " --cases " + std::to_string(cfg.cases) : " --time " + fixed_point(cfg.seconds, 0) + "s")
+              << (cfg.shard_count > 1 ? " --shard " + *a.option("--shard") : "");
   std::cout << "\n" << std::flush;
 
   bool tty = isatty(STDERR_FILENO);

@@ -66,7 +66,8 @@ int report_merge(int argc, char** argv) {
   uint64_t n = merged["shard_count"];
   ojson missing = ojson::array();
   for (uint64_t i = 0; i < n; i++)
-    if (!shards.count(std::to_string(i) + "/" + std::to_string(n))) missing.push_back(std::to_string(i) + "/" + std::to_string(n));
+    if (!shards.count(std::to_string(i) + "/" + std::to_string(n)))
+      missing.push_back(std::to_string(i) + "/" + std::to_string(n));
   if (!missing.empty()) merged["missing_shards"] = missing;
 
   for (ojson& s : merged["signatures"]) {

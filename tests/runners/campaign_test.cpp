@@ -157,11 +157,11 @@ TEST(Campaign, AnInterruptedCampaignStopsAndKeepsWhatItFound) {
 
 TEST(Campaign, ADivergenceThatDoesNotRepeatIsFlaky) {
   // Lies on every second line only: a divergent run's rerun gets the truth.
-  BackendSpec sometimes =
-      shell_backend("sometimes",
-              "\"$CONCORD\" backend oracle | { n=0; while IFS= read -r l; do n=$((n + 1)); "
-              "if [ $((n % 2)) = 0 ]; then l=$(printf '%s' \"$l\" | "
-              "sed 's/\"outcome\":\"quiescent\"/\"outcome\":\"turn_limit\"/'); fi; printf '%s\\n' \"$l\"; done; }");
+  BackendSpec sometimes = shell_backend(
+      "sometimes",
+      "\"$CONCORD\" backend oracle | { n=0; while IFS= read -r l; do n=$((n + 1)); "
+      "if [ $((n % 2)) = 0 ]; then l=$(printf '%s' \"$l\" | "
+      "sed 's/\"outcome\":\"quiescent\"/\"outcome\":\"turn_limit\"/'); fi; printf '%s\\n' \"$l\"; done; }");
   CampaignConfig c = config({sometimes}, 20);
   c.seeds_per_program = 1;
   CampaignReport r = run_campaign(c, nullptr);

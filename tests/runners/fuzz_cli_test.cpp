@@ -10,8 +10,8 @@
 #include <thread>
 
 #include "runners/load.hpp"
-#include "tests/runners/bent_oracles.hpp"
 #include "runners/subprocess.hpp"
+#include "tests/runners/bent_oracles.hpp"
 
 using namespace concord;
 namespace fs = std::filesystem;
@@ -70,8 +70,8 @@ TEST(FuzzCli, BadOptionsAreExit2) {
 TEST(FuzzCli, AgreeingTargetsPrintTheReportAndWriteNothing) {
   TempDir dir("concord-fuzz");
   CommandResult r = run_concord({"fuzz", "--seed", "9", "--cases", "20", "--target", "honest", "--backend",
-                                 test_backends::honest_option(), "--corpus",
-                                 dir.path() + "/found", "--report", dir.path() + "/report"});
+                                 test_backends::honest_option(), "--corpus", dir.path() + "/found", "--report",
+                                 dir.path() + "/report"});
   ASSERT_EQ(r.status.code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("concord fuzz: seed 9"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("20 programs"), std::string::npos) << r.out;
@@ -120,8 +120,8 @@ TEST(FuzzCli, ADivergenceIsStoredShrunkReplayableAndShrinkableAgain) {
                        "--backend "),
             std::string::npos)
       << r.out;
-  CommandResult replay = run_concord(
-      {"fuzz", "--seed", "5", "--target", "liar", "--backend", kLiar, "--case", case_index}, dir.path());
+  CommandResult replay =
+      run_concord({"fuzz", "--seed", "5", "--target", "liar", "--backend", kLiar, "--case", case_index}, dir.path());
   EXPECT_EQ(replay.status.code, 1) << replay.out << replay.err;
   EXPECT_NE(replay.out.find("1 programs"), std::string::npos) << replay.out;
   EXPECT_NE(replay.out.find("liar:outcome"), std::string::npos) << replay.out;

@@ -24,8 +24,8 @@ using test_backends::honest;
 
 BackendSpec ready7() { return test_backends::bent("ready7", test_backends::kSecondReady1Is7); }
 BackendSpec refuser() {
-  return test_backends::shell_backend("refuser",
-                 "while read -r l; do echo '{\"ok\":false,\"code\":\"UNSUPPORTED\",\"message\":\"no\"}'; done");
+  return test_backends::shell_backend(
+      "refuser", "while read -r l; do echo '{\"ok\":false,\"code\":\"UNSUPPORTED\",\"message\":\"no\"}'; done");
 }
 
 CommandResult run_concord(std::vector<std::string> args) {
@@ -73,8 +73,9 @@ TEST(Triage, TextAndPageMarkTheFieldAndSayHowToReproduce) {
   EXPECT_NE(text.find(">>ready=1<<"), std::string::npos) << text;
   EXPECT_NE(text.find(">>ready=7<<"), std::string::npos) << text;
   EXPECT_NE(text.find("journal around element 3, field ready"), std::string::npos) << text;
-  EXPECT_NE(text.find("concord run " + kCase + " --seed 1 --turns 1000 --max-processes 10000 --target ready7 --backend X"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("concord run " + kCase + " --seed 1 --turns 1000 --max-processes 10000 --target ready7 --backend X"),
+      std::string::npos)
       << text;
   EXPECT_NE(text.find("kind Acc()"), std::string::npos);  // the program, in text syntax
   std::string page = triage_html(t);
@@ -155,8 +156,7 @@ TEST(TriageCli, ExitCodesAndThePage) {
 }
 
 TEST(TriageCli, EveryTargetAgreesIsExit0) {
-  CommandResult r = run_concord({"triage", kCase, "--target", "honest", "--backend",
-                                 test_backends::honest_option()});
+  CommandResult r = run_concord({"triage", kCase, "--target", "honest", "--backend", test_backends::honest_option()});
   EXPECT_EQ(r.status.code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("agrees on every run"), std::string::npos) << r.out;
 }
