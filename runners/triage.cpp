@@ -4,7 +4,6 @@
 #include <algorithm>
 
 #include "oracle/text.hpp"
-#include "runners/backends.hpp"
 #include "runners/case_check.hpp"
 #include "runners/compare.hpp"
 #include "runners/diff.hpp"
@@ -70,32 +69,6 @@ ojson gist(const Answer& a) {
 }
 
 }  // namespace
-
-std::string value_words(const ojson& v) {
-  if (v.is_string()) {
-    const std::string& s = v.get_ref<const std::string&>();
-    bool name = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
-    });
-    if (name) return s;
-  }
-  return v.dump(-1, ' ', false, ojson::error_handler_t::replace);
-}
-
-ElementWords element_words(const ojson& e) {
-  ElementWords w;
-  if (!e.is_object()) {
-    w.fields.emplace_back("", value_words(e));
-    return w;
-  }
-  bool event = e.contains("ev") && e.contains("turn");
-  if (event) w.head = "t" + value_words(e["turn"]) + " " + value_words(e["ev"]);
-  for (const auto& [k, v] : e.items()) {
-    if (event && (k == "ev" || k == "turn")) continue;
-    w.fields.emplace_back(k, value_words(v));
-  }
-  return w;
-}
 
 SideBySide around_first_difference(const Answer& oracle, const Answer& got, size_t context) {
   SideBySide s;
@@ -208,32 +181,5 @@ Triage triage_case(const std::string& path, const Case& c, Differ& differ, const
   }
   return t;
 }
-
-std::string settings_words(const RunSettings& r) {
-  return "seed " + std::to_string(r.seed) + ", turns " + std::to_string(r.turns) + ", max processes " +
-         std::to_string(r.max_processes);
-}
-
-std::string where_words(const SideBySide& s) {
-  if (s.section == "answer") return "the answers";
-  if (s.section == "bytes") return "the bytes of the answer line (same JSON value)";
-  for (const SideRow& r : s.rows)
-    if (r.first && s.rows.size() > 1)
-      return s.section + " around element " + std::to_string(r.index) + (s.field.empty() ? "" : ", field " + s.field);
-  return "the " + s.section;
-}
-
-std::string reproduce_run(const Triage& t, const std::string& target, size_t run) {
-  const RunSettings& r = t.runs.at(run);
-  std::string cmd = t.concord + " run " + shell_quote(t.path) + " --seed " + std::to_string(r.seed) + " --turns " +
-                    std::to_string(r.turns) + " --max-processes " + std::to_string(r.max_processes);
-  if (target == "oracle") return cmd;
-  const std::vector<std::string>& builtin = builtin_targets();
-  bool declared = std::find(builtin.begin(), builtin.end(), target) == builtin.end();
-  cmd += " --target " + shell_quote(target) + (declared ? t.declared : "");
-  return cmd;
-}
-
-std::string reproduce_case(const Triage& t) { return t.concord + " triage " + shell_quote(t.path) + t.declared; }
 
 }  // namespace concord

@@ -2,8 +2,8 @@
 // §4): its program, each target's answers against the oracle's, the run where a
 // target first differs, and both sides of that answer around the first difference
 // (the section it is in, e.g. the journal, with the differing element and field
-// marked), plus one command per target that reproduces it. triage_text() and
-// triage_html() render the same Triage; neither re-runs anything.
+// marked). reports/triage_page.hpp renders a Triage, as text and as a page,
+// without running anything again.
 #pragma once
 
 #include <string>
@@ -71,28 +71,5 @@ SideBySide around_first_difference(const Answer& oracle, const Answer& got, size
 // even for a run of a million events.
 constexpr size_t kJournalRows = 2000;
 SideBySide whole_journals(const Answer& oracle, const Answer& got);
-
-// One element in words: "t3 deliver to=a from=null tag=hi args=[1] ready=2" for an
-// event, "key=value ..." for another object, the JSON otherwise. Split so that a
-// renderer can mark one field.
-struct ElementWords {
-  std::string head;                                         // "t3 deliver", or ""
-  std::vector<std::pair<std::string, std::string>> fields;  // key, value in words
-};
-ElementWords element_words(const ojson& element);
-std::string value_words(const ojson& v);  // strings that are names unquoted, the rest as JSON
-
-// "seed 5, turns 1000, max processes 10000"
-std::string settings_words(const RunSettings& r);
-// "journal around element 7, field name", "the outcome", "the answers"
-std::string where_words(const SideBySide& s);
-
-// The command that shows run `run` of the case on `target` ("oracle" included).
-std::string reproduce_run(const Triage& t, const std::string& target, size_t run);
-// The command that checks the whole case on every target again.
-std::string reproduce_case(const Triage& t);
-
-std::string triage_text(const Triage& t);
-std::string triage_html(const Triage& t);
 
 }  // namespace concord

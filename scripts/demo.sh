@@ -3,7 +3,7 @@
 # corpus on every target (oracle, c and erlang, through the backend protocol), then
 # the main job: a short default fuzz campaign across every target that prints its
 # progress and its report (divergences, shrunk cases, coverage), also written as a
-# report folder under reports/ (index.html, summary.json, junit.xml). A campaign writes
+# report folder under campaigns/ (index.html, summary.json, junit.xml). A campaign writes
 # corpus/found/ only when a target disagrees with the oracle.
 # usage: bash scripts/demo.sh [DURATION]   (default 60s; e.g. 5m)
 set -euo pipefail

@@ -17,13 +17,13 @@
 
 #include "generators/generate.hpp"
 #include "oracle/error.hpp"
+#include "reports/report.hpp"
+#include "reports/triage_page.hpp"
 #include "runners/campaign.hpp"
 #include "runners/cli/cli.hpp"
 #include "runners/corpus_store.hpp"
 #include "runners/differ.hpp"
 #include "runners/load.hpp"
-#include "runners/report.hpp"
-#include "runners/triage.hpp"
 
 namespace concord {
 namespace {
@@ -185,14 +185,14 @@ int cmd_fuzz(int argc, char** argv) {
   cfg.reproduce = "concord fuzz --seed " + std::to_string(cfg.seed) + " --profile " + cfg.profile +
                   " --seeds-per-program " + std::to_string(cfg.seeds_per_program) +
                   (target == "all" ? "" : " --target " + shell_quote(target)) + t.declared;
-  // The report folder: --report, else reports/seed-S[-shard-i-of-N]; a replay of
+  // The report folder: --report, else campaigns/seed-S[-shard-i-of-N]; a replay of
   // chosen cases writes one only when asked.
   std::string report_dir;
   if (const std::string* s = a.option("--report"))
     report_dir = *s;
   else if (cfg.only_cases.empty())
     report_dir =
-        "reports/seed-" + std::to_string(cfg.seed) +
+        "campaigns/seed-" + std::to_string(cfg.seed) +
         (cfg.shard_count > 1 ? "-shard-" + std::to_string(cfg.shard_index) + "-of-" + std::to_string(cfg.shard_count)
                              : "");
   if (a.flag("--no-report")) report_dir.clear();

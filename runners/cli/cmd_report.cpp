@@ -1,5 +1,5 @@
 // runners/cli/cmd_report.cpp: `concord report merge --into OUT DIR...`: the report
-// folders of a campaign's shards joined into one (runners/report.hpp), their
+// folders of a campaign's shards joined into one (reports/report.hpp), their
 // triage pages copied along. With --corpus (the merged corpus), each signature
 // names its file there and keeps the triage page of the case that corpus kept.
 #include <filesystem>
@@ -10,7 +10,7 @@
 #include "runners/cli/cli.hpp"
 #include "runners/corpus_store.hpp"
 #include "runners/load.hpp"
-#include "runners/report.hpp"
+#include "reports/report.hpp"
 
 namespace concord {
 namespace {

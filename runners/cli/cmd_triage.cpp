@@ -5,7 +5,7 @@
 #include "oracle/error.hpp"
 #include "runners/cli/cli.hpp"
 #include "runners/corpus_store.hpp"
-#include "runners/triage.hpp"
+#include "reports/triage_page.hpp"
 
 namespace concord {
 

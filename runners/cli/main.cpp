@@ -65,7 +65,7 @@ usage:
       8h, 1d; default --time 60s. --shard i/N runs the cases with index mod N = i.
       --case I replays one case (its reproduce line), storing nothing. A progress
       line goes to stderr, the report to stdout and to the folder DIR (default
-      reports/seed-S[-shard-i-of-N]): summary.json, summary.md, junit.xml (a
+      campaigns/seed-S[-shard-i-of-N]): summary.json, summary.md, junit.xml (a
       test case per signature) and index.html (charts, a triage page for each
       signature under triage/).
       Ctrl-C stops cleanly and keeps everything found. Exit 1 when something new

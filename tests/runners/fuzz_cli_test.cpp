@@ -125,7 +125,7 @@ TEST(FuzzCli, ADivergenceIsStoredShrunkReplayableAndShrinkableAgain) {
   EXPECT_EQ(replay.status.code, 1) << replay.out << replay.err;
   EXPECT_NE(replay.out.find("1 programs"), std::string::npos) << replay.out;
   EXPECT_NE(replay.out.find("liar:outcome"), std::string::npos) << replay.out;
-  EXPECT_FALSE(fs::exists(dir.path() + "/reports"));  // a replay writes no report unless asked
+  EXPECT_FALSE(fs::exists(dir.path() + "/campaigns"));  // a replay writes no report unless asked
   // `concord shrink` on the stored case keeps its signature (it is already small).
   CommandResult s = run_concord({"shrink", files[0], "--target", "liar", "--backend", kLiar, "--out",
                                  dir.path() + "/again.case.json", "--quiet"});

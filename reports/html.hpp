@@ -1,4 +1,4 @@
-// runners/html.hpp: what the triage and report pages share: escaping, and one page
+// reports/html.hpp: what the triage and report pages share: escaping, and one page
 // frame with its style sheet and script inline, so that a page is one file that
 // opens anywhere, offline (no fonts, scripts or images fetched).
 #pragma once

@@ -1,4 +1,4 @@
-// runners/svg_chart.hpp: the two figures of a report page, as inline SVG (no
+// reports/svg_chart.hpp: the two figures of a report page, as inline SVG (no
 // script, no external file): a line chart (one line per series, e.g. throughput
 // per shard over time) and a horizontal bar chart (e.g. how often each construct
 // was generated, on a log scale, those never reached drawn in red).

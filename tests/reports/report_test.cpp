@@ -1,4 +1,4 @@
-// tests/runners/report_test.cpp: report folders (runners/report.hpp) and `concord
+// tests/reports/report_test.cpp: report folders (reports/report.hpp) and `concord
 // report merge`: throughput samples stay bounded; a summary reads back; merging
 // shards adds their counts; and, as a user runs it, two shards of a campaign plus
 // `corpus merge` and `report merge` equal the same campaign on one machine. The
@@ -11,8 +11,8 @@
 #include <fstream>
 
 #include "oracle/error.hpp"
+#include "reports/report.hpp"
 #include "runners/load.hpp"
-#include "runners/report.hpp"
 #include "runners/subprocess.hpp"
 #include "tests/runners/bent_oracles.hpp"
 

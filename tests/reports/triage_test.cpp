@@ -1,4 +1,4 @@
-// tests/runners/triage_test.cpp: `concord triage` (runners/triage.hpp) on the hand
+// tests/reports/triage_test.cpp: `concord triage` (runners/triage.hpp, reports/triage_page.hpp) on the hand
 // case fifo_mailbox against bent copies of the oracle, whose differences are known
 // by construction: `ready7` rewrites the second "ready":1 of each answer line to 7,
 // which in fifo_mailbox's journal (start s, start r, deliver go, deliver push(1),
@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "reports/triage_page.hpp"
 #include "runners/load.hpp"
 #include "runners/subprocess.hpp"
-#include "runners/triage.hpp"
 #include "tests/runners/bent_oracles.hpp"
 
 using namespace concord;

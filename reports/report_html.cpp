@@ -1,13 +1,13 @@
-// runners/report_html.cpp: index.html of a report folder: the figures, every
+// reports/report_html.cpp: index.html of a report folder: the figures, every
 // signature with a link to its triage page and its reproduce command, and what
 // reads better drawn than written (throughput over time per shard, time per
 // target, how often each construct was generated) as inline SVG.
 #include <sstream>
 
+#include "reports/html.hpp"
+#include "reports/report.hpp"
+#include "reports/svg_chart.hpp"
 #include "runners/coverage.hpp"
-#include "runners/html.hpp"
-#include "runners/report.hpp"
-#include "runners/svg_chart.hpp"
 
 namespace concord {
 namespace {

@@ -1,11 +1,11 @@
-// runners/report_junit.cpp: junit.xml, so that a CI system (GitLab, Jenkins,
+// reports/report_junit.cpp: junit.xml, so that a CI system (GitLab, Jenkins,
 // GitHub's test reporters) lists a campaign's divergences as tests: one test case
 // per signature, failed when new, skipped when already known (kept in the corpus)
 // or flaky; one passing test case when nothing diverged.
 #include <sstream>
 
-#include "runners/html.hpp"
-#include "runners/report.hpp"
+#include "reports/html.hpp"
+#include "reports/report.hpp"
 
 namespace concord {
 namespace {

@@ -1,4 +1,4 @@
-// runners/report.cpp: summary.json: made from a campaign, read back, merged.
+// reports/report.cpp: summary.json: made from a campaign, read back, merged.
 #include "report.hpp"
 
 #include <algorithm>

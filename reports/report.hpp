@@ -1,4 +1,4 @@
-// runners/report.hpp: a campaign's report folder (DESIGN §4): summary.json is the
+// reports/report.hpp: a campaign's report folder (DESIGN §4): summary.json is the
 // model, written from the campaign (or merged from its shards' folders), and every
 // other file is rendered from it alone: summary.md, junit.xml (one test case per
 // signature) and index.html (figures drawn as inline SVG, a link to each

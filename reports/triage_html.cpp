@@ -1,11 +1,11 @@
-// runners/triage_html.cpp: a Triage as one self-contained page: the verdict per
+// reports/triage_html.cpp: a Triage as one self-contained page: the verdict per
 // target, both sides around each first difference with the differing field
 // marked, a command per target that reproduces it, the program, and the full
 // journals and answers folded away.
 #include <sstream>
 
-#include "runners/html.hpp"
-#include "runners/triage.hpp"
+#include "reports/html.hpp"
+#include "reports/triage_page.hpp"
 
 namespace concord {
 namespace {

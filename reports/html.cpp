@@ -1,4 +1,4 @@
-// runners/html.cpp: the page frame of the triage and report pages.
+// reports/html.cpp: the page frame of the triage and report pages.
 #include "html.hpp"
 
 namespace concord {

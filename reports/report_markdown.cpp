@@ -1,10 +1,10 @@
-// runners/report_markdown.cpp: summary.md: the report for a pull request, a wiki or
+// reports/report_markdown.cpp: summary.md: the report for a pull request, a wiki or
 // a terminal: the figures, time per target, each signature with its first
 // difference and reproduce line, and coverage.
 #include <sstream>
 
+#include "reports/report.hpp"
 #include "runners/coverage.hpp"
-#include "runners/report.hpp"
 
 namespace concord {
 

@@ -1,4 +1,4 @@
-// runners/svg_chart.cpp: line and bar charts as SVG text.
+// reports/svg_chart.cpp: line and bar charts as SVG text.
 #include "svg_chart.hpp"
 
 #include <algorithm>
@@ -6,7 +6,7 @@
 #include <iomanip>
 #include <sstream>
 
-#include "runners/html.hpp"
+#include "reports/html.hpp"
 
 namespace concord {
 namespace {

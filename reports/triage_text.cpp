@@ -1,9 +1,9 @@
-// runners/triage_text.cpp: a Triage for a terminal: the case, the program, each
+// reports/triage_text.cpp: a Triage for a terminal: the case, the program, each
 // target's verdict, both sides around each first difference (the differing field
 // between >> <<), and the commands that reproduce it.
 #include <sstream>
 
-#include "runners/triage.hpp"
+#include "reports/triage_page.hpp"
 
 namespace concord {
 namespace {
