@@ -10,7 +10,14 @@
 namespace concord {
 namespace {
 
-std::string xml(const std::string& s) { return html_escape(s); }  // the same five entities
+// The same five entities as HTML; control characters, which XML 1.0 cannot carry
+// even escaped (a backend's garbled output may hold some), become '?'.
+std::string xml(const std::string& s) {
+  std::string out = html_escape(s);
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') c = '?';
+  return out;
+}
 
 std::string details(const ojson& s) {
   std::string out;

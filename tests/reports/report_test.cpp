@@ -120,6 +120,9 @@ TEST(Report, RenderedFilesSayWhatTheSummarySays) {
   EXPECT_NE(html.find("<svg"), std::string::npos);
   EXPECT_NE(html.find("c:outcome"), std::string::npos);
   EXPECT_NE(report_markdown(s).find("| programs | 100 "), std::string::npos) << report_markdown(s);
+  s["signatures"][0]["first_difference"][0]["report"] = std::string("bell \x07 nul ") + '\0' + " end\n";
+  std::string bad = report_junit(s);
+  EXPECT_NE(bad.find("bell ? nul ? end"), std::string::npos) << bad;  // XML 1.0 cannot carry them
   s["signatures"] = ojson::array();
   s["flaky_cases"] = ojson::array();
   EXPECT_NE(report_junit(s).find("tests=\"1\" failures=\"0\""), std::string::npos);  // one passing case
