@@ -160,22 +160,35 @@ Triage triage_case(const std::string& path, const Case& c, Differ& differ, const
     if (compare_answers("expected", expected, "oracle", t.oracle[i]).verdict != Verdict::kAgree)
       t.oracle_changed.push_back(i);
   }
+  // Each target's first difference is the Differ's (find_divergences), so the
+  // verdict here and the signature never disagree; a target without one that gave
+  // no verdict is shown at its first indefinite answer.
   for (TargetAnswers& ta : o.targets) {
     TargetTriage tt;
     tt.target = ta.target;
     tt.answers = std::move(ta.answers);
-    for (size_t i = 0; i < tt.answers.size() && i < t.oracle.size(); i++) {
-      Comparison cmp = compare_answers("oracle", t.oracle[i], tt.target, tt.answers[i]);
-      if (cmp.verdict == Verdict::kAgree) continue;
-      tt.state = cmp.verdict == Verdict::kDiffer ? TargetTriage::State::kDiffer : TargetTriage::State::kNoVerdict;
-      tt.run = i;
-      tt.report = cmp.report;
-      tt.kind = difference_kind(t.oracle[i], tt.answers[i]);
-      if (t.oracle[i].ok() && tt.answers[i].ok())
-        if (auto d = first_difference(t.oracle[i].json, tt.answers[i].json)) tt.pointer = d->pointer;
-      tt.around = around_first_difference(t.oracle[i], tt.answers[i], 4);
-      tt.journal = whole_journals(t.oracle[i], tt.answers[i]);
-      break;
+    auto d = std::find_if(o.divergences.begin(), o.divergences.end(),
+                          [&](const Divergence& x) { return x.target == tt.target; });
+    if (d != o.divergences.end()) {
+      tt.state = TargetTriage::State::kDiffer;
+      tt.run = d->run;
+      tt.kind = d->kind;
+      tt.report = d->report;
+      const Answer &ref = t.oracle[tt.run], &got = tt.answers[tt.run];
+      if (ref.ok() && got.ok())
+        if (auto diff = first_difference(ref.json, got.json)) tt.pointer = diff->pointer;
+      tt.around = around_first_difference(ref, got, 4);
+      tt.journal = whole_journals(ref, got);
+    } else if (std::find(o.no_verdict.begin(), o.no_verdict.end(), tt.target) != o.no_verdict.end()) {
+      for (size_t i = 0; i < tt.answers.size() && i < t.oracle.size(); i++) {
+        Comparison cmp = compare_answers("oracle", t.oracle[i], tt.target, tt.answers[i]);
+        if (cmp.verdict != Verdict::kNoVerdict) continue;
+        tt.state = TargetTriage::State::kNoVerdict;
+        tt.run = i;
+        tt.report = cmp.report;
+        tt.kind = difference_kind(t.oracle[i], tt.answers[i]);
+        break;
+      }
     }
     t.targets.push_back(std::move(tt));
   }

@@ -98,6 +98,21 @@ TEST(Triage, AnOutcomeDifferenceIsMarkedAndTheJournalsEndsShown) {
   EXPECT_NE(text.find("t5 deliver ready=1 to=r from=r tag=push args=[9]"), std::string::npos) << text;
 }
 
+TEST(Triage, ADifferenceAfterANoVerdictIsTheVerdictAsInTheSignature) {
+  Case c = load_case(kCase);
+  c.runs.push_back(c.runs[0]);  // run 0: MEMORY (no verdict); run 1: turn_limit (differs)
+  BackendSpec flaky = test_backends::shell_backend(
+      "memory_then_liar",
+      "\"$CONCORD\" backend oracle | { read -r l; echo '{\"ok\":false,\"code\":\"MEMORY\",\"message\":\"x\"}'; "
+      "sed -u 's/\"outcome\":\"quiescent\"/\"outcome\":\"turn_limit\"/'; }");
+  Triage t = triage_case(kCase, c, {flaky}, "");
+  EXPECT_EQ(t.signature, "memory_then_liar:outcome");
+  const TargetTriage& d = t.targets[0];
+  EXPECT_EQ(d.state, TargetTriage::State::kDiffer);
+  EXPECT_EQ(d.run, 1u);
+  EXPECT_EQ(d.kind, "outcome");
+}
+
 TEST(Triage, ARecordedTargetThatIsNotRunIsNamed) {
   Case c = load_case(kCase);
   c.signature = "mine:journal/deliver/to";
