@@ -267,6 +267,25 @@ std::string campaign_title(const ojson& j) {
          (j["shard_count"].get<uint64_t>() > 1 ? ", shards " + shards + " of " + j["shard_count"].dump() : "");
 }
 
+std::string targets_words(const ojson& j) {
+  std::string out = "oracle";
+  for (const ojson& t : j["targets"]) out += ", " + t.get<std::string>();
+  return out;
+}
+
+std::string signatures_words(const ojson& j) {
+  size_t fresh = 0, known = 0;
+  for (const ojson& s : j["signatures"]) (s["status"] == "new" ? fresh : known)++;
+  return std::to_string(fresh) + " new, " + std::to_string(known) + " known";
+}
+
+std::string first_difference_words(const ojson& s) {
+  std::string out;
+  for (const ojson& d : s.value("first_difference", ojson::array()))
+    out += d.value("target", "") + ", run " + std::to_string(d.value("run", 0)) + ":\n" + d.value("report", "");
+  return out;
+}
+
 void write_report(const std::string& dir, const ojson& summary) {
   fs::create_directories(dir);
   write_file_atomic((fs::path(dir) / "summary.json").string(), summary.dump(2) + "\n");

@@ -41,18 +41,13 @@ std::string report_html(const ojson& j) {
   out << html_page_start(title) << "<h1>" << html_escape(title) << "</h1>\n";
   double secs = j["seconds"].get<double>();
   uint64_t programs = j["programs"];
-  size_t fresh = 0, known = 0;
-  for (const ojson& s : j["signatures"]) (s["status"] == "new" ? fresh : known)++;
-  std::string targets = "oracle";
-  for (const ojson& t : j["targets"]) targets += ", " + t.get<std::string>();
   out << "<table class=\"meta\" id=\"figures\">\n"
-      << row("targets", html_escape(targets))
+      << row("targets", html_escape(targets_words(j)))
       << row("programs",
              std::to_string(programs) + " (" + fixed_point(secs > 0 ? programs / secs : 0, 1) + " per second)")
       << row("runs", j["runs"].dump() + " (" + j["seeds_per_program"].dump() + " seeds per program)")
       << row("wall time", fixed_point(secs, 1) + " s" + (j.value("interrupted", false) ? " (interrupted)" : ""))
-      << row("divergent cases", j["divergent_cases"].dump())
-      << row("signatures", std::to_string(fresh) + " new, " + std::to_string(known) + " known")
+      << row("divergent cases", j["divergent_cases"].dump()) << row("signatures", signatures_words(j))
       << row("flaky cases", j["flaky"].dump());
   for (const auto& [t, n] : j["no_verdict"].items()) out << row("no verdict from " + t, n.dump() + " cases");
   out << "</table>\n<p>Reproduce this campaign (add <code>--shard i/N</code> for one shard):</p>\n"
@@ -78,10 +73,8 @@ std::string report_html(const ojson& j) {
     for (const ojson& s : j["signatures"]) {
       out << "<details><summary><code>" << html_escape(s["signature"].get<std::string>())
           << "</code>: first difference and reproduce line</summary>\n<pre>";
-      for (const ojson& d : s.value("first_difference", ojson::array()))
-        out << html_escape(d.value("target", "") + ", run " + std::to_string(d.value("run", 0)) + ":\n" +
-                           d.value("report", ""));
-      out << "</pre>\n" << html_command(s.value("reproduce", "")) << "</details>\n";
+      out << html_escape(first_difference_words(s)) << "</pre>\n"
+          << html_command(s.value("reproduce", "")) << "</details>\n";
     }
   }
   if (!j["flaky_cases"].empty()) {
@@ -105,12 +98,9 @@ std::string report_html(const ojson& j) {
   std::vector<std::string> blind = cov.blind_spots();
   out << "<h2>Coverage</h2>\n<table id=\"coverage\">\n<tr><th>category</th><th class=\"num\">reached</th>"
          "<th class=\"num\">of the spec's</th></tr>\n";
-  for (const std::string& cat : Coverage::categories()) {
-    size_t missed = 0;
-    for (const std::string& b : blind) missed += b.rfind(cat + ":", 0) == 0;
-    out << "<tr><td>" << cat << "</td><td class=\"num\">" << Coverage::known(cat).size() - missed
-        << "</td><td class=\"num\">" << Coverage::known(cat).size() << "</td></tr>\n";
-  }
+  for (const std::string& cat : Coverage::categories())
+    out << "<tr><td>" << cat << "</td><td class=\"num\">" << cov.known_seen(cat) << "</td><td class=\"num\">"
+        << Coverage::known(cat).size() << "</td></tr>\n";
   out << "</table>\n<p id=\"blind-spots\">Never reached: ";
   if (blind.empty()) out << "nothing";
   for (size_t i = 0; i < blind.size(); i++) out << (i ? ", " : "") << "<code>" << html_escape(blind[i]) << "</code>";

@@ -20,9 +20,7 @@ std::string xml(const std::string& s) {
 }
 
 std::string details(const ojson& s) {
-  std::string out;
-  for (const ojson& d : s.value("first_difference", ojson::array()))
-    out += d.value("target", "") + ", run " + std::to_string(d.value("run", 0)) + ":\n" + d.value("report", "");
+  std::string out = first_difference_words(s);
   if (s.contains("corpus_file")) out += "corpus: " + s["corpus_file"].get<std::string>() + "\n";
   out += "reproduce: " + s.value("reproduce", "") + "\n";
   return out;

@@ -12,18 +12,14 @@ std::string report_markdown(const ojson& j) {
   std::ostringstream out;
   double secs = j["seconds"].get<double>();
   uint64_t programs = j["programs"], runs = j["runs"];
-  size_t fresh = 0, known = 0;
-  for (const ojson& s : j["signatures"]) (s["status"] == "new" ? fresh : known)++;
-  std::string targets = "oracle";
-  for (const ojson& t : j["targets"]) targets += ", " + t.get<std::string>();
   out << "# " << campaign_title(j) << "\n\n| | |\n|---|---|\n";
-  out << "| targets | " << targets << " |\n";
+  out << "| targets | " << targets_words(j) << " |\n";
   out << "| programs | " << programs << " (" << fixed_point(secs > 0 ? programs / secs : 0, 1) << " per second) |\n";
   out << "| runs | " << runs << " (" << j["seeds_per_program"] << " seeds per program) |\n";
   out << "| wall time | " << fixed_point(secs, 1) << " s" << (j.value("interrupted", false) ? " (interrupted)" : "")
       << " |\n";
   out << "| divergent cases | " << j["divergent_cases"] << " |\n";
-  out << "| signatures | " << fresh << " new, " << known << " known |\n";
+  out << "| signatures | " << signatures_words(j) << " |\n";
   out << "| flaky cases | " << j["flaky"] << " |\n";
   for (const auto& [t, n] : j["no_verdict"].items()) out << "| no verdict from " << t << " | " << n << " cases |\n";
   out << "\n## Time per target\n\nSummed over workers and shards.\n\n| target | seconds | share |\n|---|---|---|\n";
@@ -42,10 +38,7 @@ std::string report_markdown(const ojson& j) {
     if (s.contains("corpus_file")) out << " Corpus: `" << s["corpus_file"].get<std::string>() << "`.";
     if (s.contains("triage"))
       out << " Triage: [" << s["triage"].get<std::string>() << "](" << s["triage"].get<std::string>() << ").";
-    out << "\n\n```\n";
-    for (const ojson& d : s.value("first_difference", ojson::array()))
-      out << d.value("target", "") << ", run " << d.value("run", 0) << ":\n" << d.value("report", "");
-    out << "```\n\nReproduce: `" << s.value("reproduce", "") << "`\n\n";
+    out << "\n\n```\n" << first_difference_words(s) << "```\n\nReproduce: `" << s.value("reproduce", "") << "`\n\n";
   }
   if (!j["flaky_cases"].empty()) {
     out << "\n## Flaky cases\n\nDivergences that did not repeat when run again.\n\n";
@@ -57,12 +50,8 @@ std::string report_markdown(const ojson& j) {
   Coverage cov = Coverage::from_json(j["coverage"]);
   std::vector<std::string> blind = cov.blind_spots();
   out << "\n## Coverage\n\n| category | reached | of the spec's |\n|---|---|---|\n";
-  for (const std::string& cat : Coverage::categories()) {
-    size_t missed = 0;
-    for (const std::string& b : blind) missed += b.rfind(cat + ":", 0) == 0;
-    out << "| " << cat << " | " << Coverage::known(cat).size() - missed << " | " << Coverage::known(cat).size()
-        << " |\n";
-  }
+  for (const std::string& cat : Coverage::categories())
+    out << "| " << cat << " | " << cov.known_seen(cat) << " | " << Coverage::known(cat).size() << " |\n";
   out << "\nNever reached: ";
   if (blind.empty()) out << "nothing";
   for (size_t i = 0; i < blind.size(); i++) out << (i ? ", " : "") << "`" << blind[i] << "`";

@@ -487,16 +487,19 @@ Coverage Coverage::from_json(const ojson& j) {
   return c;
 }
 
+size_t Coverage::known_seen(const std::string& category) const {
+  size_t missed = 0;
+  for (const std::string& spot : blind_spots()) missed += spot.rfind(category + ":", 0) == 0;
+  return known(category).size() - missed;
+}
+
 std::string Coverage::to_text() const {
   std::ostringstream out;
   std::vector<std::string> spots = blind_spots();
   out << "coverage: " << programs << " programs, " << results << " results, " << spots.size() << " blind spots\n";
   for (const std::string& cat : categories()) {
     const Counts& c = counts(cat);
-    size_t known_seen = 0;
-    for (const std::string& name : known(cat))
-      if (std::find(spots.begin(), spots.end(), cat + ":" + name) == spots.end()) known_seen++;
-    out << cat << " (" << known_seen << "/" << known(cat).size() << " known seen)\n";
+    out << cat << " (" << known_seen(cat) << "/" << known(cat).size() << " known seen)\n";
     std::vector<std::string> cells;
     size_t width = 0;
     for (const std::string& name : report_names(cat, c)) {

@@ -49,6 +49,8 @@ struct Coverage {
   // of categories() and known(). In failures, "<program code>" stands for any
   // code of a `fail` statement.
   std::vector<std::string> blind_spots() const;
+  // How many of what the spec has in `category` were seen (the rest are its blind spots).
+  size_t known_seen(const std::string& category) const;
 
   // A compact table for a terminal: per category, seen/known and every count;
   // then the blind spots.
