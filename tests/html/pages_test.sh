@@ -33,13 +33,17 @@ shot() {
   [ "$(stat -c %s "$2")" -gt 20000 ] || fail "$2 is too small to show a page"
 }
 
+# Runs concord with its stdout in OUT; fails unless it exits WANT (1: a target differs).
+concord_exits() {
+  local want=$1 out=$2 rc=0
+  shift 2
+  "$concord" "$@" > "$out" || rc=$?
+  [ $rc -eq "$want" ] || fail "concord $1 exited $rc, expected $want: $(cat "$out")"
+}
+
 ready7="ready7=sh -c '\"$concord\" backend oracle | sed -u \"s/\\\"ready\\\":1/\\\"ready\\\":7/2\"'"
-set +e
-"$concord" triage "$source/corpus/hand/fifo_mailbox.case.json" --target ready7 --backend "$ready7" \
-  --html "$work/triage.html" > triage.txt
-rc=$?
-set -e
-[ $rc -eq 1 ] || fail "concord triage exited $rc, expected 1 (a target differs): $(cat triage.txt)"
+concord_exits 1 triage.txt triage "$source/corpus/hand/fifo_mailbox.case.json" --target ready7 --backend "$ready7" \
+  --html "$work/triage.html"
 dom "$work/triage.html" > triage.dom
 grep -q 'data-ready="yes"' triage.dom || fail "the triage page's script did not run"
 grep -q 'id="first-difference"' triage.dom || fail "no first difference section"
@@ -51,12 +55,8 @@ grep -q -- '--target ready7' triage.dom || fail "no reproduce command for ready7
 shot "$work/triage.html" "$work/artifacts/triage.png"
 
 liar="liar=sh -c '\"$concord\" backend oracle | sed -u \"s/\\\"outcome\\\":\\\"quiescent\\\"/\\\"outcome\\\":\\\"turn_limit\\\"/\"'"
-set +e
-"$concord" fuzz --seed 5 --cases 12 --jobs 1 --seeds-per-program 2 --target liar --backend "$liar" \
-  --corpus "$work/corpus" --report "$work/report" --quiet > fuzz.txt
-rc=$?
-set -e
-[ $rc -eq 1 ] || fail "concord fuzz exited $rc, expected 1 (a new divergence): $(cat fuzz.txt)"
+concord_exits 1 fuzz.txt fuzz --seed 5 --cases 12 --jobs 1 --seeds-per-program 2 --target liar --backend "$liar" \
+  --corpus "$work/corpus" --report "$work/report" --quiet
 dom "$work/report/index.html" > report.dom
 grep -q 'data-ready="yes"' report.dom || fail "the report page's script did not run"
 grep -q '<code>liar:outcome</code>' report.dom || fail "the signature is not listed"

@@ -29,20 +29,10 @@
 #include "oracle/program_json.hpp"
 #include "oracle/text.hpp"
 #include "runners/coverage.hpp"
+#include "tests/oracle/check_error.hpp"
 
 namespace concord {
 namespace {
-
-// check() on a copy; the error (with the program as text) if it rejects it.
-std::string check_error(const Program& p) {
-  Program q = p;
-  try {
-    check(q);
-    return "";
-  } catch (const InputError& e) {
-    return std::string(e.what()) + "\nprogram:\n" + print_program(p);
-  }
-}
 
 // A blind spot the profile says it may miss ("category:name"; a trailing '*'
 // matches a prefix).

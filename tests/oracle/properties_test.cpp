@@ -28,22 +28,12 @@
 #include "oracle/limits.hpp"
 #include "oracle/program_json.hpp"
 #include "oracle/text.hpp"
+#include "tests/oracle/check_error.hpp"
 
 namespace concord {
 namespace {
 
 // --- helpers -------------------------------------------------------------------
-
-// check() on a copy; the error (with the program as text) if it rejects it.
-std::string check_error(const Program& p) {
-  Program q = p;
-  try {
-    check(q);
-    return "";
-  } catch (const InputError& e) {
-    return std::string(e.what()) + "\nprogram:\n" + print_program(p);
-  }
-}
 
 Program checked(Program p) {
   check(p);

@@ -4,17 +4,11 @@
 #include <gtest/gtest.h>
 
 #include "runners/compare.hpp"
+#include "tests/runners/answer_line.hpp"
 
 using namespace concord;
 
 namespace {
-
-Answer answer(const std::string& line) {
-  Answer a;
-  a.line = line;
-  a.json = ojson::parse(line);
-  return a;
-}
 
 const std::string kRef =
     R"({"ok":true,"run":{"seed":0,"turns":10,"max_processes":5},"outcome":"quiescent","turns":1,)"

@@ -5,17 +5,11 @@
 
 #include "runners/case_check.hpp"
 #include "runners/divergence.hpp"
+#include "tests/runners/answer_line.hpp"
 
 using namespace concord;
 
 namespace {
-
-Answer answer(const std::string& line) {
-  Answer a;
-  a.line = line;
-  a.json = ojson::parse(line);
-  return a;
-}
 
 const char* kRef =
     R"({"ok":true,"outcome":"quiescent","turns":2,"journal":[{"ev":"start","turn":0,"name":"m"},)"
