@@ -50,11 +50,6 @@ Targets choose_targets(const Args& a, const std::string& target);
 // in-process; InputError when none is left.
 std::vector<BackendSpec> compared_targets(const Targets& t);
 
-// The c target's compiler when $CONCORD_CC is unset: tcc when it is installed (it
-// compiles a program about 6 times faster than cc -O1 and bench/fuzz_bench.sh checks
-// the results are identical), else cc -O1; sanitized builds always use cc.
-std::string default_c_compiler();
-
 int cmd_check(int argc, char** argv);
 int cmd_run(int argc, char** argv);
 int cmd_backend(int argc, char** argv);

@@ -4,11 +4,12 @@
 
 #include "oracle/error.hpp"
 #include "runners/cli/cli.hpp"
+#include "targets/targets.hpp"
 
 namespace concord {
 
 Targets choose_targets(const Args& a, const std::string& target) {
-  Targets t{std::make_unique<Registry>(self_exe()), {}, ""};
+  Targets t{std::make_unique<Registry>(self_exe(), builtin_targets()), {}, ""};
   for (const std::string& f : a.all("--backends")) {
     t.reg->add_file(f);
     t.declared += " --backends " + shell_quote(f);

@@ -1,12 +1,13 @@
-// runners/erlang_backend.cpp: the erlang target's side of the node. The node is a
+// targets/erlang/launcher/erlang_launcher.cpp: the erlang target's side of the node. The node is a
 // harness-supervised subprocess like any backend, but a persistent one: its faults
 // become TIMEOUT, CRASH or BAD_OUTPUT lines through collect_answers(), and then it
 // is killed so that the next request gets a fresh node.
-#include "erlang_backend.hpp"
+#include "erlang_launcher.hpp"
 
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <new>
 #include <sstream>
 #include <stdexcept>
@@ -168,6 +169,16 @@ void ErlangTarget::answer(const Program& p, const std::vector<RunRequest>& runs,
     fail_rest("CRASH", std::string("erlang: cannot start the node: ") + e.what());
   }
   answer_bad_until(runs.size());
+}
+
+int serve_erlang(const LaunchOptions& o) {
+  ErlangTargetConfig cfg = erlang_config_from_env(CONCORD_ERLANG_EBIN);
+  if (o.run_timeout) cfg.run_timeout = *o.run_timeout;
+  ErlangTarget erlang(cfg);
+  serve(std::cin, std::cout, [&](const Program& prog, const std::vector<RunRequest>& runs, const Emit& emit) {
+    erlang.answer(prog, runs, emit);
+  });
+  return 0;
 }
 
 }  // namespace concord

@@ -1,4 +1,4 @@
-// runners/erlang_backend.hpp: the `erlang` target behind the protocol (`concord
+// targets/erlang/launcher/erlang_launcher.hpp: the `erlang` target behind the protocol (`concord
 // backend erlang`): emit the program as one Erlang module and send it, with the
 // request's runs, as one frame to a persistent BEAM node (targets/erlang/README.md,
 // "Node input: frames"), relaying the node's lines unchanged. The node is started
@@ -18,6 +18,7 @@
 #include "runners/serve.hpp"
 #include "runners/subprocess.hpp"
 #include "targets/erlang/emitter/emit_erlang.hpp"
+#include "targets/launch.hpp"
 
 namespace concord {
 
@@ -41,6 +42,9 @@ struct ErlangTargetConfig {
 // into words like a shell would) and $CONCORD_ERLANG_EBIN (default `default_ebin`,
 // the build's ebin directory).
 ErlangTargetConfig erlang_config_from_env(const std::string& default_ebin);
+
+// `concord backend erlang`: serves the protocol on stdin/stdout until EOF.
+int serve_erlang(const LaunchOptions& o);
 
 class ErlangTarget {
  public:
