@@ -11,6 +11,7 @@ packages=(
   erlang-base erlang-dev
   python3 python3-jsonschema python3-yaml
   chromium parallel
+  slurm-wlm munge
 )
 
 missing=()
