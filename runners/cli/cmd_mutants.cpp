@@ -16,6 +16,7 @@
 #include "runners/cli/cli.hpp"
 #include "runners/faults.hpp"
 #include "targets/c/launcher/c_launcher.hpp"
+#include "targets/erlang/launcher/erlang_launcher.hpp"
 #include "targets/targets.hpp"
 
 namespace concord {
@@ -63,7 +64,7 @@ int cmd_mutants(int argc, char** argv) {
   if (faults.empty())
     for (const Fault& f : fault_catalogue()) faults.push_back(&f);
 
-  FaultSources src{CONCORD_RT_INCLUDE, CONCORD_ERLANG_RUNTIME_SRC, default_c_compiler()};
+  FaultSources src{c_runtime_dir(), erlang_runtime_dir(), default_c_compiler()};
   Registry reg(self_exe(), builtin_targets());
   std::cout << "concord mutants: " << faults.size() << " planted faults, a campaign of at most " << fixed1(seconds)
             << " s each (seed " << seed << ", " << jobs << " jobs), work in " << work << "\n"

@@ -13,6 +13,7 @@
 #include "runners/backend.hpp"
 #include "runners/backends.hpp"
 #include "targets/c/emitter/emit_c.hpp"
+#include "targets/common/install_paths.hpp"
 
 namespace concord {
 namespace {
@@ -116,6 +117,8 @@ void CTarget::answer(const Program& p, const std::vector<RunRequest>& runs, cons
   run_binary(*b, runs, emit);
 }
 
+std::string c_runtime_dir() { return runtime_path("c/runtime", CONCORD_RT_INCLUDE); }
+
 std::string default_c_compiler() {
   const char* cc = std::getenv("CONCORD_CC");
   if (cc && *cc) return cc;
@@ -132,9 +135,9 @@ int serve_c(const LaunchOptions& o) {
 #ifdef CONCORD_FAULT_CC_FLAG
   cfg.cc.push_back(CONCORD_FAULT_CC_FLAG);  // a build with a planted fault (CMake's CONCORD_FAULT)
 #endif
-  cfg.rt_include = CONCORD_RT_INCLUDE;
+  cfg.rt_include = c_runtime_dir();
   const char* rt_lib = std::getenv("CONCORD_RT_LIB");  // e.g. the sanitized runtime, for `ctest -L sanitize`
-  cfg.rt_lib = rt_lib && *rt_lib ? rt_lib : CONCORD_RT_LIB;
+  cfg.rt_lib = rt_lib && *rt_lib ? rt_lib : runtime_path("c/lib/libconcord_rt.a", CONCORD_RT_LIB);
 #ifdef CONCORD_RT_SANITIZED
   cfg.address_space_bytes = 0;  // ASan reserves terabytes of address space
 #endif

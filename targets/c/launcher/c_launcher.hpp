@@ -32,6 +32,10 @@ struct CTargetConfig {
 // results are identical), else cc -O1; sanitized builds always use cc.
 std::string default_c_compiler();
 
+// The runtime's sources and concord_rt.h: targets/c/runtime of the source tree, or
+// of share/concord when installed (targets/common/install_paths.hpp).
+std::string c_runtime_dir();
+
 // `concord backend c`: serves the protocol on stdin/stdout until EOF.
 int serve_c(const LaunchOptions& o);
 

@@ -15,6 +15,7 @@
 #include "oracle/interpreter.hpp"
 #include "runners/backend.hpp"
 #include "runners/backends.hpp"
+#include "targets/common/install_paths.hpp"
 
 namespace concord {
 namespace {
@@ -171,8 +172,10 @@ void ErlangTarget::answer(const Program& p, const std::vector<RunRequest>& runs,
   answer_bad_until(runs.size());
 }
 
+std::string erlang_runtime_dir() { return runtime_path("erlang/runtime", CONCORD_ERLANG_RUNTIME_SRC); }
+
 int serve_erlang(const LaunchOptions& o) {
-  ErlangTargetConfig cfg = erlang_config_from_env(CONCORD_ERLANG_EBIN);
+  ErlangTargetConfig cfg = erlang_config_from_env(runtime_path("erlang/ebin", CONCORD_ERLANG_EBIN));
   if (o.run_timeout) cfg.run_timeout = *o.run_timeout;
   ErlangTarget erlang(cfg);
   serve(std::cin, std::cout, [&](const Program& prog, const std::vector<RunRequest>& runs, const Emit& emit) {

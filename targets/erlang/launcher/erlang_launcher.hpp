@@ -43,6 +43,10 @@ struct ErlangTargetConfig {
 // the build's ebin directory).
 ErlangTargetConfig erlang_config_from_env(const std::string& default_ebin);
 
+// The runtime's Erlang sources (what `concord mutants` rebuilds with a fault):
+// targets/erlang/runtime, or its copy under share/concord when installed.
+std::string erlang_runtime_dir();
+
 // `concord backend erlang`: serves the protocol on stdin/stdout until EOF.
 int serve_erlang(const LaunchOptions& o);
 
