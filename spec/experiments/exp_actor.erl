@@ -15,7 +15,8 @@
 %%            the actor calls Target (gen_server:call, infinity) and reports
 %%            {reply, Id, Value}, or dies as gen_server:call makes it die.
 %%  requests: a call {req, Plan} is answered by Plan: {reply, V}, noreply,
-%%            {stop, Reason} (stop without replying), {reply_twice, V1, V2},
+%%            {stop, Reason} (stop without replying), {reply_after, Ms, V},
+%%            {reply_twice, V1, V2},
 %%            {call, Target, Request} (answer with what Target answers).
 %%  messages: every message it receives (an 'EXIT' when it traps, a 'DOWN',
 %%            a stray reply) is reported as {got, Id, Msg}, with pids replaced
@@ -65,6 +66,9 @@ handle_call({do, Action}, _From, S) ->
 handle_call({req, {reply, V}}, _From, S) -> {reply, V, S};
 handle_call({req, noreply}, _From, S) -> {noreply, S};
 handle_call({req, {stop, Reason}}, _From, S) -> {stop, Reason, S};
+handle_call({req, {reply_after, Ms, V}}, _From, S) ->
+    timer:sleep(Ms),
+    {reply, V, S};
 handle_call({req, {reply_twice, V1, V2}}, From, S) ->
     gen_server:reply(From, V1),
     gen_server:reply(From, V2),
