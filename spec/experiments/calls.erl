@@ -1,5 +1,5 @@
 %% calls: experiments that pin down gen_server:call with an infinite timeout on a
-%% real OTP node (SPEC §18; rules R28-R33). Run with spec/experiments/run.sh calls.
+%% real OTP node (SPEC §18, §7.5; rules R28-R33, R50). Run with spec/experiments/run.sh calls.
 %%
 %% Same conventions as links.erl. A caller is an exp_actor told (by a cast) to
 %% call another; it reports {reply, Caller, Value}, or dies as gen_server:call
@@ -11,7 +11,8 @@
 -define(BOOM, {fail, 'BOOM'}).
 
 main() ->
-    exp_lib:main(?MODULE, [fun r28/0, fun r29/0, fun r30/0, fun r31/0, fun r32/0, fun r33/0]).
+    exp_lib:main(?MODULE, [fun r28/0, fun r29/0, fun r30/0, fun r31/0, fun r32/0, fun r33/0,
+                           fun r50/0]).
 
 %%====================================================================
 %% R28 a reply, and the caller is blocked until it comes
@@ -187,6 +188,53 @@ r33() ->
        {[], normal, {normal, gen_server, call}},
        {[trap], shutdown, {shutdown, gen_server, call}},
        {[trap], ?BOOM, {?BOOM, gen_server, call}}]).
+
+%%====================================================================
+%% R50 a supervisor terminates a child that waits in a call
+%%====================================================================
+%% The child specs here have shutdown => 300 (ms) instead of 5000, so that the
+%% supervisor's patience runs out quickly; the outcome does not depend on it.
+r50() ->
+    lists:foreach(
+      fun({Opts, Expected}) ->
+              exp_lib:opts(w, Opts),
+              {ok, S} = exp_sup:start_link(s, exp_sup:flags(one_for_one, 5),
+                                           [(exp_actor:spec(w, permanent))#{shutdown => 300}]),
+              unlink(S),
+              actor(b, []),
+              _ = take(),
+              exp_actor:cast(w, {call, b, {req, noreply}}),
+              timer:sleep(20),
+              R = supervisor:terminate_child(S, w),
+              check("R50/" ++ trap(Opts),
+                    "w (" ++ trap(Opts) ++ ") waits in a call when its supervisor terminates it:"
+                    " a non-trapping w dies with shutdown at once; a trapping w cannot take the"
+                    " 'EXIT' from its parent while gen:do_call waits for the reply, so the"
+                    " supervisor's shutdown time runs out and it kills w (killed)",
+                    {ok, Expected}, {R, take()}),
+              exp_lib:kill_all()
+      end,
+      [{[], [{down, w, shutdown}]}, {[trap], [{down, w, killed}]}]),
+    lists:foreach(
+      fun({Opts, Expected}) ->
+              exp_lib:opts(w, Opts),
+              {ok, S} = exp_sup:start_link(s, exp_sup:flags(one_for_one, 5),
+                                           [(exp_actor:spec(w, permanent))#{shutdown => 300}]),
+              unlink(S),
+              _ = take(),
+              exp_actor:cast(w, {call, s, {terminate_child, w}}),
+              timer:sleep(400),
+              check("R50/self_" ++ trap(Opts),
+                    "w (" ++ trap(Opts) ++ ") calls terminate_child(s, w) on itself: the same"
+                    " (the call it waits in is the one to its supervisor); it is not restarted",
+                    {Expected, [{w, undefined}]}, {take(), children(S)}),
+              exp_lib:kill_all()
+      end,
+      [{[], [{down, w, shutdown}]}, {[trap], [{down, w, killed}]}]).
+
+children(S) ->
+    [{Id, case P of undefined -> undefined; _ when is_pid(P) -> pid end}
+     || {Id, P, _, _} <- lists:reverse(supervisor:which_children(S))].
 
 %%====================================================================
 %% helpers
