@@ -1,5 +1,5 @@
 %% calls: experiments that pin down gen_server:call with an infinite timeout on a
-%% real OTP node (SPEC §18, §7.5; rules R28-R33, R50). Run with spec/experiments/run.sh calls.
+%% real OTP node (SPEC §18, §16.6; rules R28-R33, R50). Run with spec/experiments/run.sh calls.
 %%
 %% Same conventions as links.erl. A caller is an exp_actor told (by a cast) to
 %% call another; it reports {reply, Caller, Value}, or dies as gen_server:call

@@ -290,7 +290,7 @@ r22() ->
       end, Orders),
     exp_lib:note("the death order follows ERTS's link tree, neither the order the"
                  " links were made nor the processes' start order: it is implementation"
-                 " defined, and concord picks its own (SPEC 6.13)").
+                 " defined, and concord picks its own (SPEC 17.4)").
 
 %%====================================================================
 %% R23 links and supervision
@@ -396,7 +396,7 @@ r23() ->
 %% outcomes are allowed, and OTP produces each (the second when s is held
 %% with sys:suspend until p has reacted, which is also how a conductor can
 %% hold a supervisor). concord lets a supervisor react only after its
-%% descendants have (SPEC 17): the first outcome, the one OTP usually shows
+%% descendants have (SPEC 17.2): the first outcome, the one OTP usually shows
 %% when nothing is held (printed as a note: it is the schedulers' choice, so
 %% it is not checked).
 r49() ->
