@@ -26,10 +26,10 @@ r28() ->
     exp_lib:kill_all(),
     actor(b, []), actor(c, []),
     _ = take(),
-    exp_actor:cast(c, {call, b, {req, {reply_after, 100, 7}}}),
+    exp_actor:cast(c, {call, b, {req, {reply_after, 60, 7}}}),
     timer:sleep(20),
     exp_lib:pid(c) ! hello,
-    timer:sleep(150),
+    timer:sleep(80),
     check("R28/blocked",
           "while c waits for its reply, a message sent to c is not handled: c handles it"
           " only after the call has returned",
@@ -42,7 +42,7 @@ r29() ->
     actor(b, []), actor(c, []),
     _ = take(),
     exp_actor:cast(c, {call, b, {req, noreply}}),
-    timer:sleep(100),
+    exp_lib:settle(),
     C = exp_lib:pid(c),
     check("R29/no_reply",
           "b's handler returns without replying: c waits for ever (infinity), blocked in"
@@ -61,10 +61,10 @@ r29() ->
     exp_lib:kill_all(),
     actor(b, []), actor(c, []),
     _ = take(),
-    exp_actor:cast(c, {call, b, {req, {reply_after, 100, 7}}}),
+    exp_actor:cast(c, {call, b, {req, {reply_after, 60, 7}}}),
     timer:sleep(20),
     exit(exp_lib:pid(c), kill),
-    timer:sleep(150),
+    timer:sleep(80),
     check("R29/caller_gone",
           "c is killed while b is about to reply: b's reply goes nowhere and b lives on",
           {[{down, c, killed}], alive}, {take(), exp_lib:sync(exp_lib:pid(b))}).
@@ -96,7 +96,7 @@ r30() ->
     actor(b, []), actor(c, []),
     _ = take(),
     %% b is busy, then exits, while c's request is still in its mailbox
-    exp_actor:cast(b, [{sleep, 100}, {exit, b, ?BOOM}]),
+    exp_actor:cast(b, [{sleep, 60}, {exit, b, ?BOOM}]),
     exp_actor:cast(c, {call, b, {req, {reply, 1}}}),
     check("R30/unhandled",
           "b exits with c's request still unhandled in its mailbox: c exits the same way",
@@ -146,7 +146,7 @@ r32() ->
     actor(a, []), actor(b, []),
     _ = take(),
     exp_actor:cast(a, {call, b, {req, {call, a, {req, {reply, 1}}}}}),
-    timer:sleep(100),
+    exp_lib:settle(),
     check("R32/two",
           "a calls b, whose handler calls a: both wait for ever (a deadlock; nothing"
           " ever happens again)",
@@ -155,7 +155,7 @@ r32() ->
     actor(a, []), actor(b, []), actor(c, []),
     _ = take(),
     exp_actor:cast(a, {call, b, {req, {call, c, {req, {call, a, {req, {reply, 1}}}}}}}),
-    timer:sleep(100),
+    exp_lib:settle(),
     check("R32/three", "a calls b calls c calls a: all three wait for ever",
           {[], waiting_in_call, waiting_in_call, waiting_in_call},
           {take(), in_call(a), in_call(b), in_call(c)}).
@@ -192,14 +192,14 @@ r33() ->
 %%====================================================================
 %% R50 a supervisor terminates a child that waits in a call
 %%====================================================================
-%% The child specs here have shutdown => 300 (ms) instead of 5000, so that the
+%% The child specs here have shutdown => 100 (ms) instead of 5000, so that the
 %% supervisor's patience runs out quickly; the outcome does not depend on it.
 r50() ->
     lists:foreach(
       fun({Opts, Expected}) ->
               exp_lib:opts(w, Opts),
               {ok, S} = exp_sup:start_link(s, exp_sup:flags(one_for_one, 5),
-                                           [(exp_actor:spec(w, permanent))#{shutdown => 300}]),
+                                           [(exp_actor:spec(w, permanent))#{shutdown => 100}]),
               unlink(S),
               actor(b, []),
               _ = take(),
@@ -219,11 +219,11 @@ r50() ->
       fun({Opts, Expected}) ->
               exp_lib:opts(w, Opts),
               {ok, S} = exp_sup:start_link(s, exp_sup:flags(one_for_one, 5),
-                                           [(exp_actor:spec(w, permanent))#{shutdown => 300}]),
+                                           [(exp_actor:spec(w, permanent))#{shutdown => 100}]),
               unlink(S),
               _ = take(),
               exp_actor:cast(w, {call, s, {terminate_child, w}}),
-              timer:sleep(400),
+              timer:sleep(150),
               check("R50/self_" ++ trap(Opts),
                     "w (" ++ trap(Opts) ++ ") calls terminate_child(s, w) on itself: the same"
                     " (the call it waits in is the one to its supervisor); it is not restarted",

@@ -21,8 +21,8 @@
 %% process has handled every signal that was already in its queue when the
 %% round trip began (ERTS handles a process's signals in arrival order, and a
 %% process that died of one of them makes the round trip fail instead).
-%% settle/0 waits until the log has been quiet for 3 x 15 ms, for the few cases
-%% where there is nothing to wait for.
+%% settle/0 waits until the node is idle (nothing left to run), for the cases
+%% where there is nothing particular to wait for.
 -module(exp_lib).
 
 -export([main/2, check/4, note/1]).
@@ -117,9 +117,6 @@ collector(Evs, Mons) ->
             collector(Evs, Mons#{Ref => Id});
         {'DOWN', Ref, process, _, Reason} when is_map_key(Ref, Mons) ->
             collector([{down, maps:get(Ref, Mons), Reason} | Evs], maps:remove(Ref, Mons));
-        {count, From} ->
-            From ! {count, length(Evs)},
-            collector(Evs, Mons);
         {take, From} ->
             From ! {events, lists:reverse(Evs)},
             collector([], Mons);
@@ -127,23 +124,27 @@ collector(Evs, Mons) ->
             collector([Ev | Evs], Mons)
     end.
 
-%% The events logged since the last take/0, oldest first, after settle/0.
+%% The events logged since the last take/0, oldest first, once the node is idle.
 take() ->
     settle(),
     ?COLL ! {take, self()},
     receive {events, E} -> E end.
 
-count() ->
-    ?COLL ! {count, self()},
-    receive {count, N} -> N end.
-
-settle() -> settle(count(), 0).
-settle(_N, 3) -> ok;
-settle(N, Quiet) ->
-    timer:sleep(15),
-    case count() of
-        N -> settle(N, Quiet + 1);
-        M -> settle(M, 0)
+%% Waits until the node is idle: no process but the caller ready to run or
+%% running (erlang:statistics(total_active_tasks) counts the caller), seen three
+%% times 2 ms apart. A process that has a message or signal to handle is ready,
+%% so an idle node has nothing left to happen but timers, which the few checks
+%% that start one (sleeping actors, a supervisor's shutdown time) wait for
+%% themselves. Faster than a quiet period, and no flakier under load: it waits
+%% for the schedulers, not for the clock.
+settle() -> settle(0, 0).
+settle(_Idle = 3, _) -> ok;
+settle(_, Polls) when Polls > 5000 -> error(node_never_idle);
+settle(Idle, Polls) ->
+    timer:sleep(2),
+    case erlang:statistics(total_active_tasks) of
+        1 -> settle(Idle + 1, Polls + 1);
+        _ -> settle(0, Polls + 1)
     end.
 
 %% A round trip to Pid through sys:get_state (every gen_server and supervisor

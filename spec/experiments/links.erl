@@ -245,9 +245,9 @@ r21() ->
     ok = exp_actor:do(b, {link, a}),
     _ = take(),
     %% b is busy (sleeping) when a exits, and unlinks only after the 'EXIT' is queued
-    exp_actor:cast(b, [{sleep, 100}, {unlink, a}, {send, exp_collector, unlinked}]),
+    exp_actor:cast(b, [{sleep, 50}, {unlink, a}, {send, exp_collector, unlinked}]),
     exp_actor:cast(a, {stop, ?BOOM}),
-    timer:sleep(150),
+    timer:sleep(80),
     check("R21/after_queued",
           "unlink after the 'EXIT' message was queued does not remove it: b still"
           " receives it",

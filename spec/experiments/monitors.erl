@@ -105,9 +105,9 @@ r26() ->
     ok = exp_actor:do(x, {monitor, a, m}),
     _ = take(),
     %% x is busy when a exits, and demonitors only after the 'DOWN' is queued
-    exp_actor:cast(x, [{sleep, 100}, {demonitor, m}, {send, exp_collector, demonitored}]),
+    exp_actor:cast(x, [{sleep, 50}, {demonitor, m}, {send, exp_collector, demonitored}]),
     exp_actor:cast(a, {stop, ?BOOM}),
-    timer:sleep(150),
+    timer:sleep(80),
     check("R26/after_queued",
           "demonitor/1 after the 'DOWN' was queued does not remove it: x still receives it",
           [{down, a, ?BOOM}, demonitored, {got, x, {'DOWN', m, a, ?BOOM}}], take()).

@@ -807,30 +807,29 @@ collector(Evs, Mons) ->
         {'DOWN', Ref, process, _, Reason} when is_map_key(Ref, Mons) ->
             collector([{sup_down, maps:get(Ref, Mons), Reason} | Evs],
                       maps:remove(Ref, Mons));
-        {count, From} ->
-            From ! {count, length(Evs)}, collector(Evs, Mons);
         {take, From} ->
             From ! {events, lists:reverse(Evs)}, collector([], Mons);
         Ev ->
             collector([Ev | Evs], Mons)
     end.
 
-count() ->
-    ?COLL ! {count, self()},
-    receive {count, N} -> N end.
-
 take() ->
     ?COLL ! {take, self()},
     receive {events, E} -> E end.
 
-%% wait until the event log has been quiet for 4 x 40 ms
-settle() -> settle(count(), 0).
-settle(_N, 4) -> ok;
-settle(N, Quiet) ->
-    timer:sleep(40),
-    case count() of
-        N -> settle(N, Quiet + 1);
-        M -> settle(M, 0)
+%% Wait until the node is idle: no process but this one ready to run or running
+%% (erlang:statistics(total_active_tasks) counts the caller), seen three times
+%% 2 ms apart. A process with a message or signal to handle is ready, so once
+%% the node is idle every reaction has run its course (these experiments start
+%% no timers that matter: the supervisors' shutdown times never run out).
+settle() -> settle(0, 0).
+settle(3, _) -> ok;
+settle(_, Polls) when Polls > 5000 -> error(node_never_idle);
+settle(Idle, Polls) ->
+    timer:sleep(2),
+    case erlang:statistics(total_active_tasks) of
+        1 -> settle(Idle + 1, Polls + 1);
+        _ -> settle(0, Polls + 1)
     end.
 
 %%====================================================================
