@@ -47,7 +47,7 @@ init(Id) ->
         ok ->
             _ = exp_lib:opt(Id, trap) andalso process_flag(trap_exit, true),
             exp_lib:register_actor(Id, self()),
-            ?COLL ! {watch, Id, self()},
+            exp_lib:watch(Id),
             ?COLL ! {started, Id},
             {ok, #{id => Id, refs => #{}}};
         ignore ->

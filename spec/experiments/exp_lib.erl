@@ -28,6 +28,7 @@
 -export([main/2, check/4, note/1]).
 -export([take/0, settle/0, sync/1, wait_down/1, wait_down/2]).
 -export([plan/2, next_init/1, opts/2, opt/2]).
+-export([watch/1]).
 -export([register_actor/2, register_sup/2, pid/1, id_of/1, dead_pid/0]).
 -export([down_reason/1, alive/1, kill_all/0]).
 
@@ -112,11 +113,15 @@ start_collector() ->
 
 collector(Evs, Mons) ->
     receive
-        {watch, Id, Pid} ->
+        {watch, Id, Pid, Ack} ->
             Ref = erlang:monitor(process, Pid),
+            Pid ! {Ack, watched},
             collector(Evs, Mons#{Ref => Id});
         {'DOWN', Ref, process, _, Reason} when is_map_key(Ref, Mons) ->
             collector([{down, maps:get(Ref, Mons), Reason} | Evs], maps:remove(Ref, Mons));
+        {count, From} ->
+            From ! {count, length(Evs)},
+            collector(Evs, Mons);
         {take, From} ->
             From ! {events, lists:reverse(Evs)},
             collector([], Mons);
@@ -130,22 +135,31 @@ take() ->
     ?COLL ! {take, self()},
     receive {events, E} -> E end.
 
-%% Waits until the node is idle: no process but the caller ready to run or
-%% running (erlang:statistics(total_active_tasks) counts the caller), seen three
-%% times 2 ms apart. A process that has a message or signal to handle is ready,
-%% so an idle node has nothing left to happen but timers, which the few checks
-%% that start one (sleeping actors, a supervisor's shutdown time) wait for
-%% themselves. Faster than a quiet period, and no flakier under load: it waits
-%% for the schedulers, not for the clock.
-settle() -> settle(0, 0).
-settle(_Idle = 3, _) -> ok;
-settle(_, Polls) when Polls > 5000 -> error(node_never_idle);
-settle(Idle, Polls) ->
-    timer:sleep(2),
-    case erlang:statistics(total_active_tasks) of
-        1 -> settle(Idle + 1, Polls + 1);
-        _ -> settle(0, Polls + 1)
+%% Waits until nothing is left to happen: the node is idle (no process but the
+%% caller running or ready to run: erlang:statistics(total_active_tasks) is 1 and
+%% the run queues are empty) and the log has not grown, at four polls 5 ms apart.
+%% A process with a message or signal to handle is ready, so only timers can
+%% still make something happen, and the few checks that start one (sleeping
+%% actors, a supervisor's shutdown time) wait for it themselves. This waits for
+%% the schedulers, not for the clock: fast on an idle machine, and no flakier on
+%% a loaded one. (The idle test alone let a check through early with two runs
+%% in parallel on two loaded cores; the log's length guards against that.)
+settle() -> settle(count(), 0, 0).
+settle(_, 4, _) -> ok;
+settle(_, _, Polls) when Polls > 2000 -> error(node_never_idle);
+settle(N, Idle, Polls) ->
+    timer:sleep(5),
+    case {idle(), count()} of
+        {true, N} -> settle(N, Idle + 1, Polls + 1);
+        {_, M} -> settle(M, 0, Polls + 1)
     end.
+
+idle() ->
+    erlang:statistics(total_active_tasks) =:= 1 andalso erlang:statistics(run_queue) =:= 0.
+
+count() ->
+    ?COLL ! {count, self()},
+    receive {count, N} -> N end.
 
 %% A round trip to Pid through sys:get_state (every gen_server and supervisor
 %% answers it). Returns alive, or dead if the process is gone.
@@ -189,6 +203,14 @@ is_supervisor(P) -> ets:member(?TABLE, {sup, P}).
 register_sup(Id, Pid) ->
     ets:insert(?TABLE, {{sup, Pid}, true}),
     register_actor(Id, Pid).
+
+%% Called by an actor or supervisor as it starts: the collector monitors it
+%% before it goes on, so its 'DOWN' is never missed (a process that died before
+%% the collector got round to monitoring it would be seen as noproc).
+watch(Id) ->
+    Ack = make_ref(),
+    ?COLL ! {watch, Id, self(), Ack},
+    receive {Ack, watched} -> ok end.
 
 %%====================================================================
 %% what actors do: init plans and options

@@ -22,6 +22,6 @@ spec(Id, Restart, Flags, Specs, Significant) ->
 
 init({Id, Flags, Specs}) ->
     exp_lib:register_sup(Id, self()),
-    exp_collector ! {watch, Id, self()},
+    exp_lib:watch(Id),
     exp_collector ! {sup_started, Id},
     {ok, {Flags, Specs}}.

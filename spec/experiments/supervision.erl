@@ -807,6 +807,8 @@ collector(Evs, Mons) ->
         {'DOWN', Ref, process, _, Reason} when is_map_key(Ref, Mons) ->
             collector([{sup_down, maps:get(Ref, Mons), Reason} | Evs],
                       maps:remove(Ref, Mons));
+        {count, From} ->
+            From ! {count, length(Evs)}, collector(Evs, Mons);
         {take, From} ->
             From ! {events, lists:reverse(Evs)}, collector([], Mons);
         Ev ->
@@ -817,20 +819,28 @@ take() ->
     ?COLL ! {take, self()},
     receive {events, E} -> E end.
 
-%% Wait until the node is idle: no process but this one ready to run or running
-%% (erlang:statistics(total_active_tasks) counts the caller), seen three times
-%% 2 ms apart. A process with a message or signal to handle is ready, so once
-%% the node is idle every reaction has run its course (these experiments start
-%% no timers that matter: the supervisors' shutdown times never run out).
-settle() -> settle(0, 0).
-settle(3, _) -> ok;
-settle(_, Polls) when Polls > 5000 -> error(node_never_idle);
-settle(Idle, Polls) ->
-    timer:sleep(2),
-    case erlang:statistics(total_active_tasks) of
-        1 -> settle(Idle + 1, Polls + 1);
-        _ -> settle(0, Polls + 1)
+%% Wait until nothing is left to happen: the node is idle (no process but this
+%% one running or ready to run: total_active_tasks is 1, the run queues empty)
+%% and the event log has not grown, at four polls 5 ms apart. These experiments
+%% start no timer that matters (no shutdown time runs out), so once the node is
+%% idle every reaction has run its course. It waits for the schedulers, not for
+%% the clock (it used to wait for a quiet period of 4 x 40 ms: 20 s in all).
+settle() -> settle(count(), 0, 0).
+settle(_N, 4, _) -> ok;
+settle(_N, _, Polls) when Polls > 2000 -> error(node_never_idle);
+settle(N, Idle, Polls) ->
+    timer:sleep(5),
+    case {idle(), count()} of
+        {true, N} -> settle(N, Idle + 1, Polls + 1);
+        {_, M} -> settle(M, 0, Polls + 1)
     end.
+
+idle() ->
+    erlang:statistics(total_active_tasks) =:= 1 andalso erlang:statistics(run_queue) =:= 0.
+
+count() ->
+    ?COLL ! {count, self()},
+    receive {count, N} -> N end.
 
 %%====================================================================
 %% checks
