@@ -91,6 +91,9 @@ handle_info(Msg, S = #{id := Id}) ->
 
 act({link, T}, S) -> link(exp_lib:pid(T)), S;
 act({unlink, T}, S) -> unlink(exp_lib:pid(T)), S;
+act({monitor, {registered, Name}, Tag}, S = #{refs := Refs}) ->  % by name, not by pid
+    Ref = erlang:monitor(process, Name),
+    S#{refs := Refs#{Ref => Tag}};
 act({monitor, T, Tag}, S = #{refs := Refs}) ->
     Ref = erlang:monitor(process, exp_lib:pid(T)),
     S#{refs := Refs#{Ref => Tag}};
