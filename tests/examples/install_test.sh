@@ -54,7 +54,7 @@ dpkg-deb -x "$deb" "$w/deb-root"
 [ -f "$w/deb-root/usr/share/concord/targets/c/lib/libconcord_rt.a" ] || fail "the .deb has no c runtime"
 
 # What the hidden-tree part needs, copied out first: a corpus case and the example.
-cp "$src/corpus/hand/one_for_all_restart.case.json" "$w/case.json"
+cp "$src"/corpus/hand/one_for_all_restart.{case.json,conc} "$w/"
 cp -r "$src/examples/toy-backend" "$w/toy-backend"
 
 cat >"$w/hidden.sh" <<INNER
@@ -65,7 +65,7 @@ mount -t tmpfs -o size=1m concord-hidden "$src"
 cd "$w"
 for concord in "$w/prefix/bin/concord" "$w/deb-root/usr/bin/concord"; do
   echo "== \$concord run --target all (source and build trees hidden)"
-  "\$concord" run case.json --target all
+  "\$concord" run one_for_all_restart.case.json --target all
 done
 echo "== the example project against the install (source and build trees hidden)"
 "$cmake" -G Ninja -S "$w/toy-backend" -B "$w/toy-build" -DCMAKE_PREFIX_PATH="$w/prefix" >/dev/null
