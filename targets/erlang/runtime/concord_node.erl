@@ -12,8 +12,27 @@
 
 main() ->
     logger:set_primary_config(level, none),  % OTP's reports are ours to read, not to print
+    start_stats(os:getenv("CONCORD_NODE_STATS")),
     Port = open_port({fd, 0, 1}, [binary, stream, eof]),
     loop(Port, <<>>).
+
+%% For the soak benchmark (bench/soak.py): with $CONCORD_NODE_STATS set to a folder,
+%% the node appends one JSON line of its own figures every 10 s to
+%% FOLDER/node-OSPID.jsonl: what grows inside the VM, where /proc cannot see.
+start_stats(false) -> ok;
+start_stats("") -> ok;
+start_stats(Dir) ->
+    File = filename:join(Dir, "node-" ++ os:getpid() ++ ".jsonl"),
+    spawn(fun() -> stats_loop(File) end).
+
+stats_loop(File) ->
+    Line = io_lib:format("{\"t\":~b,\"atoms\":~b,\"processes\":~b,\"memory\":~b,\"ets\":~b,\"modules\":~b}~n",
+                         [erlang:system_time(second), erlang:system_info(atom_count),
+                          erlang:system_info(process_count), erlang:memory(total), length(ets:all()),
+                          length(code:all_loaded())]),
+    ok = file:write_file(File, Line, [append]),
+    timer:sleep(10000),
+    stats_loop(File).
 
 loop(Port, Buffer) ->
     case Buffer of
