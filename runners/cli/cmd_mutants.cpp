@@ -63,7 +63,7 @@ int cmd_mutants(int argc, char** argv) {
   if (faults.empty())
     for (const Fault& f : fault_catalogue()) faults.push_back(&f);
 
-  FaultSources src{CONCORD_RT_INCLUDE, CONCORD_ERLANG_RUNTIME_SRC, default_c_compiler()};
+  FaultSources src{CONCORD_RT_INCLUDE, CONCORD_ERLANG_RUNTIME_SRC, default_c_compiler(), CONCORD_JS_RUNTIME_SRC};
   Registry reg(self_exe(), builtin_targets());
   std::cout << "concord mutants: " << faults.size() << " planted faults, a campaign of at most " << fixed1(seconds)
             << " s each (seed " << seed << ", " << jobs << " jobs), work in " << work << "\n"

@@ -1,0 +1,175 @@
+// targets/js/runtime/host.js: the persistent node process of the js target (`node
+// host.js`). It reads frames from stdin (targets/js/README.md, "Host input: frames":
+// a 4-byte big-endian length, a line of `SEED TURNS MAX` runs separated by `;`, then
+// the emitted program), loads each program into a fresh vm context, runs every seed
+// and writes one line per run on stdout, then drops the context. It runs until stdin
+// closes. stdout carries results only; stderr is for node's own last words.
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+const vm = require('vm');
+const { run, rt } = require('./run.js');
+const { OutOfMemory } = require('./world.js');
+const { writeResult, errorLine } = require('./result.js');
+const FAULT = require('./fault.js');
+
+const PRELUDE = fs.readFileSync(path.join(__dirname, 'int64.js'), 'utf8');
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+function pause() {
+  Atomics.wait(sleeper, 0, 0, 1);  // 1 ms: a non-blocking descriptor had nothing yet
+}
+
+// --- stdout: whole buffers, whatever the descriptor's mode ---------------------------
+
+function writeAll(buf) {
+  for (let off = 0; off < buf.length;) {
+    try {
+      off += fs.writeSync(1, buf, off, buf.length - off);
+    } catch (e) {
+      if (e.code !== 'EAGAIN') throw e;
+      pause();
+    }
+  }
+}
+
+// Collects a line's pieces and writes them out a chunk at a time (result.js).
+class Sink {
+  constructor() {
+    this.parts = [];
+    this.length = 0;
+  }
+  put(s) {
+    this.parts.push(s);
+    this.length += s.length;
+    if (this.length >= 1 << 20) this.flush();
+  }
+  flush() {
+    if (this.parts.length > 0) writeAll(Buffer.from(this.parts.join(''), 'latin1'));  // results are ASCII
+    this.parts = [];
+    this.length = 0;
+  }
+}
+
+// --- stdin: frames ----------------------------------------------------------------------
+
+let inBuf = Buffer.alloc(1 << 16), inLen = 0, eof = false;
+
+// Reads until `n` bytes are buffered; false at end of input before that.
+function fill(n) {
+  if (inBuf.length < n) {
+    const bigger = Buffer.alloc(Math.max(n, inBuf.length * 2));
+    inBuf.copy(bigger, 0, 0, inLen);
+    inBuf = bigger;
+  }
+  while (inLen < n && !eof) {
+    let got;
+    try {
+      got = fs.readSync(0, inBuf, inLen, inBuf.length - inLen, null);
+    } catch (e) {
+      if (e.code === 'EAGAIN') {
+        pause();
+        continue;
+      }
+      if (e.code === 'EOF') got = 0;
+      else throw e;
+    }
+    if (got === 0) eof = true;
+    inLen += got;
+  }
+  return inLen >= n;
+}
+
+function take(n) {
+  const out = Buffer.from(inBuf.subarray(0, n));
+  inBuf.copy(inBuf, 0, n, inLen);
+  inLen -= n;
+  return out;
+}
+
+function nextFrame() {
+  if (!fill(4)) return null;
+  const n = inBuf.readUInt32BE(0);
+  take(4);
+  if (!fill(n)) return null;
+  return take(n).toString('utf8');
+}
+
+// --- programs ----------------------------------------------------------------------------
+
+// The emitted program's tables, completed with the quoted texts the result writer
+// prints (names are quoted once per program, not once per event).
+function link(prog) {
+  prog.qnames = prog.names.map((n) => JSON.stringify(n));
+  for (const s of prog.sigs) s.qtag = JSON.stringify(s.tag);
+  for (const k of prog.kinds) {
+    k.qname = JSON.stringify(k.name);
+    k.qfields = k.fields.map((f) => JSON.stringify(f));
+  }
+  return prog;
+}
+
+// A fresh context per program: whatever one program leaves behind, the next one
+// does not see. The prelude and the program are one function body in it.
+function load(source) {
+  const context = vm.createContext(Object.create(null));
+  const script = new vm.Script(`(function (rt, FAULT) {\n'use strict';\n${PRELUDE}\n${source}\n})`, {
+    filename: 'concord_prog.js',
+  });
+  return link(script.runInContext(context)(rt, FAULT));
+}
+
+function parseRuns(line) {
+  const runs = [];
+  for (const r of line.split(';')) {
+    if (r === '') continue;
+    const [seed, turns, max] = r.split(' ');
+    runs.push({ seed: BigInt(seed), turns: Number(turns), max: Number(max) });
+  }
+  return runs;
+}
+
+// A run that cannot finish: out of memory when V8 says so in a way it survives (a
+// string or array past its maximum length), else a bug of this target.
+function failureLine(e) {
+  if (e instanceof OutOfMemory) return errorLine('MEMORY', `js: ${e.message}`);
+  const text = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  if (e instanceof RangeError && /Invalid (string|array|typed array) length|allocation failed/i.test(e.message))
+    return errorLine('MEMORY', `js: ${text}`);
+  return errorLine('INTERNAL', `js: ${text}`);
+}
+
+function serveFrame(frame) {
+  const nl = frame.indexOf('\n');
+  if (nl < 0) {
+    writeAll(Buffer.from(errorLine('INTERNAL', 'js: a frame without a runs line')));
+    return;
+  }
+  const runs = parseRuns(frame.slice(0, nl));
+  let prog;
+  try {
+    prog = load(frame.slice(nl + 1));
+  } catch (e) {
+    const line = errorLine('INTERNAL', `js: the emitted program does not load: ${e}`);
+    for (let i = 0; i < runs.length; i++) writeAll(Buffer.from(line));
+    return;
+  }
+  for (const r of runs) {
+    const sink = new Sink();
+    try {
+      writeResult(sink, run(prog, r.seed, r.turns, r.max));
+    } catch (e) {
+      sink.parts = [];  // nothing of a result has been written unless it passed 1 MiB
+      sink.length = 0;
+      sink.put(failureLine(e));
+    }
+    sink.flush();
+  }
+}
+
+function main() {
+  for (let frame; (frame = nextFrame()) !== null;) serveFrame(frame);
+}
+
+main();
