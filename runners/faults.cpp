@@ -62,7 +62,7 @@ const std::vector<Fault> kCatalogue = {
     {"draw_rounded_to_double", "js",
      "the 64-bit draw is made one double before x mod |R|: its low bits are rounded away",
      "targets/js/runtime/splitmix.js"},
-    {"mul_in_doubles", "js", "* of two safe-range ints keeps the rounded double product when it leaves the safe range",
+    {"div_floors", "js", "/ of two safe-range ints rounds toward minus infinity (Math.floor), not toward zero",
      "targets/js/runtime/int64.js"},
     {"restart_keeps_mailbox", "js", "a process that ends keeps its mailbox, so a restart delivers the old messages",
      "targets/js/runtime/world.js"},

@@ -102,6 +102,7 @@ function nextFrame() {
 // prints (names are quoted once per program, not once per event).
 function link(prog) {
   prog.qnames = prog.names.map((n) => JSON.stringify(n));
+  prog.nameIds = new Map(prog.names.map((n, i) => [n, i]));
   for (const s of prog.sigs) s.qtag = JSON.stringify(s.tag);
   for (const k of prog.kinds) {
     k.qname = JSON.stringify(k.name);

@@ -20,7 +20,7 @@ const wrap = (b) => norm(BigInt.asIntN(64, b));
 const POW2 = [];
 for (let i = 0, p = 1; i < 64; i++, p *= 2) POW2.push(p);
 // The low 6 bits of a count's two's complement pattern (b & 63 of ToInt32 keeps them).
-const MUL_IN_DOUBLES = FAULT === 'FAULT_MUL_IN_DOUBLES';  // a planted fault (targets/FAULTS.md)
+const DIV_FLOORS = FAULT === 'FAULT_DIV_FLOORS';  // a planted fault (targets/FAULTS.md)
 const count = (b) => (typeof b === 'number' ? b & 63 : Number(b & 63n));
 
 const add = (a, b) => {
@@ -40,14 +40,13 @@ const sub = (a, b) => {
 const mul = (a, b) => {
   if (typeof a === 'number' && typeof b === 'number') {
     const r = a * b;
-    if (MUL_IN_DOUBLES) return r <= MAXS && r >= -MAXS ? r : wrap(BigInt(r));  // the rounded product
     if (r <= MAXS && r >= -MAXS) return r;
   }
   return wrap(big(a) * big(b));
 };
 const div = (a, b) => {
   if (b === 0) return rt.fail('DIV_ZERO');
-  if (typeof a === 'number' && typeof b === 'number') return Math.trunc(a / b);
+  if (typeof a === 'number' && typeof b === 'number') return DIV_FLOORS ? Math.floor(a / b) : Math.trunc(a / b);
   return wrap(big(a) / big(b));  // BigInt division truncates; MIN / -1 wraps to MIN
 };
 const rem = (a, b) => {

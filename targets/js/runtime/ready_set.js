@@ -6,7 +6,7 @@
 
 class ReadySet {
   constructor() {
-    this.cap = 1024;  // ids 0..cap-1; a power of two
+    this.cap = 64;  // ids 0..cap-1; a power of two
     this.tree = new Int32Array(this.cap + 1);  // 1-based: tree[i] counts the ready ids in (i - lowbit(i), i]
     this.size = 0;
   }

@@ -83,7 +83,7 @@ class World {
     this.turn = 0;  // the current turn (0 at start)
     this.names = prog.names.slice();  // name id -> name
     this.qnames = prog.qnames.slice();  // name id -> its JSON text
-    this.nameIds = null;  // name -> id, made at the first spawn
+    this.newIds = new Map();  // name -> id of the names beyond the program's (prog.nameIds has those)
     this.procOf = new Array(this.names.length).fill(null);  // name id -> Proc
     this.procs = [];  // by id
     this.sups = [];  // by the supervisor's pre-order index (supervision.js)
@@ -110,17 +110,15 @@ class World {
   }
 
   intern(name) {
-    if (this.nameIds === null) {
-      this.nameIds = new Map();
-      for (let i = 0; i < this.names.length; i++) this.nameIds.set(this.names[i], i);
-    }
-    let id = this.nameIds.get(name);
+    let id = this.prog.nameIds.get(name);
+    if (id !== undefined) return id;
+    id = this.newIds.get(name);
     if (id === undefined) {
       id = this.names.length;
       this.names.push(name);
       this.qnames.push(JSON.stringify(name));
       this.procOf.push(null);
-      this.nameIds.set(name, id);
+      this.newIds.set(name, id);
     }
     return id;
   }
