@@ -10,11 +10,13 @@ const fs = require('fs');
 const path = require('path');
 const vm = require('vm');
 const { run, rt } = require('./run.js');
-const { OutOfMemory } = require('./world.js');
+const { OutOfMemory } = require('./memory.js');
 const { writeResult, errorLine } = require('./result.js');
 const FAULT = require('./fault.js');
 
 const PRELUDE = fs.readFileSync(path.join(__dirname, 'int64.js'), 'utf8');
+// CONCORD_JS_STATS=1 (bench/c_bench.py): after each run, its heap on stderr.
+const STATS = process.env.CONCORD_JS_STATS === '1';
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 function pause() {
@@ -104,10 +106,11 @@ function link(prog) {
   prog.qnames = prog.names.map((n) => JSON.stringify(n));
   prog.nameIds = new Map(prog.names.map((n, i) => [n, i]));
   for (const s of prog.sigs) s.qtag = JSON.stringify(s.tag);
-  for (const k of prog.kinds) {
+  prog.kinds.forEach((k, i) => {
+    k.index = i;
     k.qname = JSON.stringify(k.name);
     k.qfields = k.fields.map((f) => JSON.stringify(f));
-  }
+  });
   return prog;
 }
 
@@ -159,7 +162,12 @@ function serveFrame(frame) {
   for (const r of runs) {
     const sink = new Sink();
     try {
-      writeResult(sink, run(prog, r.seed, r.turns, r.max));
+      const w = run(prog, r.seed, r.turns, r.max);
+      writeResult(sink, w);
+      if (STATS) {
+        sink.flush();
+        stats(w);
+      }
     } catch (e) {
       sink.parts = [];  // nothing of a result has been written unless it passed 1 MiB
       sink.length = 0;
@@ -167,6 +175,20 @@ function serveFrame(frame) {
     }
     sink.flush();
   }
+}
+
+// The heap in use with the run's world alive, after a full collection: all of it,
+// then without the journal.
+function stats(w) {
+  const used = () => {
+    gc();
+    return require('v8').getHeapStatistics().used_heap_size;
+  };
+  const heap = used();
+  w.journal.clear();
+  const heapNoJournal = used();
+  const line = { stats: { heap, heap_no_journal: heapNoJournal, processes: w.procs.length, live: w.live } };
+  process.stderr.write(JSON.stringify(line) + '\n');
 }
 
 function main() {

@@ -14,7 +14,7 @@ const rt = {
     current.send(p.name, to, sig, args);
   },
   spawn(p, kind, args, sup, restart) {
-    return current.spawn(p, kind, args, sup, restart);
+    return current.spawn(kind, args, sup, restart);
   },
   stop() {
     current.halt('normal');
@@ -39,10 +39,7 @@ function deliver(w, p, ready) {
   const m = p.head;
   p.head = m.next;
   if (p.head === null) p.tail = null;
-  const sig = w.prog.sigs[m.sig];
-  w.event(
-    `{"ev":"deliver","turn":${w.turn},"ready":${ready},"to":${w.qnames[p.name]},` +
-      `"from":${m.from < 0 ? 'null' : w.qnames[m.from]},"tag":${sig.qtag},"args":${w.argsText(sig, m.args)}}`);
+  w.journal.deliver(w.turn, ready, p.name, m.from, m.sig, m.args);
   const handler = p.kind.handlers[m.sig];
   let reason = null;
   if (handler === null) {

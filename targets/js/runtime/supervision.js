@@ -10,6 +10,7 @@
 // its entry without a search.
 'use strict';
 
+const { RESTART, KEEP, REMOVE, GIVE_UP } = require('./journal.js');
 const FAULT = require('./fault.js');
 const KEEP_TEMPORARIES = FAULT === 'FAULT_ONE_FOR_ALL_KEEPS_TEMPORARIES';  // a planted fault (targets/FAULTS.md)
 
@@ -49,7 +50,7 @@ class Supervision {
     s.alive = true;
     s.restarts = 0;
     s.children = [];
-    w.event(`{"ev":"start","turn":${w.turn},"name":${w.qnames[s.name]},"kind":"supervisor"}`);
+    w.journal.start(w.turn, s.name, -1);
     for (const c of s.decl.children) {
       if (c.sup >= 0) {
         this.startChild(s, this.push(s, new Entry(c.name, c.restart, w.sups[c.sup])));
@@ -100,10 +101,10 @@ class Supervision {
   // OTP del_child/2: a transient entry stays, not running [R2]; a temporary one goes [R3].
   keepOrRemove(s, entry) {
     if (entry.restart === TEMPORARY) {
-      this.decision(s, entry.name, 'remove');
+      this.decision(s, entry.name, REMOVE);
       s.children.splice(s.children.indexOf(entry), 1);
     } else {
-      this.decision(s, entry.name, 'keep');
+      this.decision(s, entry.name, KEEP);
     }
   }
 
@@ -111,7 +112,7 @@ class Supervision {
   restart(s, entry) {
     s.restarts++;  // one restart counts once, however many children it restarts [R8]
     if (s.restarts > s.decl.intensity) return this.giveUp(s, entry.name);
-    this.decision(s, entry.name, 'restart');
+    this.decision(s, entry.name, RESTART);
     switch (s.decl.strategy) {
       case ONE_FOR_ONE: return this.startChild(s, entry);  // [R4]
       case ONE_FOR_ALL: return this.restartFrom(s, 0);  // [R5]
@@ -133,7 +134,7 @@ class Supervision {
   // §7.4: the supervisor gives up; to its parent it is a child that exited with
   // reason shutdown (OTP: {stop, shutdown, State} after reached_max_restart_intensity).
   giveUp(s, child) {
-    this.decision(s, child, 'give_up');
+    this.decision(s, child, GIVE_UP);
     this.terminateSupervisor(s);
     if (s.parent !== null) this.childExited(s.parent, s.entry, 'shutdown');
   }
@@ -158,13 +159,11 @@ class Supervision {
     this.terminateChildren(s, 0);
     s.alive = false;
     s.children = [];
-    w.event(`{"ev":"exit","turn":${w.turn},"name":${w.qnames[s.name]},"reason":"shutdown"}`);
+    w.journal.exit(w.turn, s.name, 'shutdown');
   }
 
   decision(s, child, action) {
-    const w = this.w, qs = w.qnames[s.name], qc = w.qnames[child];
-    w.event(`{"ev":"decision","turn":${w.turn},"supervisor":${qs},"process":${qc},"action":"${action}"}`);
-    w.decisions.push(`{"process":${qc},"supervisor":${qs},"action":"${action}","turn":${w.turn}}`);
+    this.w.journal.decision(this.w.turn, s.name, child, action);
   }
 }
 

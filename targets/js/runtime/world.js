@@ -13,11 +13,11 @@
 // - A mailbox is a singly linked list of messages, `head` the oldest (FIFO, §6.5);
 //   an idle process allocates nothing for it.
 // - `live` counts the alive workers (the process limit, §6.6).
-// - The journal holds each event already in its canonical text (§9.3), written when
-//   the event happens: names, tags and kinds are quoted once, at program load.
+// - Every event goes to the journal (journal.js) when it happens; result.js prints it.
 'use strict';
 
-const v8 = require('v8');
+const { Journal } = require('./journal.js');
+const { grew } = require('./memory.js');
 const { ReadySet } = require('./ready_set.js');
 const { SplitMix64 } = require('./splitmix.js');
 const FAULT = require('./fault.js');
@@ -26,27 +26,6 @@ const KEEP_MAILBOX = FAULT === 'FAULT_RESTART_KEEPS_MAILBOX';  // a planted faul
 // Ends the running handler (§6.4); the reason is in world.reason. One object, never
 // an Error: throwing it captures no stack.
 const HALT = Object.freeze({ halt: true });
-
-// A run's memory grows with its events and its messages only; every CHECK_EVERY of
-// them, the heap is measured. A run whose heap stays above 3/4 of V8's limit after
-// a full collection ends with MEMORY (the host catches OutOfMemory): long before V8
-// would spend a minute in ineffective collections and then abort the whole node.
-const CHECK_EVERY = 1 << 16;
-class OutOfMemory extends Error {}
-
-function heapFull() {
-  const h = v8.getHeapStatistics();
-  return h.used_heap_size > 0.75 * h.heap_size_limit;
-}
-
-function checkMemory() {
-  if (!heapFull()) return;
-  if (typeof gc === 'function') gc();  // node --expose-gc (the launcher passes it)
-  if (heapFull()) {
-    const mb = Math.round(v8.getHeapStatistics().heap_size_limit / 1048576);
-    throw new OutOfMemory(`the run needs more than 3/4 of the ${mb} MiB heap`);
-  }
-}
 
 class Proc {
   constructor(id, name, kind, params, sup) {
@@ -81,8 +60,9 @@ class World {
     this.maxProcesses = maxProcesses;
     this.gen = new SplitMix64(seed);
     this.turn = 0;  // the current turn (0 at start)
+    this.outcome = '';  // §8.2, when the run has ended
+    this.turns = 0;  // turns executed
     this.names = prog.names.slice();  // name id -> name
-    this.qnames = prog.qnames.slice();  // name id -> its JSON text
     this.newIds = new Map();  // name -> id of the names beyond the program's (prog.nameIds has those)
     this.procOf = new Array(this.names.length).fill(null);  // name id -> Proc
     this.procs = [];  // by id
@@ -91,22 +71,8 @@ class World {
     this.readySet = new ReadySet();
     this.live = 0;
     this.reason = '';  // the reason of the handler ending now (HALT)
-    this.journal = [];  // events, canonical text (event())
-    this.failures = [];  // §9.1 failures, canonical text
-    this.decisions = [];  // §9.1 decisions, canonical text
+    this.journal = new Journal();
     this.supervision = null;  // the supervision rules (supervision.js) call back here
-    this.growth = 0;  // events and messages since the heap was last measured
-  }
-
-  // Every journal entry goes through here.
-  event(text) {
-    this.journal.push(text);
-    if (++this.growth === CHECK_EVERY) this.measure();
-  }
-
-  measure() {
-    this.growth = 0;
-    checkMemory();
   }
 
   intern(name) {
@@ -114,9 +80,7 @@ class World {
     if (id !== undefined) return id;
     id = this.newIds.get(name);
     if (id === undefined) {
-      id = this.names.length;
-      this.names.push(name);
-      this.qnames.push(JSON.stringify(name));
+      id = this.names.push(name) - 1;
       this.procOf.push(null);
       this.newIds.set(name, id);
     }
@@ -140,12 +104,13 @@ class World {
     return p;
   }
 
-  // §6.7: fresh state, empty mailbox, `start` event, then init (which cannot fail).
+  // §6.7: fresh state, `start` event, then init (which cannot fail). The mailbox is
+  // empty: the process is new, or its mailbox went when it ended.
   startProcess(p) {
-    p.alive = true;  // its mailbox is empty: new, or emptied when it ended
+    p.alive = true;
     p.state = p.kind.state(p);
     this.live++;
-    this.event(`{"ev":"start","turn":${this.turn},"name":${this.qnames[p.name]},"kind":${p.kind.qname}}`);
+    this.journal.start(this.turn, p.name, p.kind.index);
     p.kind.init(p);
     this.markReady(p);
   }
@@ -157,10 +122,7 @@ class World {
     p.state = null;
     this.live--;
     this.markReady(p);
-    const qname = this.qnames[p.name], qreason = JSON.stringify(reason);
-    this.event(`{"ev":"exit","turn":${this.turn},"name":${qname},"reason":${qreason}}`);
-    if (reason !== 'normal' && reason !== 'shutdown')
-      this.failures.push(`{"process":${qname},"code":${qreason},"turn":${this.turn}}`);
+    this.journal.exit(this.turn, p.name, reason);
   }
 
   // A process exits by itself (its handler ended it): then whoever watches it
@@ -175,10 +137,7 @@ class World {
   send(from, to, sig, args) {
     const p = this.procOf[to];
     if (p === null || !p.alive) {
-      const s = this.prog.sigs[sig];
-      this.event(
-        `{"ev":"drop","turn":${this.turn},"from":${from < 0 ? 'null' : this.qnames[from]},"to":${this.qnames[to]},` +
-          `"tag":${s.qtag},"args":${this.argsText(s, args)}}`);
+      this.journal.drop(this.turn, from, to, sig, args);
       return;
     }
     const m = new Msg(from, sig, args);
@@ -186,12 +145,12 @@ class World {
     else p.tail.next = m;
     p.tail = m;
     this.markReady(p);
-    if (++this.growth === CHECK_EVERY) this.measure();
+    grew();
   }
 
   // §6.6: the checks in order, then the new process named k-N, started, and with
   // `under` appended to the supervisor's children. Returns the new name.
-  spawn(parent, kindIndex, args, supIndex, restart) {
+  spawn(kindIndex, args, supIndex, restart) {
     if (this.live >= this.maxProcesses) this.halt('SYSTEM_LIMIT');
     const sup = supIndex < 0 ? null : this.sups[supIndex];
     if (sup !== null && !sup.alive) this.halt('NOPROC');
@@ -206,18 +165,6 @@ class World {
     this.reason = reason;
     throw HALT;
   }
-
-  // A message's arguments as a JSON array: ints in decimal, addrs as names.
-  argsText(sig, args) {
-    if (args.length === 0) return '[]';
-    const types = sig.types;
-    let out = '[';
-    for (let i = 0; i < args.length; i++) {
-      if (i > 0) out += ',';
-      out += types[i] === 1 ? this.qnames[args[i]] : String(args[i]);
-    }
-    return out + ']';
-  }
 }
 
-module.exports = { World, HALT, OutOfMemory };
+module.exports = { World, HALT };
