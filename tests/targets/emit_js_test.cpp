@@ -135,7 +135,7 @@ process k = K(-3);
                                               "            s[0] = mul(s[0], 2);",
                                               "        }",
                                               "    }",
-                                              "    rt.send(p, s[1], " + sig(p, "done") + ", []);",
+                                              "    rt.send(p, s[1], " + sig(p, "done") + ", NOARGS);",
                                               "}",
                                           }));
   EXPECT_EQ(function_text(js, "k0_h1("),
@@ -167,7 +167,7 @@ process k = K(-3);
       << js;
   EXPECT_NE(js.find("        {tag: \"go\", types: [0, 1]},\n"), std::string::npos) << js;
   EXPECT_NE(js.find("    roots: [\n        {sup: 0, name: " + name(p, "top") +
-                    ", kind: -1, args: [], restart: 0},\n        {sup: -1, name: " + name(p, "k") +
+                    ", kind: -1, args: NOARGS, restart: 0},\n        {sup: -1, name: " + name(p, "k") +
                     ", kind: 0, args: [(-3)], restart: 0},\n    ],\n"),
             std::string::npos)
       << js;
@@ -191,12 +191,12 @@ given go(1, @w-3) to @b;
   std::string a = name(p, "a"), b = name(p, "b"), top = name(p, "top"), inner = name(p, "inner");
   EXPECT_NE(js.find("    sups: [\n        {name: " + top + ", strategy: 2, intensity: 2, parent: -1, children: [{sup: -1, "
                     "name: " + a + ", kind: 0, args: [(-9223372036854775808n), " + b + "], restart: 0}, {sup: 1, name: " +
-                    inner + ", kind: -1, args: [], restart: 1}]},\n        {name: " + inner +
+                    inner + ", kind: -1, args: NOARGS, restart: 1}]},\n        {name: " + inner +
                     ", strategy: 1, intensity: 0, parent: 0, children: [{sup: -1, name: " + b +
                     ", kind: 0, args: [7, " + name(p, "w-2") + "], restart: 2}]},\n    ],\n"),
             std::string::npos)
       << js;
-  EXPECT_NE(js.find("    given: [\n        {to: " + a + ", sig: " + sig(p, "go") + ", args: []},\n        {to: " + b +
+  EXPECT_NE(js.find("    given: [\n        {to: " + a + ", sig: " + sig(p, "go") + ", args: NOARGS},\n        {to: " + b +
                     ", sig: " + std::to_string(p.given[1].sig) + ", args: [1, " + name(p, "w-3") + "]},\n    ],\n"),
             std::string::npos)
       << js;

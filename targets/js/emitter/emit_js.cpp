@@ -137,7 +137,9 @@ class JsEmitter : public Walker {
     return std::string(op_info(e.op).json) + "(" + lhs + ", " + rhs + ")";
   }
 
+  // An argument list; messages and processes without arguments share NOARGS (int64.js).
   std::string exprs(const std::vector<Expr>& es, size_t from) {
+    if (es.size() == from) return "NOARGS";
     std::vector<std::string> out;
     for (size_t i = from; i < es.size(); i++) out.push_back(expr(es[i]));
     return "[" + join(out) + "]";
@@ -224,6 +226,7 @@ class JsEmitter : public Walker {
   }
 
   std::string constants(const std::vector<Expr>& args) {
+    if (args.empty()) return "NOARGS";
     std::vector<std::string> vals;
     for (const Expr& a : args) vals.push_back(expr(a));  // int and addr literals (SPEC §4.10)
     return "[" + join(vals) + "]";
@@ -238,7 +241,7 @@ class JsEmitter : public Walker {
              ", args: " + constants(pd->args) + restart;
     const SupervisorDecl& s = std::get<SupervisorDecl>(d);
     return "{sup: " + std::to_string(s.index) + ", name: " + std::to_string(name_id(s.name)) +
-           ", kind: -1, args: []" + restart;
+           ", kind: -1, args: NOARGS" + restart;
   }
 
   void collect_sups(const SupervisorDecl& s, int32_t parent, std::vector<std::string>& rows) {

@@ -36,21 +36,25 @@ function writeAll(buf) {
   }
 }
 
-// Collects a line's pieces and writes them out a chunk at a time (result.js).
+// Collects a line's pieces in a buffer and writes it out a chunk at a time (result.js).
 class Sink {
   constructor() {
-    this.parts = [];
-    this.length = 0;
+    this.buf = Buffer.allocUnsafe(1 << 20);
+    this.at = 0;
   }
   put(s) {
-    this.parts.push(s);
-    this.length += s.length;
-    if (this.length >= 1 << 20) this.flush();
+    if (s.length > this.buf.length - this.at) {
+      this.flush();
+      if (s.length > this.buf.length) return writeAll(Buffer.from(s, 'latin1'));
+    }
+    this.at += this.buf.write(s, this.at, 'latin1');  // results are ASCII
   }
   flush() {
-    if (this.parts.length > 0) writeAll(Buffer.from(this.parts.join(''), 'latin1'));  // results are ASCII
-    this.parts = [];
-    this.length = 0;
+    if (this.at > 0) writeAll(this.buf.subarray(0, this.at));
+    this.at = 0;
+  }
+  discard() {
+    this.at = 0;
   }
 }
 
@@ -169,8 +173,7 @@ function serveFrame(frame) {
         stats(w);
       }
     } catch (e) {
-      sink.parts = [];  // nothing of a result has been written unless it passed 1 MiB
-      sink.length = 0;
+      sink.discard();  // nothing of a result has been written unless it passed 1 MiB
       sink.put(failureLine(e));
     }
     sink.flush();

@@ -82,3 +82,6 @@ const gt = (a, b) => (a > b ? 1 : 0);
 const ge = (a, b) => (a >= b ? 1 : 0);
 const eq = (a, b) => (a === b ? 1 : 0);  // ints in canonical form, or addrs (name ids)
 const ne = (a, b) => (a !== b ? 1 : 0);
+
+// The arguments of every message without any: one array, never written.
+const NOARGS = Object.freeze([]);

@@ -7,7 +7,7 @@
 //
 // Records, by their first field:
 //   START     turn, name, kind (a kind's index; -1: a supervisor)
-//   DELIVER   turn, ready, to, from (-1: null), sig, args (an index into `args`)
+//   DELIVER   turn, ready, to, from (-1: null), sig, args (an index into `args`; -1: none)
 //   DROP      turn, from (-1: null), to, sig, args
 //   EXIT      turn, name, reason (an index into `reasons`)
 //   DECISION  turn, supervisor, child, action (an index into ACTIONS)
@@ -55,14 +55,14 @@ class Journal {
   deliver(turn, ready, to, from, sig, args) {
     const c = this.room(), i = this.at;
     c[i] = DELIVER, c[i + 1] = turn, c[i + 2] = ready, c[i + 3] = to, c[i + 4] = from, c[i + 5] = sig;
-    c[i + 6] = this.args.push(args) - 1;
+    c[i + 6] = args.length === 0 ? -1 : this.args.push(args) - 1;
     this.at = i + 7;
   }
 
   drop(turn, from, to, sig, args) {
     const c = this.room(), i = this.at;
     c[i] = DROP, c[i + 1] = turn, c[i + 2] = from, c[i + 3] = to, c[i + 4] = sig;
-    c[i + 5] = this.args.push(args) - 1;
+    c[i + 5] = args.length === 0 ? -1 : this.args.push(args) - 1;
     this.at = i + 6;
   }
 

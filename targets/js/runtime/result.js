@@ -14,9 +14,9 @@ function writeResult(out, w) {
   const qreasons = j.reasons.map((r) => JSON.stringify(r));
   const qactions = ACTIONS.map((a) => JSON.stringify(a));
   const from = (id) => (id < 0 ? 'null' : q[id]);
-  const args = (sig, values) => {
-    if (values.length === 0) return '[]';
-    const types = prog.sigs[sig].types;
+  const args = (sig, index) => {
+    if (index < 0) return '[]';
+    const values = j.args[index], types = prog.sigs[sig].types;
     let s = '[';
     for (let i = 0; i < values.length; i++) s += (i > 0 ? ',' : '') + (types[i] === 1 ? q[values[i]] : String(values[i]));
     return s + ']';
@@ -35,11 +35,11 @@ function writeResult(out, w) {
         break;
       case DELIVER:
         out.put(`${sep}{"ev":"deliver","turn":${turn},"ready":${c[i + 2]},"to":${q[c[i + 3]]},"from":${from(c[i + 4])},` +
-                `"tag":${prog.sigs[c[i + 5]].qtag},"args":${args(c[i + 5], j.args[c[i + 6]])}}`);
+                `"tag":${prog.sigs[c[i + 5]].qtag},"args":${args(c[i + 5], c[i + 6])}}`);
         break;
       case DROP:
         out.put(`${sep}{"ev":"drop","turn":${turn},"from":${from(c[i + 2])},"to":${q[c[i + 3]]},` +
-                `"tag":${prog.sigs[c[i + 4]].qtag},"args":${args(c[i + 4], j.args[c[i + 5]])}}`);
+                `"tag":${prog.sigs[c[i + 4]].qtag},"args":${args(c[i + 4], c[i + 5])}}`);
         break;
       case EXIT:
         out.put(`${sep}{"ev":"exit","turn":${turn},"name":${q[c[i + 2]]},"reason":${qreasons[c[i + 3]]}}`);
