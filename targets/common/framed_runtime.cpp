@@ -72,8 +72,8 @@ void FramedRuntime::run_frame(const std::string& f, const std::vector<RunSetting
   Deadline first = std::min(request_deadline, deadline_after(cfg_.run_timeout));
   if (proc_->write(f, first) == Subprocess::Io::kTimeout) {
     for (size_t k = 0; k < good.size(); k++)
-      on_answer(k, harness_error("TIMEOUT", cfg_.who + ": did not read its frame within " + seconds(cfg_.run_timeout))
-                       .line);
+      on_answer(
+          k, harness_error("TIMEOUT", cfg_.who + ": did not read its frame within " + seconds(cfg_.run_timeout)).line);
     stop();
     return;
   }

@@ -26,8 +26,8 @@
 namespace concord {
 
 struct FramedRuntimeConfig {
-  std::string target;  // "js": the prefix of the runtime's own error messages
-  std::string who;     // "node": names the process in harness messages
+  std::string target;                               // "js": the prefix of the runtime's own error messages
+  std::string who;                                  // "node": names the process in harness messages
   std::function<std::string(const Program&)> emit;  // the program's source; a throw answers INTERNAL per run
   // The command that starts the interpreter, given its fresh temporary directory (its
   // TMPDIR and working directory). Throws std::runtime_error when something it needs

@@ -72,8 +72,10 @@ TEST(EmitJs, EveryCorpusProgramCompilesWithThePrelude) {
   }
   std::string script = R"(
 const fs = require('fs'), vm = require('vm');
-const prelude = fs.readFileSync(')" + std::string(CONCORD_JS_RUNTIME) + R"(/int64.js', 'utf8');
-for (const f of [)" + files + R"(]) {
+const prelude = fs.readFileSync(')" +
+                       std::string(CONCORD_JS_RUNTIME) + R"(/int64.js', 'utf8');
+for (const f of [)" + files +
+                       R"(]) {
   try {
     const body = fs.readFileSync(f, 'utf8');
     const make = new vm.Script(`(function (rt, FAULT) {\n'use strict';\n${prelude}\n${body}\n})`).runInContext(vm.createContext({}));
@@ -119,40 +121,40 @@ supervisor top one_for_one intensity 1 { }
 process k = K(-3);
 )");
   std::string js = emit_js(p);
-  EXPECT_EQ(function_text(js, "k0_state("), lines({"function k0_state(p) {", "    const q = p.params;",
-                                                    "    return [q[0], p.name];", "}"}));
+  EXPECT_EQ(function_text(js, "k0_state("),
+            lines({"function k0_state(p) {", "    const q = p.params;", "    return [q[0], p.name];", "}"}));
   EXPECT_EQ(function_text(js, "k0_h0("), lines({
-                                              "function k0_h0(p, m) {",
-                                              "    const s = p.state, q = p.params;",
-                                              "    s[0] = add(s[0], m[0]);",
-                                              "    if (gt(s[0], 10) !== 0) {",
-                                              "        rt.send(p, m[1], " + sig(p, "big") + ", [s[0]]);",
-                                              "    } else {",
-                                              "        s[0] = 0;",
-                                              "    }",
-                                              "    for (let r1 = 0; r1 < 2; r1++) {",
-                                              "        for (let r2 = 0; r2 < 3; r2++) {",
-                                              "            s[0] = mul(s[0], 2);",
-                                              "        }",
-                                              "    }",
-                                              "    rt.send(p, s[1], " + sig(p, "done") + ", NOARGS);",
-                                              "}",
-                                          }));
+                                             "function k0_h0(p, m) {",
+                                             "    const s = p.state, q = p.params;",
+                                             "    s[0] = add(s[0], m[0]);",
+                                             "    if (gt(s[0], 10) !== 0) {",
+                                             "        rt.send(p, m[1], " + sig(p, "big") + ", [s[0]]);",
+                                             "    } else {",
+                                             "        s[0] = 0;",
+                                             "    }",
+                                             "    for (let r1 = 0; r1 < 2; r1++) {",
+                                             "        for (let r2 = 0; r2 < 3; r2++) {",
+                                             "            s[0] = mul(s[0], 2);",
+                                             "        }",
+                                             "    }",
+                                             "    rt.send(p, s[1], " + sig(p, "done") + ", NOARGS);",
+                                             "}",
+                                         }));
   EXPECT_EQ(function_text(js, "k0_h1("),
             lines({"function k0_h1(p, m) {", "    const s = p.state, q = p.params;", "    rt.stop();", "}"}));
   EXPECT_EQ(function_text(js, "k0_h2("), lines({
-                                              "function k0_h2(p, m) {",
-                                              "    const s = p.state, q = p.params;",
-                                              "    s[1] = rt.spawn(p, 0, [(-9223372036854775808n)], -1, 0);",
-                                              "    rt.fail(\"QUIT\");",
-                                              "}",
-                                          }));
+                                             "function k0_h2(p, m) {",
+                                             "    const s = p.state, q = p.params;",
+                                             "    s[1] = rt.spawn(p, 0, [(-9223372036854775808n)], -1, 0);",
+                                             "    rt.fail(\"QUIT\");",
+                                             "}",
+                                         }));
   EXPECT_EQ(function_text(js, "k0_h3("), lines({
-                                              "function k0_h3(p, m) {",
-                                              "    const s = p.state, q = p.params;",
-                                              "    rt.spawn(p, 0, [9007199254740992n], 0, 1);",
-                                              "}",
-                                          }));
+                                             "function k0_h3(p, m) {",
+                                             "    const s = p.state, q = p.params;",
+                                             "    rt.spawn(p, 0, [9007199254740992n], 0, 1);",
+                                             "}",
+                                         }));
   // Handlers by signature id; signatures no handler of K matches are null.
   std::vector<std::string> handlers(p.sigs.size(), "null");
   handlers[std::stoul(sig(p, "go"))] = "k0_h0";
@@ -162,7 +164,8 @@ process k = K(-3);
   std::string hs;
   for (const std::string& h : handlers) hs += (hs.empty() ? "" : ", ") + h;
   EXPECT_NE(js.find("        {name: \"K\", prefix: \"k-\", fields: [\"x\", \"peer\"], types: [0, 1], state: k0_state, "
-                    "init: k0_init, handlers: [" + hs + "]},\n"),
+                    "init: k0_init, handlers: [" +
+                    hs + "]},\n"),
             std::string::npos)
       << js;
   EXPECT_NE(js.find("        {tag: \"go\", types: [0, 1]},\n"), std::string::npos) << js;
@@ -189,15 +192,17 @@ given go(1, @w-3) to @b;
 )");
   std::string js = emit_js(p);
   std::string a = name(p, "a"), b = name(p, "b"), top = name(p, "top"), inner = name(p, "inner");
-  EXPECT_NE(js.find("    sups: [\n        {name: " + top + ", strategy: 2, intensity: 2, parent: -1, children: [{sup: -1, "
-                    "name: " + a + ", kind: 0, args: [(-9223372036854775808n), " + b + "], restart: 0}, {sup: 1, name: " +
-                    inner + ", kind: -1, args: NOARGS, restart: 1}]},\n        {name: " + inner +
+  EXPECT_NE(js.find("    sups: [\n        {name: " + top +
+                    ", strategy: 2, intensity: 2, parent: -1, children: [{sup: -1, "
+                    "name: " +
+                    a + ", kind: 0, args: [(-9223372036854775808n), " + b + "], restart: 0}, {sup: 1, name: " + inner +
+                    ", kind: -1, args: NOARGS, restart: 1}]},\n        {name: " + inner +
                     ", strategy: 1, intensity: 0, parent: 0, children: [{sup: -1, name: " + b +
                     ", kind: 0, args: [7, " + name(p, "w-2") + "], restart: 2}]},\n    ],\n"),
             std::string::npos)
       << js;
-  EXPECT_NE(js.find("    given: [\n        {to: " + a + ", sig: " + sig(p, "go") + ", args: NOARGS},\n        {to: " + b +
-                    ", sig: " + std::to_string(p.given[1].sig) + ", args: [1, " + name(p, "w-3") + "]},\n    ],\n"),
+  EXPECT_NE(js.find("    given: [\n        {to: " + a + ", sig: " + sig(p, "go") + ", args: NOARGS},\n        {to: " +
+                    b + ", sig: " + std::to_string(p.given[1].sig) + ", args: [1, " + name(p, "w-3") + "]},\n    ],\n"),
             std::string::npos)
       << js;
 }

@@ -53,12 +53,44 @@ std::vector<std::string> lines(const std::string& text) {
 std::string canonical(int64_t v) { return (v >= -kMaxSafe && v <= kMaxSafe ? "n:" : "b:") + std::to_string(v); }
 
 std::vector<int64_t> edge_values() {
-  std::vector<int64_t> v = {0,          1,           -1,          2,           -2,          63,         64,
-                            65,         127,         -64,         3,           -7,          1000,       -1000,
-                            (1LL << 31) - 1, -(1LL << 31), 1LL << 31, (1LL << 32) - 1, 1LL << 32, -(1LL << 32) - 1,
-                            (1LL << 52), -(1LL << 52), kMaxSafe,  -kMaxSafe,   kMaxSafe + 1, -kMaxSafe - 1,
-                            kMaxSafe + 2, -kMaxSafe - 2, 1LL << 62, -(1LL << 62), MAX,         MIN,
-                            MAX - 1,    MIN + 1,     94906265,    -94906266,   3037000499,  -3037000500};
+  std::vector<int64_t> v = {0,
+                            1,
+                            -1,
+                            2,
+                            -2,
+                            63,
+                            64,
+                            65,
+                            127,
+                            -64,
+                            3,
+                            -7,
+                            1000,
+                            -1000,
+                            (1LL << 31) - 1,
+                            -(1LL << 31),
+                            1LL << 31,
+                            (1LL << 32) - 1,
+                            1LL << 32,
+                            -(1LL << 32) - 1,
+                            (1LL << 52),
+                            -(1LL << 52),
+                            kMaxSafe,
+                            -kMaxSafe,
+                            kMaxSafe + 1,
+                            -kMaxSafe - 1,
+                            kMaxSafe + 2,
+                            -kMaxSafe - 2,
+                            1LL << 62,
+                            -(1LL << 62),
+                            MAX,
+                            MIN,
+                            MAX - 1,
+                            MIN + 1,
+                            94906265,
+                            -94906266,
+                            3037000499,
+                            -3037000500};
   std::mt19937_64 g(7);
   for (int i = 0; i < 8; i++) v.push_back(static_cast<int64_t>(g()));
   return v;
@@ -79,12 +111,14 @@ TEST(JsRuntime, Int64PreludeIsExactAndCanonicalOnEdgeValues) {
   // Every unary op on each value, then every binary op on each pair, one line each.
   std::string script = R"(
 const fs = require('fs');
-const prelude = fs.readFileSync()" + js_quote(kRuntime + "/int64.js") + R"(, 'utf8');
+const prelude = fs.readFileSync()" +
+                       js_quote(kRuntime + "/int64.js") + R"(, 'utf8');
 const ops = new Function('rt', 'FAULT', prelude +
   '\nreturn {neg, not, bnot, mul, div, rem, add, sub, shl, shr, lt, le, gt, ge, eq, ne, band, bxor, bor};')(
   { fail(code) { throw code; } }, '');
 const show = (f) => { try { const v = f(); return (typeof v === 'bigint' ? 'b:' : 'n:') + String(v); } catch (e) { return 'fail:' + e; } };
-const vals = [)" + list + R"(];
+const vals = [)" + list +
+                       R"(];
 const out = [];
 for (const a of vals) for (const op of ['neg', 'not', 'bnot']) out.push(show(() => ops[op](a)));
 for (const a of vals) for (const b of vals)
@@ -106,13 +140,13 @@ console.log(out.join('\n'));
       bool dok = arith::div(a, b, q), rok = arith::rem(a, b, r);
       for (const std::string& w :
            {canonical(arith::mul(a, b)), div_or_fail(dok, q), div_or_fail(rok, r), canonical(arith::add(a, b)),
-            canonical(arith::sub(a, b)), canonical(arith::shl(a, b)), canonical(arith::shr(a, b)),
-            canonical(a < b), canonical(a <= b), canonical(a > b), canonical(a >= b), canonical(a == b),
-            canonical(a != b), canonical(a & b), canonical(a ^ b), canonical(a | b)})
+            canonical(arith::sub(a, b)), canonical(arith::shl(a, b)), canonical(arith::shr(a, b)), canonical(a < b),
+            canonical(a <= b), canonical(a > b), canonical(a >= b), canonical(a == b), canonical(a != b),
+            canonical(a & b), canonical(a ^ b), canonical(a | b)})
         want.push_back(w);
     }
   ASSERT_EQ(got.size(), want.size());
-  const char* binary[] = {"mul", "div", "rem", "add", "sub", "shl", "shr", "lt",
+  const char* binary[] = {"mul", "div", "rem", "add", "sub", "shl",  "shr",  "lt",
                           "le",  "gt",  "ge",  "eq",  "ne",  "band", "bxor", "bor"};
   size_t unary = vals.size() * 3, bad = 0;
   for (size_t i = 0; i < want.size() && bad < 20; i++) {
@@ -122,19 +156,21 @@ console.log(out.join('\n'));
       ADD_FAILURE() << "unary op " << i % 3 << " of " << vals[i / 3] << ": js " << got[i] << ", oracle " << want[i];
     } else {
       size_t k = i - unary, op = k % 16, pair = k / 16;
-      ADD_FAILURE() << binary[op] << "(" << vals[pair / vals.size()] << ", " << vals[pair % vals.size()]
-                    << "): js " << got[i] << ", oracle " << want[i];
+      ADD_FAILURE() << binary[op] << "(" << vals[pair / vals.size()] << ", " << vals[pair % vals.size()] << "): js "
+                    << got[i] << ", oracle " << want[i];
     }
   }
 }
 
 // The draws and their reductions mod n, for seeds at the edges of the 64-bit range.
 TEST(JsRuntime, SplitMixDrawsAndReducesAsTheOracle) {
-  const uint64_t seeds[] = {0, 1, 7, 0x8000000000000000ULL, 0xffffffffffffffffULL, 0x9e3779b97f4a7c15ULL,
-                            1234567890123456789ULL};
-  const uint64_t mods[] = {1, 2, 3, 7, 1000, 65535, 65536, 65537, 4294967295ULL, 4294967296ULL, 10000000, 137438953471ULL};
+  const uint64_t seeds[] = {
+      0, 1, 7, 0x8000000000000000ULL, 0xffffffffffffffffULL, 0x9e3779b97f4a7c15ULL, 1234567890123456789ULL};
+  const uint64_t mods[] = {
+      1, 2, 3, 7, 1000, 65535, 65536, 65537, 4294967295ULL, 4294967296ULL, 10000000, 137438953471ULL};
   std::string script = R"(
-const { SplitMix64 } = require()" + js_quote(kRuntime + "/splitmix.js") + R"();
+const { SplitMix64 } = require()" +
+                       js_quote(kRuntime + "/splitmix.js") + R"();
 const mods = [)";
   for (uint64_t m : mods) script += std::to_string(m) + ", ";
   script += "];\nconst out = [];\nfor (const seed of [";
@@ -159,7 +195,8 @@ console.log(out.join('\n'));
     }
   }
   ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < want.size(); i++) ASSERT_EQ(got[i], want[i]) << "seed " << seeds[i / 500] << ", draw " << i % 500;
+  for (size_t i = 0; i < want.size(); i++)
+    ASSERT_EQ(got[i], want[i]) << "seed " << seeds[i / 500] << ", draw " << i % 500;
 }
 
 // Random updates (ids up to 40,000: the tree grows several times), then every k-th.
@@ -183,7 +220,8 @@ TEST(JsRuntime, ReadySetEnumeratesAsTheOracle) {
     for (int64_t k = 0; k < oracle.size(); k++) want.push_back(oracle.kth(k));
   }
   std::string script = R"(
-const { ReadySet } = require()" + js_quote(kRuntime + "/ready_set.js") + R"();
+const { ReadySet } = require()" +
+                       js_quote(kRuntime + "/ready_set.js") + R"();
 const lines = require('fs').readFileSync(0, 'utf8').split('\n');
 const s = new ReadySet();
 const out = [];

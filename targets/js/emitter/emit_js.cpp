@@ -249,8 +249,8 @@ class JsEmitter : public Walker {
     for (const Child& c : s.children) children.push_back(decl_row(c.decl, c.restart));
     rows[static_cast<size_t>(s.index)] = "{name: " + std::to_string(name_id(s.name)) +
                                          ", strategy: " + std::to_string(strategy_number(s.strategy)) +
-                                         ", intensity: " + js_int(s.intensity) + ", parent: " +
-                                         std::to_string(parent) + ", children: [" + join(children) + "]}";
+                                         ", intensity: " + js_int(s.intensity) + ", parent: " + std::to_string(parent) +
+                                         ", children: [" + join(children) + "]}";
     for (const Child& c : s.children)
       if (auto* sd = std::get_if<SupervisorDecl>(&c.decl)) collect_sups(*sd, s.index, rows);
   }

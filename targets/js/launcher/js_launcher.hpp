@@ -21,7 +21,7 @@ namespace concord {
 struct JsTargetConfig {
   std::function<std::string(const Program&)> emit = [](const Program& p) { return emit_js(p); };
   std::vector<std::string> node = {"node"};  // the interpreter, possibly with flags ($CONCORD_NODE split into words)
-  std::string runtime;  // the directory of host.js and the rest of the runtime
+  std::string runtime;                       // the directory of host.js and the rest of the runtime
   // V8's old-space limit. The host gives up a run with MEMORY when its heap stays
   // above 3/4 of the limit after a full collection (world.js), long before V8 would
   // thrash and abort. 0: node's default.
