@@ -199,7 +199,7 @@ TEST(JsTarget, ARunThatFillsTheHeapAnswersMemoryAndTheNodeStays) {
       "process s = S();\ngiven go() to @s;\n");
   Program ping = checked(kPing);
   JsTargetConfig cfg = js_test_config();
-  cfg.heap_mb = 256;
+  cfg.heap_mb = 128;
   FramedRuntime t(js_runtime_config(cfg));
   expect_oracle_lines(ping, ask(t, ping, kRuns), kRuns);
   pid_t node = t.pid();
@@ -218,7 +218,7 @@ TEST(JsTarget, ANodeThatV8AbortsForHeapAnswersMemoryAndTheNextRequestWorks) {
   Program p = checked(kPing);
   bool hog = true;
   JsTargetConfig cfg = js_test_config();
-  cfg.heap_mb = 64;
+  cfg.heap_mb = 32;
   cfg.emit = [&](const Program& prog) {
     return hog ? with_handler(prog, "const junk = []; for (;;) junk.push([junk.length, junk.length + 1]);")
                : emit_js(prog);

@@ -23,7 +23,7 @@ struct JsTargetConfig {
   std::vector<std::string> node = {"node"};  // the interpreter, possibly with flags ($CONCORD_NODE split into words)
   std::string runtime;                       // the directory of host.js and the rest of the runtime
   // V8's old-space limit. The host gives up a run with MEMORY when its heap stays
-  // above 3/4 of the limit after a full collection (world.js), long before V8 would
+  // above 3/4 of the limit after a full collection (memory.js), long before V8 would
   // thrash and abort. 0: node's default.
   int64_t heap_mb = 3072;
   double run_timeout = 30;  // per run; run 0 includes loading the program

@@ -63,7 +63,6 @@ class World {
     this.outcome = '';  // §8.2, when the run has ended
     this.turns = 0;  // turns executed
     this.names = prog.names.slice();  // name id -> name
-    this.newIds = new Map();  // name -> id of the names beyond the program's (prog.nameIds has those)
     this.procOf = new Array(this.names.length).fill(null);  // name id -> Proc
     this.procs = [];  // by id
     this.sups = [];  // by the supervisor's pre-order index (supervision.js)
@@ -75,16 +74,14 @@ class World {
     this.supervision = null;  // the supervision rules (supervision.js) call back here
   }
 
-  intern(name) {
-    let id = this.prog.nameIds.get(name);
+  // The id of a spawned name k-N: the program's id when the program names it (an
+  // addr literal), else a new one. A run makes each k-N once (N counts up), so a
+  // name that is not the program's is new: no map of the run's names is needed.
+  spawnedName(name) {
+    const id = this.prog.nameIds.get(name);
     if (id !== undefined) return id;
-    id = this.newIds.get(name);
-    if (id === undefined) {
-      id = this.names.push(name) - 1;
-      this.procOf.push(null);
-      this.newIds.set(name, id);
-    }
-    return id;
+    this.procOf.push(null);
+    return this.names.push(name) - 1;
   }
 
   markReady(p) {
@@ -155,7 +152,7 @@ class World {
     const sup = supIndex < 0 ? null : this.sups[supIndex];
     if (sup !== null && !sup.alive) this.halt('NOPROC');
     const kind = this.prog.kinds[kindIndex];
-    const name = this.intern(kind.prefix + ++this.spawned[kindIndex]);
+    const name = this.spawnedName(kind.prefix + ++this.spawned[kindIndex]);
     const p = this.createProcess(name, kind, args, sup);
     if (sup !== null) this.supervision.addDynamicChild(sup, p, restart);
     return name;
