@@ -90,9 +90,11 @@ function writeResult(out, w) {
   out.put(']}\n');
 }
 
-// {"ok":false,...} of SPEC §10, canonical.
+// {"ok":false,...} of SPEC §10, canonical, in ASCII (other characters escaped): the
+// host writes its lines as Latin-1.
 function errorLine(code, message) {
-  return JSON.stringify({ ok: false, code, message }) + '\n';
+  const line = JSON.stringify({ ok: false, code, message });
+  return line.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) + '\n';
 }
 
 module.exports = { writeResult, errorLine };
