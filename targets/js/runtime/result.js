@@ -3,7 +3,9 @@
 // every name quoted once per run (JSON.stringify is §9.3's escaping for the ASCII
 // names of §2). failures and decisions are drawn from the journal, as §9.1 defines
 // them. A long journal is never one string: the sink writes the line out a chunk at
-// a time.
+// a time. An event is one template string, which the sink copies into its buffer
+// with V8's own code (measured: writing the bytes from JavaScript, every fragment
+// encoded once, cost twice as much).
 'use strict';
 
 const { START, DELIVER, DROP, EXIT, DECISION, ACTIONS } = require('./journal.js');
