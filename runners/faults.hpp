@@ -34,7 +34,7 @@ struct FaultSources {
 };
 
 // Builds the target's runtime with the fault switched on, into work_dir (which must
-// exist), and returns the environment overrides that make `concord backend c|erlang`
+// exist), and returns the environment overrides that make `concord backend c|erlang|js`
 // use it:
 //   c:      CONCORD_RT_LIB=<work_dir>/libconcord_rt.a and
 //           CONCORD_CC="<base_cc> -I<c_runtime_dir> -DCONCORD_FAULT_<NAME>" (the header's

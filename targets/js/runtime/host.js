@@ -167,11 +167,8 @@ function serveFrame(frame) {
     const sink = new Sink();
     try {
       const w = run(prog, r.seed, r.turns, r.max);
+      if (STATS) stats(w);
       writeResult(sink, w);
-      if (STATS) {
-        sink.flush();
-        stats(w);
-      }
     } catch (e) {
       sink.discard();  // nothing of a result has been written unless it passed 1 MiB
       sink.put(failureLine(e));
@@ -181,16 +178,12 @@ function serveFrame(frame) {
 }
 
 // The heap in use with the run's world alive, after a full collection: all of it,
-// then without the journal.
+// and without what the journal holds. Written before the result line, so that a
+// reader of both finds it when the line arrives.
 function stats(w) {
-  const used = () => {
-    gc();
-    return require('v8').getHeapStatistics().used_heap_size;
-  };
-  const heap = used();
-  w.journal.clear();
-  const heapNoJournal = used();
-  const line = { stats: { heap, heap_no_journal: heapNoJournal, processes: w.procs.length, live: w.live } };
+  gc();
+  const heap = require('v8').getHeapStatistics().used_heap_size;
+  const line = { stats: { heap, heap_no_journal: heap - w.journal.bytes(), processes: w.procs.length, live: w.live } };
   process.stderr.write(JSON.stringify(line) + '\n');
 }
 
