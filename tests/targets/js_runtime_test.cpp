@@ -113,9 +113,9 @@ TEST(JsRuntime, Int64PreludeIsExactAndCanonicalOnEdgeValues) {
 const fs = require('fs');
 const prelude = fs.readFileSync()" +
                        js_quote(kRuntime + "/int64.js") + R"(, 'utf8');
-const ops = new Function('rt', 'FAULT', prelude +
+const ops = new Function('concord', prelude +
   '\nreturn {neg, not, bnot, mul, div, rem, add, sub, shl, shr, lt, le, gt, ge, eq, ne, band, bxor, bor};')(
-  { fail(code) { throw code; } }, '');
+  { rt: { fail(code) { throw code; } }, FAULT: '' });
 const show = (f) => { try { const v = f(); return (typeof v === 'bigint' ? 'b:' : 'n:') + String(v); } catch (e) { return 'fail:' + e; } };
 const vals = [)" + list +
                        R"(];

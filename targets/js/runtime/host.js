@@ -1,20 +1,17 @@
 // targets/js/runtime/host.js: the persistent node process of the js target (`node
 // host.js`). It reads frames from stdin (targets/js/README.md, "Host input: frames":
 // a 4-byte big-endian length, a line of `SEED TURNS MAX` runs separated by `;`, then
-// the emitted program), loads each program into a fresh vm context, runs every seed
-// and writes one line per run on stdout, then drops the context. It runs until stdin
-// closes. stdout carries results only; stderr is for node's own last words.
+// the emitted program), loads each program into a fresh vm context (loader.js), runs
+// every seed and writes one line per run on stdout, then drops the context. It runs
+// until stdin closes. stdout carries results only; stderr is for node's own last words.
 'use strict';
 
 const fs = require('fs');
-const path = require('path');
-const vm = require('vm');
-const { run, rt } = require('./run.js');
+const { load } = require('./loader.js');
+const { run } = require('./run.js');
 const { OutOfMemory } = require('./memory.js');
 const { writeResult, errorLine } = require('./result.js');
-const FAULT = require('./fault.js');
 
-const PRELUDE = fs.readFileSync(path.join(__dirname, 'int64.js'), 'utf8');
 // CONCORD_JS_STATS=1 (bench/c_bench.py): after each run, its heap on stderr.
 const STATS = process.env.CONCORD_JS_STATS === '1';
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
@@ -103,30 +100,6 @@ function nextFrame() {
 }
 
 // --- programs ----------------------------------------------------------------------------
-
-// The emitted program's tables, completed with the quoted texts the result writer
-// prints (names are quoted once per program, not once per event).
-function link(prog) {
-  prog.qnames = prog.names.map((n) => JSON.stringify(n));
-  prog.nameIds = new Map(prog.names.map((n, i) => [n, i]));
-  for (const s of prog.sigs) s.qtag = JSON.stringify(s.tag);
-  prog.kinds.forEach((k, i) => {
-    k.index = i;
-    k.qname = JSON.stringify(k.name);
-    k.qfields = k.fields.map((f) => JSON.stringify(f));
-  });
-  return prog;
-}
-
-// A fresh context per program: whatever one program leaves behind, the next one
-// does not see. The prelude and the program are one function body in it.
-function load(source) {
-  const context = vm.createContext(Object.create(null));
-  const script = new vm.Script(`(function (rt, FAULT) {\n'use strict';\n${PRELUDE}\n${source}\n})`, {
-    filename: 'concord_prog.js',
-  });
-  return link(script.runInContext(context)(rt, FAULT));
-}
 
 function parseRuns(line) {
   const runs = [];

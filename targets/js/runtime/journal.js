@@ -20,25 +20,26 @@ const { grew } = require('./memory.js');
 const START = 0, DELIVER = 1, DROP = 2, EXIT = 3, DECISION = 4;
 const ACTIONS = ['restart', 'keep', 'remove', 'give_up'];
 const RESTART = 0, KEEP = 1, REMOVE = 2, GIVE_UP = 3;
-const CHUNK = 1 << 16;  // int32 fields per chunk
+const FIRST = 1 << 10, CHUNK = 1 << 16;  // int32 fields of the first chunk, and of the largest
 const LONGEST = 7;  // fields of the longest record
 
 class Journal {
   constructor() {
-    this.chunks = [];
-    this.ends = [];  // fields used in each chunk
-    this.chunk = null;
-    this.at = CHUNK;  // the next free field of `chunk`
+    this.ends = [];  // fields used in each chunk but the last
+    this.chunk = new Int32Array(FIRST);  // most runs are short: their journal is one small chunk
+    this.chunks = [this.chunk];
+    this.at = 0;  // the next free field of `chunk`
     this.args = [];  // argument arrays of DELIVER and DROP records
     this.reasons = ['normal', 'shutdown'];  // exit reasons by index; failure codes after these
     this.reasonIds = new Map([['normal', 0], ['shutdown', 1]]);
   }
 
-  // Room for one record; returns the chunk, its fields from this.at on.
+  // Room for one record; returns the chunk, its fields from this.at on. Each chunk
+  // is twice the last, up to CHUNK fields.
   room() {
-    if (this.at + LONGEST > CHUNK) {
-      if (this.chunk !== null) this.ends.push(this.at);
-      this.chunk = new Int32Array(CHUNK);
+    if (this.at + LONGEST > this.chunk.length) {
+      this.ends.push(this.at);
+      this.chunk = new Int32Array(Math.min(2 * this.chunk.length, CHUNK));
       this.chunks.push(this.chunk);
       this.at = 0;
     }
@@ -94,7 +95,9 @@ class Journal {
   // The bytes it holds (bench statistics): its chunks and its references to argument
   // arrays (the arrays themselves are the messages').
   bytes() {
-    return this.chunks.length * CHUNK * 4 + this.args.length * 8;
+    let bytes = this.args.length * 8;
+    for (const c of this.chunks) bytes += c.byteLength;
+    return bytes;
   }
 }
 
