@@ -20,7 +20,8 @@ namespace fs = std::filesystem;
 constexpr double kBuildTimeout = 300;  // seconds for one compiler run
 
 // The catalogue: C faults first, then Erlang ones, then JavaScript ones; within a
-// target, roughly from the scheduler outwards. targets/FAULTS.md has the same rows, with a trigger for each.
+// target, roughly from the scheduler outwards. targets/FAULTS.md has the same rows,
+// with a trigger for each.
 const std::vector<Fault> kCatalogue = {
     {"ready_next", "c", "the scheduler picks the ready process after R[x mod n] (wrapping) when n > 1",
      "targets/c/runtime/run.c"},
@@ -125,7 +126,8 @@ std::string fault_macro(const Fault& f) { return (f.target == "c" ? "CONCORD_FAU
 std::string fault_guard(const Fault& f) {
   if (f.target == "c") return "#ifdef " + fault_macro(f);
   if (f.target == "erlang") return "-ifdef('" + fault_macro(f) + "')";
-  return "FAULT === '" + fault_macro(f) + "'";
+  if (f.target == "js") return "FAULT === '" + fault_macro(f) + "'";
+  return "";
 }
 
 std::vector<std::pair<std::string, std::string>> build_fault(const Fault& f, const std::string& work_dir,
