@@ -9,6 +9,7 @@ packages=(
   libboost-dev libboost-filesystem-dev libfmt-dev
   clang tcc
   erlang-base erlang-dev
+  nodejs
   python3 python3-jsonschema python3-yaml
   chromium parallel
   slurm-wlm munge

@@ -3,6 +3,7 @@
 
 #include "targets/c/launcher/c_launcher.hpp"
 #include "targets/erlang/launcher/erlang_launcher.hpp"
+#include "targets/js/launcher/js_launcher.hpp"
 
 namespace concord {
 
@@ -10,6 +11,7 @@ const std::vector<TargetEntry>& target_list() {
   static const std::vector<TargetEntry> all = {
       {"c", "emitted C compiled against the C runtime (targets/c)", serve_c},
       {"erlang", "gen_servers under OTP supervisors on a BEAM node (targets/erlang)", serve_erlang},
+      {"js", "emitted JavaScript on a node process, one vm context per program (targets/js)", serve_js},
   };
   return all;
 }

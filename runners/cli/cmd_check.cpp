@@ -1,5 +1,5 @@
-// runners/cli/cmd_check.cpp: `concord check`, `emit-c` and `emit-erlang`: a program
-// read, checked and printed (as text, JSON, C or an Erlang module).
+// runners/cli/cmd_check.cpp: `concord check`, `emit-c`, `emit-erlang` and `emit-js`: a
+// program read, checked and printed (as text, JSON, C, an Erlang module or JavaScript).
 #include <iostream>
 
 #include "oracle/text.hpp"
@@ -7,6 +7,7 @@
 #include "runners/load.hpp"
 #include "targets/c/emitter/emit_c.hpp"
 #include "targets/erlang/emitter/emit_erlang.hpp"
+#include "targets/js/emitter/emit_js.hpp"
 
 namespace concord {
 
@@ -30,6 +31,12 @@ int cmd_emit_c(int argc, char** argv) {
 int cmd_emit_erlang(int argc, char** argv) {
   Args a = parse_args(argc, argv, {}, {});
   std::cout << emit_erlang(load_program(one_file(a, "emit-erlang")));
+  return kOk;
+}
+
+int cmd_emit_js(int argc, char** argv) {
+  Args a = parse_args(argc, argv, {}, {});
+  std::cout << emit_js(load_program(one_file(a, "emit-js")));
   return kOk;
 }
 

@@ -25,20 +25,23 @@ usage:
                    [--timeout SECONDS] [run settings as above]
       Run through the backend protocol (runners/PROTOCOL.md). With one target,
       print its answer line. With `all`, run every built-in target (oracle, c,
-      erlang) and every declared backend, compare each with the oracle, print the
+      erlang, js) and every declared backend, compare each with the oracle, print the
       first difference of each that disagrees (by value, else byte for byte) and
       which agreed. --backend declares a user backend: COMMAND is split into words
       like a shell would, without a shell. --backends reads declarations from a
       JSON file. --timeout overrides every backend's run and request timeouts.
-  concord backend oracle|c|erlang [--timeout SECONDS]
+  concord backend oracle|c|erlang|js [--timeout SECONDS]
       Serve the backend protocol on stdin/stdout: `oracle` runs the reference
       interpreter; `c` emits C, compiles it with $CONCORD_CC (default: tcc when installed,
       else "cc -O1")
       against the runtime ($CONCORD_RT_LIB overrides the library) and runs it;
       `erlang` emits an Erlang module and runs it on a BEAM node kept for the
       backend's lifetime, started with $CONCORD_ERL (default "erl") on the
-      runtime in $CONCORD_ERLANG_EBIN (default: the build's). --timeout: per run
-      of the compiled program or the module.
+      runtime in $CONCORD_ERLANG_EBIN (default: the build's); `js` emits
+      JavaScript and runs it on a node process kept for the backend's lifetime,
+      each program in a fresh vm context, started with $CONCORD_NODE (default
+      "node") on the runtime in $CONCORD_JS_RUNTIME (default: the build's).
+      --timeout: per run of the compiled program, the module or the script.
   concord corpus [DIR|CASE] [--verbose] [--target NAME|all] [--backend NAME=COMMAND]...
       Run every *.case.json under DIR (default: corpus), or one CASE file, compare
       each run with its expected result, print each difference and a summary.
@@ -95,6 +98,9 @@ usage:
   concord emit-erlang FILE
       Print the program as the Erlang module concord_prog for the erlang target's
       runtime (targets/erlang/README.md).
+  concord emit-js FILE
+      Print the program as the JavaScript the js target's host loads
+      (targets/js/README.md).
   concord --help | --version
 
 --target takes one name, names joined by commas (c,erlang), or all.
@@ -134,6 +140,7 @@ int dispatch(int argc, char** argv) {
   if (cmd == "report") return cmd_report(argc, argv);
   if (cmd == "emit-c") return cmd_emit_c(argc, argv);
   if (cmd == "emit-erlang") return cmd_emit_erlang(argc, argv);
+  if (cmd == "emit-js") return cmd_emit_js(argc, argv);
   throw InputError("", "unknown command '" + cmd + "' (see concord --help)");
 }
 

@@ -27,10 +27,11 @@ TEST(SplitCommand, SplitsLikeAShellWithoutExpanding) {
 TEST(Registry, HasTheBuiltInsThenUserBackendsInOrder) {
   Registry r("/x/concord", builtin_targets());
   r.add_option("mine=./my-runtime --serve 'a b'");
-  ASSERT_EQ(r.all().size(), 4u);
+  ASSERT_EQ(r.all().size(), 5u);
   EXPECT_EQ(r.all()[0].command, (Words{"/x/concord", "backend", "oracle"}));
   EXPECT_EQ(r.all()[1].name, "c");
   EXPECT_EQ(r.all()[2].command, (Words{"/x/concord", "backend", "erlang"}));
+  EXPECT_EQ(r.all()[3].command, (Words{"/x/concord", "backend", "js"}));
   EXPECT_EQ(r.find("mine")->command, (Words{"./my-runtime", "--serve", "a b"}));
   EXPECT_TRUE(r.is_builtin("c"));
   EXPECT_TRUE(r.is_builtin("erlang"));

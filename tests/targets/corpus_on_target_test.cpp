@@ -8,6 +8,8 @@
 //   erlang     the erlang target; every request is sent twice and must get the
 //              same bytes again (the conductor is deterministic, reloading a module
 //              changes nothing)
+//   js         the js target, every request twice too (each program is loaded in a
+//              fresh context; nothing of one request may change the next)
 // A "regression" case passes when every answer equals its expected result; a
 // "known-divergence" when the divergence is still the recorded one (case_check.hpp).
 // Each program also runs at two more settings, where the target's line must equal
@@ -29,7 +31,7 @@ using namespace concord;
 
 namespace {
 
-// The variant, from the command line: --concord-target=c|erlang, --concord-cc=COMMAND,
+// The variant, from the command line: --concord-target=c|erlang|js, --concord-cc=COMMAND,
 // --concord-rt-lib=PATH, --concord-ask-twice.
 std::string g_target;
 bool g_ask_twice = false;
@@ -50,7 +52,7 @@ class CaseOnTarget : public testing::Test {
  public:
   explicit CaseOnTarget(std::string path) : path_(std::move(path)) {}
   void TestBody() override {
-    ASSERT_FALSE(g_target.empty()) << "usage: corpus_on_target_test --concord-target=c|erlang [--concord-cc=COMMAND] "
+    ASSERT_FALSE(g_target.empty()) << "usage: corpus_on_target_test --concord-target=c|erlang|js [--concord-cc=COMMAND] "
                                       "[--concord-rt-lib=PATH] [--concord-ask-twice]";
     Case c;
     try {
