@@ -58,6 +58,7 @@ int cmd_run(int argc, char** argv);
 int cmd_backend(int argc, char** argv);
 int cmd_emit_c(int argc, char** argv);
 int cmd_emit_erlang(int argc, char** argv);
+int cmd_emit_elixir(int argc, char** argv);
 int cmd_corpus(int argc, char** argv);
 int cmd_gen(int argc, char** argv);
 int cmd_fuzz(int argc, char** argv);

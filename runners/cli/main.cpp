@@ -25,20 +25,22 @@ usage:
                    [--timeout SECONDS] [run settings as above]
       Run through the backend protocol (runners/PROTOCOL.md). With one target,
       print its answer line. With `all`, run every built-in target (oracle, c,
-      erlang) and every declared backend, compare each with the oracle, print the
+      erlang, elixir) and every declared backend, compare each with the oracle, print the
       first difference of each that disagrees (by value, else byte for byte) and
       which agreed. --backend declares a user backend: COMMAND is split into words
       like a shell would, without a shell. --backends reads declarations from a
       JSON file. --timeout overrides every backend's run and request timeouts.
-  concord backend oracle|c|erlang [--timeout SECONDS]
+  concord backend oracle|c|erlang|elixir [--timeout SECONDS]
       Serve the backend protocol on stdin/stdout: `oracle` runs the reference
       interpreter; `c` emits C, compiles it with $CONCORD_CC (default: tcc when installed,
       else "cc -O1")
       against the runtime ($CONCORD_RT_LIB overrides the library) and runs it;
       `erlang` emits an Erlang module and runs it on a BEAM node kept for the
       backend's lifetime, started with $CONCORD_ERL (default "erl") on the
-      runtime in $CONCORD_ERLANG_EBIN (default: the build's). --timeout: per run
-      of the compiled program or the module.
+      runtime in $CONCORD_ERLANG_EBIN (default: the build's); `elixir` emits
+      Elixir modules and runs them on such a node with Elixir loaded (found from
+      $CONCORD_ELIXIR, default `elixir` on PATH; its runtime in
+      $CONCORD_ELIXIR_EBIN). --timeout: per run of the compiled program or the module.
   concord corpus [DIR|CASE] [--verbose] [--target NAME|all] [--backend NAME=COMMAND]...
       Run every *.case.json under DIR (default: corpus), or one CASE file, compare
       each run with its expected result, print each difference and a summary.
@@ -95,6 +97,9 @@ usage:
   concord emit-erlang FILE
       Print the program as the Erlang module concord_prog for the erlang target's
       runtime (targets/erlang/README.md).
+  concord emit-elixir FILE
+      Print the program as the Elixir modules of the elixir target
+      (targets/elixir/README.md).
   concord --help | --version
 
 --target takes one name, names joined by commas (c,erlang), or all.
@@ -134,6 +139,7 @@ int dispatch(int argc, char** argv) {
   if (cmd == "report") return cmd_report(argc, argv);
   if (cmd == "emit-c") return cmd_emit_c(argc, argv);
   if (cmd == "emit-erlang") return cmd_emit_erlang(argc, argv);
+  if (cmd == "emit-elixir") return cmd_emit_elixir(argc, argv);
   throw InputError("", "unknown command '" + cmd + "' (see concord --help)");
 }
 

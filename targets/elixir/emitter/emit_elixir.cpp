@@ -22,6 +22,11 @@ namespace {
 
 const char* const kMain = "Concord.Prog";
 
+// Every module is compiled in memory for a few short runs: the Erlang compiler's
+// optimisation passes would cost more than they save (as for the erlang target).
+const char* const kCompileOptions =
+    "@compile [:no_ssa_opt, :no_bool_opt, :no_share_opt, :no_recv_opt, :no_bsm_opt, :no_copt]";
+
 std::string kind_module(size_t k) { return std::string(kMain) + ".K" + std::to_string(k); }
 std::string supervisor_module(int32_t idx) { return std::string(kMain) + ".S" + std::to_string(idx); }
 
@@ -79,7 +84,8 @@ class ElixirEmitter : public Walker {
   std::string run() {
     w_.line("# Emitted by concord (targets/elixir/emitter) for the elixir target. Do not edit.");
     w_.line("# The contract with the runtime (targets/elixir/runtime and the conductor of");
-    w_.line("# targets/erlang/runtime) is targets/elixir/README.md.");
+    w_.line("# targets/erlang/runtime) is targets/elixir/README.md. Each module skips the Erlang");
+    w_.line("# compiler's optimisation passes (@compile): it is compiled for a few short runs.");
     main_module();
     for (size_t k = 0; k < p_.kinds.size(); k++) kind_module_text(k);
     for (const auto& [s, parent] : sups_) supervisor_module_text(*s);
@@ -182,6 +188,7 @@ class ElixirEmitter : public Walker {
     w_.line();
     w_.open("defmodule " + std::string(kMain) + " do");
     w_.line("@moduledoc false");
+    w_.line(kCompileOptions);
     w_.line();
     w_.line("# --- the system ---");
     std::vector<std::string> sups, roots, given;
@@ -248,6 +255,7 @@ class ElixirEmitter : public Walker {
     w_.line();
     w_.open("defmodule " + kind_module(k) + " do");
     w_.line("@moduledoc false");
+    w_.line(kCompileOptions);
     w_.line("use GenServer");
     w_.line("import Concord.Ops, warn: false");
     w_.line();
@@ -366,6 +374,7 @@ class ElixirEmitter : public Walker {
     w_.line();
     w_.open("defmodule " + supervisor_module(s.index) + " do");
     w_.line("@moduledoc false");
+    w_.line(kCompileOptions);
     w_.line(std::string("use ") + api);
     w_.line();
     w_.line(std::string("def start_link(c), do: ") + api + ".start_link(__MODULE__, c)");
