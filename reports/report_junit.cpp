@@ -1,7 +1,8 @@
 // reports/report_junit.cpp: junit.xml, so that a CI system (GitLab, Jenkins,
 // GitHub's test reporters) lists a campaign's divergences as tests: one test case
-// per signature, failed when new, skipped when already known (kept in the corpus)
-// or flaky; one passing test case when nothing diverged.
+// per signature, failed when new, skipped when already known (kept in the corpus),
+// a known deviation (declared by its targets) or flaky; one passing test case when
+// nothing diverged.
 #include <sstream>
 
 #include "reports/html.hpp"

@@ -15,7 +15,7 @@ const std::vector<TargetEntry>& target_list() {
       {"c", "emitted C compiled against the C runtime (targets/c)", serve_c},
       {"erlang", "gen_servers under OTP supervisors on a BEAM node (targets/erlang)", serve_erlang},
       {"elixir", "GenServers under Supervisors and DynamicSupervisors on a BEAM node (targets/elixir)", serve_elixir,
-       elixir_deviations(), false},
+       elixir_deviations(), false, "dynamic-supervision"},
   };
   return all;
 }
@@ -35,10 +35,10 @@ const std::vector<std::string>& builtin_targets() {
   return names;
 }
 
-std::vector<std::string> default_campaign_targets() {
+std::vector<std::string> default_campaign_targets(const std::string& profile) {
   std::vector<std::string> out;
   for (const TargetEntry& t : target_list())
-    if (t.in_default_campaign) out.push_back(t.name);
+    if (t.in_default_campaign || (t.campaign_profile && profile == t.campaign_profile)) out.push_back(t.name);
   return out;
 }
 

@@ -46,9 +46,9 @@ struct Targets {
   std::string declared;  // the options that declare user backends, for reproduce lines
 };
 Targets choose_targets(const Args& a, const std::string& target);
-// What `concord fuzz` runs without --target: every backend of `all` but the
-// built-in targets left out of the default campaign (targets/targets.hpp).
-void keep_default_campaign(Targets& t);
+// What `concord fuzz --profile P` runs without --target: every backend of `all`
+// but the built-in targets left out of P's default campaign (targets/targets.hpp).
+void keep_default_campaign(Targets& t, const std::string& profile);
 // The chosen targets but the oracle, which the commands that compare with it run
 // in-process; InputError when none is left.
 std::vector<BackendSpec> compared_targets(const Targets& t);

@@ -186,7 +186,7 @@ int cmd_fuzz(int argc, char** argv) {
   const std::string* chosen = a.option("--target");
   std::string target = chosen ? *chosen : "all";
   Targets t = choose_targets(a, target);
-  if (!chosen) keep_default_campaign(t);
+  if (!chosen) keep_default_campaign(t, cfg.profile);
   cfg.targets = compared_targets(t);
   cfg.known_signatures = corpus_signatures(cfg.corpus_dir);
   cfg.reproduce = "concord fuzz --seed " + std::to_string(cfg.seed) + " --profile " + cfg.profile +

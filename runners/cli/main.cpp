@@ -52,7 +52,8 @@ usage:
       free. Every input is checked before anything is written.
   concord gen --seed S [--profile P] [--runs K] [--json]
       Print the program a campaign generates from program seed S with profile P
-      (default, supervision, spawn-heavy, arith; default: default), in text syntax
+      (default, supervision, spawn-heavy, arith, dynamic-supervision; default:
+      default), in text syntax
       (or JSON), and with --runs the first K run settings it derives from S.
   concord fuzz [--cases N | --time D] [--seed S] [--jobs J] [--seeds-per-program K]
                [--profile P] [--target NAME|all] [--backend NAME=COMMAND]...
@@ -60,10 +61,13 @@ usage:
                [--case I]... [--report DIR | --no-report] [--quiet]
       A campaign: case i's program is generated from the campaign seed S (random
       and printed when not given) and i, and runs on K seeds (default 8) on the
-      oracle and every target (default all); J workers (default: cores) each own a
-      backend per target. A divergence from the oracle is rerun (one that does
-      not repeat is reported as flaky), and when its signature is new to the
-      corpus DIR (default corpus/found) shrunk and stored there. D: 90, 90s, 15m,
+      oracle and every target (default: every target but elixir, which only
+      --target all, --target elixir and --profile dynamic-supervision run); J
+      workers (default: cores) each own a backend per target. A divergence from
+      the oracle is rerun (one that does not repeat is reported as flaky); one
+      that a target's declared deviations explain is a known deviation (counted,
+      not failing); otherwise, when its signature is new to the corpus DIR
+      (default corpus/found), it is shrunk and stored there. D: 90, 90s, 15m,
       8h, 1d; default --time 60s. --shard i/N runs the cases with index mod N = i.
       --case I replays one case (its reproduce line), storing nothing. A progress
       line goes to stderr, the report to stdout and to the folder DIR (default

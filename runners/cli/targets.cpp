@@ -43,8 +43,8 @@ Targets choose_targets(const Args& a, const std::string& target) {
   return t;
 }
 
-void keep_default_campaign(Targets& t) {
-  std::vector<std::string> keep = default_campaign_targets();
+void keep_default_campaign(Targets& t, const std::string& profile) {
+  std::vector<std::string> keep = default_campaign_targets(profile);
   std::erase_if(t.chosen, [&](const BackendSpec* s) {
     return t.reg->is_builtin(s->name) && s->name != "oracle" &&
            std::find(keep.begin(), keep.end(), s->name) == keep.end();

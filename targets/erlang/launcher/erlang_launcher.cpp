@@ -123,9 +123,13 @@ void ErlangTarget::run_on_node(const std::string& f, const std::vector<RunSettin
   }
   // A failed write (kEof) means the node is gone: reading tells how it ended.
   bool healthy = collect_answers(*node_, who(), good, cfg_.run_timeout, request_deadline, [&](size_t k, Answer a) {
-    // The BEAM's last words when an allocation fails (RLIMIT_AS): the run is out of
-    // memory, as the c target says of its programs, not a crash of unknown cause.
-    if (a.code() == "CRASH" && node_->stderr_text().find("Cannot allocate") != std::string::npos)
+    // The BEAM's last words when an allocation fails (RLIMIT_AS): "Cannot allocate
+    // N bytes", or "Cannot reallocate" when a growing binary (a journal) fails
+    // first: the run is out of memory, as the c target says of its programs, not
+    // a crash of unknown cause.
+    const std::string& err = node_->stderr_text();
+    if (a.code() == "CRASH" &&
+        (err.find("Cannot allocate") != std::string::npos || err.find("Cannot reallocate") != std::string::npos))
       a = harness_error("MEMORY", a.json["message"].get<std::string>());
     on_answer(k, a.line);
   });
