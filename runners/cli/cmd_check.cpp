@@ -1,11 +1,13 @@
-// runners/cli/cmd_check.cpp: `concord check`, `emit-c`, `emit-erlang` and `emit-js`: a
-// program read, checked and printed (as text, JSON, C, an Erlang module or JavaScript).
+// runners/cli/cmd_check.cpp: `concord check`, `emit-c`, `emit-erlang`, `emit-js` and
+// `emit-elixir`: a program read, checked and printed (as text, JSON, C, an Erlang
+// module, JavaScript or Elixir modules).
 #include <iostream>
 
 #include "oracle/text.hpp"
 #include "runners/cli/cli.hpp"
 #include "runners/load.hpp"
 #include "targets/c/emitter/emit_c.hpp"
+#include "targets/elixir/emitter/emit_elixir.hpp"
 #include "targets/erlang/emitter/emit_erlang.hpp"
 #include "targets/js/emitter/emit_js.hpp"
 
@@ -37,6 +39,12 @@ int cmd_emit_erlang(int argc, char** argv) {
 int cmd_emit_js(int argc, char** argv) {
   Args a = parse_args(argc, argv, {}, {});
   std::cout << emit_js(load_program(one_file(a, "emit-js")));
+  return kOk;
+}
+
+int cmd_emit_elixir(int argc, char** argv) {
+  Args a = parse_args(argc, argv, {}, {});
+  std::cout << emit_elixir(load_program(one_file(a, "emit-elixir")));
   return kOk;
 }
 
