@@ -62,7 +62,7 @@ def campaign(concord, targets, env_extra=None):
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     with open(os.path.join(report, "summary.json")) as f:
         s = json.load(f)
-    shown = " ".join(shlex.quote(w) for w in cmd[1:] if not w.startswith(tmp))
+    shown = " ".join(shlex.quote(w) for w in cmd[1:] if not w.startswith(tmp) and w not in ("--corpus", "--report"))
     return s, cpu, shown
 
 
