@@ -68,5 +68,6 @@ int cmd_mutants(int argc, char** argv);
 int cmd_triage(int argc, char** argv);
 int cmd_report(int argc, char** argv);
 int cmd_export(int argc, char** argv);
+int cmd_buckets(int argc, char** argv);
 
 }  // namespace concord

@@ -108,6 +108,11 @@ usage:
       For every planted fault (targets/FAULTS.md): build the target with it, run a
       campaign against it until the first divergence (at most D, default 60s),
       shrink it, and print a table. Exit 1 when a fault was not found.
+  concord buckets [--time D] [--seed S] [--only NAME]... [--shrink-time D]
+      Measure bucketing by SPEC rule (issue 17): per planted fault, a campaign
+      against it (default 60s), today's signatures of what it stored, then the
+      same cases bucketed by the rule behind their first causal difference and
+      by their shrunk programs up to renaming; prints the table, before and after.
   concord emit-c FILE
       Print the program as C for the c target's runtime (targets/c/runtime).
   concord emit-erlang FILE
@@ -157,6 +162,7 @@ int dispatch(int argc, char** argv) {
   if (cmd == "triage") return cmd_triage(argc, argv);
   if (cmd == "report") return cmd_report(argc, argv);
   if (cmd == "export") return cmd_export(argc, argv);
+  if (cmd == "buckets") return cmd_buckets(argc, argv);
   if (cmd == "emit-c") return cmd_emit_c(argc, argv);
   if (cmd == "emit-erlang") return cmd_emit_erlang(argc, argv);
   if (cmd == "emit-js") return cmd_emit_js(argc, argv);

@@ -1,0 +1,48 @@
+// runners/attribution.hpp: which SPEC rule is behind the first difference between
+// the oracle's result and a target's (issue 17, "one bug, one bucket"). Today's
+// signature kind (divergence.hpp) names the first differing *field in key order*:
+// one bug shows as many kinds (a LIFO mailbox gave deliver/args, deliver/from,
+// deliver/tag, outcome, turns...). Here the first difference is taken in causal
+// order (the journal first, event by event; the fields derived from it after) and
+// the event there is attributed to the rule that produced it, from the oracle's
+// journal and the program:
+//   deliver, `to`/`ready` differ           §8.2 draw (the scheduler's choice)
+//   deliver, another message, one the oracle delivers later to the same process
+//                                          §6.5 fifo, or §8.2 given when both are given messages
+//   deliver, same message but its values   §5 <operators of the sends of that tag>
+//   deliver, a message the oracle never delivers there
+//                                          §6.5 send (it was never enqueued, or enqueued wrongly)
+//   drop                                   §6.5 drop
+//   start after a restart decision         §7.3 <strategy of the supervisor>
+//   start at turn 0                        §8.2 start; later, not after a decision: §6.6 spawn
+//   exit DIV_ZERO / NO_HANDLER / SYSTEM_LIMIT / NOPROC
+//                                          §5 <operators of / and %> / §6.5 match / §6.6 limit / §6.6 noproc
+//   exit shutdown                          §7.4 intensity after a give_up, else §7.3 <strategy> or §7.5
+//   exit normal or a user code             §6.4 exit
+//   decision, give_up on either side       §7.4 intensity; otherwise §7.2 restart type
+//   equal journals: alive state            §5 <operators of the assignments to that field>
+//   equal journals, other fields           §8.2 run (outcome, turns), §9.1 (the rest)
+// The attribution reads only the two results and the program: the oracle itself is
+// untouched (another branch rewrites it for version 2).
+#pragma once
+
+#include <string>
+
+#include "oracle/program.hpp"
+#include "oracle/program_json.hpp"
+
+namespace concord {
+
+struct Attribution {
+  std::string rule;    // "§6.5 fifo", "§5 * +": section and what of it
+  std::string detail;  // where: "journal[3].args", the field path of the first causal difference
+};
+
+// Both results are answers to the same run (canonical result objects; an error
+// answer on either side is attributed to "§10 error CODE").
+Attribution attribute(const Program& p, const ojson& oracle, const ojson& got);
+
+// "c:§6.5 fifo": the target and the rule.
+std::string rule_signature(const std::string& target, const Attribution& a);
+
+}  // namespace concord
