@@ -2,6 +2,8 @@
 // results (the table is in attribution.hpp).
 #include "attribution.hpp"
 
+#include "runners/divergence.hpp"
+
 #include <algorithm>
 #include <functional>
 #include <set>
@@ -121,6 +123,25 @@ const ojson* reaction_decision(const ojson& journal, size_t i) {
   return nullptr;
 }
 
+// A delivered message that is one of the program's given messages (§8.2 start).
+bool is_given(const ojson& prog, const ojson& deliver) {
+  if (!deliver["from"].is_null()) return false;
+  for (const ojson& g : prog.value("given", ojson::array())) {
+    if (str(g, "to") != str(deliver, "to") || str(g, "tag") != str(deliver, "tag")) continue;
+    ojson args = ojson::array();
+    for (const ojson& a : g.value("args", ojson::array())) args.push_back(a.value("value", ojson()));
+    if (args == deliver["args"]) return true;
+  }
+  return false;
+}
+
+bool sends_tag(const ojson& prog, const std::string& tag) {
+  bool found = false;
+  each_program_statement(prog,
+                         [&](const ojson& s) { found = found || (str(s, "do") == "send" && str(s, "tag") == tag); });
+  return found;
+}
+
 bool same_message(const ojson& a, const ojson& b) {
   return a.value("from", ojson()) == b.value("from", ojson()) && str(a, "tag") == str(b, "tag") &&
          a.value("args", ojson()) == b.value("args", ojson());
@@ -128,19 +149,28 @@ bool same_message(const ojson& a, const ojson& b) {
 
 // The oracle's event `i` (or, when the oracle has none there, the target's),
 // attributed.
-std::string event_rule(const ojson& prog, const ojson& oj, const ojson& tj, size_t i) {
+// `later` is the oracle's journal of the same run with a higher turn limit (the
+// same events first): what the oracle would deliver after a turn limit cut it.
+std::string event_rule(const ojson& prog, const ojson& oj, const ojson& tj, const ojson& later, size_t i) {
   const ojson& o = at(oj, i);
   const ojson& t = at(tj, i);
   const ojson& e = o.is_null() ? t : o;
   std::string ev = str(e, "ev");
   std::string other = str(o.is_null() ? o : t, "ev");
   if (ev == "deliver" && other == "deliver") {
-    if (o["to"] != t["to"] || o["ready"] != t["ready"]) return "§8.2 draw";
-    if (same_message(o, t)) return "§8.2 draw";  // the turn differs: a missing step before
-    for (size_t j = i + 1; j < oj.size(); j++)   // delivered later by the oracle: the order
-      if (str(oj[j], "ev") == "deliver" && oj[j]["to"] == t["to"] && same_message(oj[j], t))
-        return o["from"].is_null() && t["from"].is_null() ? "§8.2 given" : "§6.5 fifo";
+    if (o["to"] != t["to"] || o["ready"] != t["ready"] || same_message(o, t)) return "§8.2 draw";
+    // Another message than the oracle's: one that was in the mailbox too (given to
+    // that process, delivered there later by the oracle, or of a tag its sender
+    // sends) came out in another order; otherwise its values differ, or it was
+    // never sent.
+    bool given_o = is_given(prog, o), given_t = is_given(prog, t);
+    if (given_o && given_t) return "§8.2 given";
+    if (given_t) return "§6.5 fifo";
+    for (size_t j = i + 1; j < later.size(); j++)
+      if (str(later[j], "ev") == "deliver" && later[j]["to"] == t["to"] && same_message(later[j], t))
+        return "§6.5 fifo";
     if (o["from"] == t["from"] && o["tag"] == t["tag"]) return send_values(prog, str(o, "tag"));
+    if (!t["from"].is_null() && sends_tag(prog, str(t, "tag"))) return "§6.5 fifo";
     return "§6.5 send";
   }
   if (ev == "deliver") return "§6.5 send";  // delivered on one side only: never enqueued on the other
@@ -190,7 +220,14 @@ Attribution attribute(const Program& p, const ojson& oracle, const ojson& got) {
   const ojson& tj = got.contains("journal") ? got["journal"] : kNull;
   size_t n = std::max(oj.size(), tj.is_array() ? tj.size() : 0);
   for (size_t i = 0; i < n; i++)
-    if (at(oj, i) != at(tj, i)) return {event_rule(prog, oj, tj, i), path_of("journal", i, at(oj, i), at(tj, i))};
+    if (at(oj, i) != at(tj, i)) {
+      const ojson& run = oracle["run"];
+      RunSettings longer{run.value("seed", uint64_t{0}), run.value("turns", int64_t{0}) + 1000,
+                         run.value("max_processes", int64_t{1})};
+      Answer later = oracle_answer(p, longer);
+      return {event_rule(prog, oj, tj, later.ok() ? later.json["journal"] : oj, i),
+              path_of("journal", i, at(oj, i), at(tj, i))};
+    }
   // The journals agree: what follows from them but is not in them.
   const ojson& oa = oracle["alive"];
   const ojson& ta = got.value("alive", ojson::array());

@@ -7,11 +7,13 @@
 // the event there is attributed to the rule that produced it, from the oracle's
 // journal and the program:
 //   deliver, `to`/`ready` differ           §8.2 draw (the scheduler's choice)
-//   deliver, another message, one the oracle delivers later to the same process
-//                                          §6.5 fifo, or §8.2 given when both are given messages
-//   deliver, same message but its values   §5 <operators of the sends of that tag>
-//   deliver, a message the oracle never delivers there
-//                                          §6.5 send (it was never enqueued, or enqueued wrongly)
+//   deliver, two given messages            §8.2 given (the order they were sent in at turn 0)
+//   deliver, another message that was in the mailbox too (given, delivered there
+//     later by the oracle, or of a tag its sender sends)
+//                                          §6.5 fifo
+//   deliver, same sender and tag, other values
+//                                          §5 <operators of the sends of that tag>
+//   deliver, any other message             §6.5 send (it was never enqueued, or enqueued wrongly)
 //   drop                                   §6.5 drop
 //   start after a restart decision         §7.3 <strategy of the supervisor>
 //   start at turn 0                        §8.2 start; later, not after a decision: §6.6 spawn
