@@ -176,7 +176,11 @@ std::string event_rule(const ojson& prog, const ojson& oj, const ojson& tj, cons
   if (ev == "deliver") return "§6.5 send";  // delivered on one side only: never enqueued on the other
   if (ev == "drop") return "§6.5 drop";
   if (ev == "decision" || other == "decision") {
-    if (str(o, "action") == "give_up" || str(t, "action") == "give_up") return "§7.4 intensity";
+    // Whether to restart at all is the restart type; whether a restart is allowed,
+    // the intensity.
+    std::string oa = str(o, "action"), ta = str(t, "action");
+    bool restarts_o = oa == "restart" || oa == "give_up", restarts_t = ta == "restart" || ta == "give_up";
+    if (restarts_o && restarts_t) return "§7.4 intensity";
     return "§7.2 restart type";
   }
   if (ev == "exit") {

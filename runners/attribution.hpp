@@ -21,7 +21,8 @@
 //                                          §5 <operators of / and %> / §6.5 match / §6.6 limit / §6.6 noproc
 //   exit shutdown                          §7.4 intensity after a give_up, else §7.3 <strategy> or §7.5
 //   exit normal or a user code             §6.4 exit
-//   decision, give_up on either side       §7.4 intensity; otherwise §7.2 restart type
+//   decision, restart against give_up      §7.4 intensity; any other pair of actions (or a
+//                                          decision on one side only): §7.2 restart type
 //   equal journals: alive state            §5 <operators of the assignments to that field>
 //   equal journals, other fields           §8.2 run (outcome, turns), §9.1 (the rest)
 // The attribution reads only the two results and the program: the oracle itself is
