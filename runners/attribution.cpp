@@ -25,8 +25,16 @@ void operators_in(const ojson& expr, std::set<std::string>& ops) {
   if (!expr.is_object()) return;
   std::string op = str(expr, "op");
   if (!op.empty() && op != "int" && op != "addr" && op != "self" && op != "var") ops.insert(op);
-  for (const char* k : {"lhs", "rhs", "arg", "operand"})
+  for (const char* k : {"lhs", "rhs", "arg"})
     if (expr.contains(k)) operators_in(expr[k], ops);
+}
+
+// The variables an expression reads.
+void variables_in(const ojson& expr, std::set<std::string>& vars) {
+  if (!expr.is_object()) return;
+  if (str(expr, "op") == "var") vars.insert(str(expr, "name"));
+  for (const char* k : {"lhs", "rhs", "arg"})
+    if (expr.contains(k)) variables_in(expr[k], vars);
 }
 
 // Every statement of the program (handlers, init bodies, branches, repeat bodies).
@@ -54,25 +62,44 @@ std::string rule_of_ops(const std::set<std::string>& ops) {
   return ops.empty() ? "§5 value" : r;
 }
 
+void field_operators(const ojson& prog, const std::string& field, std::set<std::string>& ops,
+                     std::set<std::string>& seen);
+
+// The operators of `expr` and, through the state fields it reads, of what was
+// assigned to them (a value computed wrongly and kept in a field shows later).
+void value_operators(const ojson& prog, const ojson& expr, std::set<std::string>& ops, std::set<std::string>& seen) {
+  operators_in(expr, ops);
+  std::set<std::string> vars;
+  variables_in(expr, vars);
+  for (const std::string& v : vars) field_operators(prog, v, ops, seen);
+}
+
+void field_operators(const ojson& prog, const std::string& field, std::set<std::string>& ops,
+                     std::set<std::string>& seen) {
+  if (!seen.insert(field).second) return;
+  each_program_statement(prog, [&](const ojson& s) {
+    if (str(s, "do") == "assign" && str(s, "field") == field)
+      value_operators(prog, s.value("value", ojson()), ops, seen);
+  });
+  for (const ojson& k : prog.value("kinds", ojson::array()))
+    for (const ojson& f : k.value("state", ojson::array()))
+      if (str(f, "name") == field) value_operators(prog, f.value("init", ojson()), ops, seen);
+}
+
 // The operators of every send of `tag` (its arguments).
 std::string send_values(const ojson& prog, const std::string& tag) {
-  std::set<std::string> ops;
+  std::set<std::string> ops, seen;
   each_program_statement(prog, [&](const ojson& s) {
     if (str(s, "do") == "send" && str(s, "tag") == tag)
-      for (const ojson& a : s.value("args", ojson::array())) operators_in(a, ops);
+      for (const ojson& a : s.value("args", ojson::array())) value_operators(prog, a, ops, seen);
   });
   return rule_of_ops(ops);
 }
 
 // The operators of every assignment to `field` and of its initialisers.
 std::string field_values(const ojson& prog, const std::string& field) {
-  std::set<std::string> ops;
-  each_program_statement(prog, [&](const ojson& s) {
-    if (str(s, "do") == "assign" && str(s, "field") == field) operators_in(s.value("value", ojson()), ops);
-  });
-  for (const ojson& k : prog.value("kinds", ojson::array()))
-    for (const ojson& f : k.value("state", ojson::array()))
-      if (str(f, "name") == field) operators_in(f.value("init", ojson()), ops);
+  std::set<std::string> ops, seen;
+  field_operators(prog, field, ops, seen);
   return rule_of_ops(ops);
 }
 
@@ -125,7 +152,7 @@ const ojson* reaction_decision(const ojson& journal, size_t i) {
 
 // A delivered message that is one of the program's given messages (§8.2 start).
 bool is_given(const ojson& prog, const ojson& deliver) {
-  if (!deliver["from"].is_null()) return false;
+  if (!deliver.is_object() || !deliver.value("from", ojson()).is_null()) return false;
   for (const ojson& g : prog.value("given", ojson::array())) {
     if (str(g, "to") != str(deliver, "to") || str(g, "tag") != str(deliver, "tag")) continue;
     ojson args = ojson::array();
@@ -143,8 +170,42 @@ bool sends_tag(const ojson& prog, const std::string& tag) {
 }
 
 bool same_message(const ojson& a, const ojson& b) {
+  if (!a.is_object() || !b.is_object()) return false;
   return a.value("from", ojson()) == b.value("from", ojson()) && str(a, "tag") == str(b, "tag") &&
          a.value("args", ojson()) == b.value("args", ojson());
+}
+
+// Whether the sender of a message an event shows failed in the same turn (the
+// sends a handler made before it failed stand, §6.4).
+bool sender_failed(const ojson& journal, const ojson& e) {
+  if (!e.is_object()) return false;
+  for (const ojson& x : journal)
+    if (str(x, "ev") == "exit" && x["name"] == e["from"] && x["turn"] == e["turn"] && str(x, "reason") != "normal" &&
+        str(x, "reason") != "shutdown")
+      return true;
+  return false;
+}
+
+bool later_in_turn(const ojson& journal, size_t i, const ojson& e) {
+  if (!e.is_object()) return false;
+  for (size_t j = i + 1; j < journal.size() && journal[j]["turn"] == e["turn"]; j++)
+    if (journal[j] == e) return true;
+  return false;
+}
+
+// In a supervisor's reaction, at event `i`: the same events in another order (the
+// order of the restarts or terminations), or an event one side has and the other
+// lacks (which children they concern).
+std::string reaction_kind(const ojson& oj, const ojson& tj, size_t i) {
+  return later_in_turn(oj, i, at(tj, i)) && later_in_turn(tj, i, at(oj, i)) ? " order" : " which";
+}
+
+// A message event (drop, deliver) of the oracle's with no event of the same kind
+// and message on the target's side from `i` on.
+bool missing_on_target(const ojson& o, const ojson& tj, size_t i) {
+  for (size_t j = i; j < tj.size(); j++)
+    if (str(tj[j], "ev") == str(o, "ev") && tj[j]["to"] == o["to"] && same_message(tj[j], o)) return false;
+  return true;
 }
 
 // The oracle's event `i` (or, when the oracle has none there, the target's),
@@ -157,6 +218,12 @@ std::string event_rule(const ojson& prog, const ojson& oj, const ojson& tj, cons
   const ojson& e = o.is_null() ? t : o;
   std::string ev = str(e, "ev");
   std::string other = str(o.is_null() ? o : t, "ev");
+  bool message_o = ev == "deliver" || ev == "drop", message_t = other == "deliver" || other == "drop";
+  if (ev == "drop" && !o.is_null() && missing_on_target(o, tj.is_array() ? tj : ojson::array(), i))
+    return sender_failed(oj, o) ? "§6.4 sends before a failure" : "§6.5 drop";
+  if (message_o && message_t && is_given(prog, o) && is_given(prog, t) && !same_message(o, t)) return "§8.2 given";
+  if (ev == "drop" && other == "drop" && o["from"] == t["from"] && o["tag"] == t["tag"] && o["to"] == t["to"])
+    return send_values(prog, str(o, "tag"));
   if (ev == "deliver" && other == "deliver") {
     if (o["to"] != t["to"] || o["ready"] != t["ready"] || same_message(o, t)) return "§8.2 draw";
     // Another message than the oracle's: one that was in the mailbox too (given to
@@ -193,14 +260,17 @@ std::string event_rule(const ojson& prog, const ojson& oj, const ojson& tj, cons
       const ojson* d = reaction_decision(o.is_null() ? tj : oj, i);
       if (!d) return "§7.5 termination";
       if (str(*d, "action") == "give_up") return "§7.4 intensity";
-      return "§7.3 " + strategy_of(prog.value("system", ojson::array()), str(*d, "supervisor"));
+      return "§7.3 " + strategy_of(prog.value("system", ojson::array()), str(*d, "supervisor")) +
+             reaction_kind(oj, tj, i);
     }
     return "§6.4 exit";
   }
   if (ev == "start") {
     if (e.value("turn", 0) == 0) return "§8.2 start";
     const ojson* d = reaction_decision(o.is_null() ? tj : oj, i);
-    if (d) return "§7.3 " + strategy_of(prog.value("system", ojson::array()), str(*d, "supervisor"));
+    if (d)
+      return "§7.3 " + strategy_of(prog.value("system", ojson::array()), str(*d, "supervisor")) +
+             reaction_kind(oj, tj, i);
     return "§6.6 spawn";
   }
   return "§9.2 " + ev;

@@ -6,6 +6,7 @@
 
 #include "oracle/program_json.hpp"
 #include "runners/attribution.hpp"
+#include "runners/divergence.hpp"
 #include "runners/load.hpp"
 #include "runners/rename_key.hpp"
 
@@ -93,10 +94,47 @@ TEST(Attribution, RestartsInAnotherOrderAreTheStrategy) {
   Case c = hand("one_for_all_restart");
   ojson got = c.runs[0].expect;
   std::swap(got["journal"][10], got["journal"][12]);  // start c, b, a instead of a, b, c
-  EXPECT_EQ(rule(c, got), "§7.3 one_for_all");
+  EXPECT_EQ(rule(c, got), "§7.3 one_for_all order");
   ojson got2 = c.runs[0].expect;
   std::swap(got2["journal"][8], got2["journal"][9]);  // terminate a before c
-  EXPECT_EQ(rule(c, got2), "§7.3 one_for_all");
+  EXPECT_EQ(rule(c, got2), "§7.3 one_for_all order");
+}
+
+TEST(Attribution, RestartingOtherChildrenIsTheStrategysChoice) {
+  Case c = hand("one_for_all_restart");
+  ojson got = c.runs[0].expect;
+  got["journal"].erase(8);  // c is not terminated
+  EXPECT_EQ(rule(c, got), "§7.3 one_for_all which");
+}
+
+// user_fail_send_before: s sends note(42) to k, then fails; the note is delivered at turn 2.
+TEST(Attribution, AMessageDroppedInsteadOfDeliveredWentElsewhere) {
+  Case c = hand("user_fail_send_before");
+  ojson got = c.runs[0].expect;
+  got["journal"][7]["to"] = "gone";  // as if k had died: a drop of the same message
+  got["journal"][7].erase("ready");
+  got["journal"][7]["ev"] = "drop";
+  EXPECT_EQ(rule(c, got), "§6.5 send");  // a drop against a delivery: the message went elsewhere
+}
+
+// s sends hi() to d and fails in the same handler; when d has stopped before, the
+// send is a drop: losing it with the failure breaks §6.4 (the sends stand).
+TEST(Attribution, ADropLostWithItsFailingSenderIsTheExitRule) {
+  Program p = program_from_source(
+      "kind S() { on go(t: addr) { send hi() to t; fail BOOM; } }\nkind D() { on die() { stop; } }\n"
+      "process s = S();\nprocess d = D();\ngiven die() to @d;\ngiven go(@d) to @s;\n",
+      "lost.conc");
+  for (uint64_t seed = 0; seed < 64; seed++) {
+    Answer oracle = oracle_answer(p, RunSettings{seed, 100, 10});
+    ojson got = oracle.json;
+    for (size_t i = 0; i < got["journal"].size(); i++)
+      if (got["journal"][i]["ev"] == "drop") {
+        got["journal"].erase(i);
+        EXPECT_EQ(attribute(p, oracle.json, got).rule, "§6.4 sends before a failure") << "seed " << seed;
+        return;
+      }
+  }
+  FAIL() << "no seed below 64 makes d stop first";
 }
 
 TEST(Attribution, AnErrorAnswerIsItsCode) {
