@@ -8,7 +8,7 @@ packages=(
   libgtest-dev librapidcheck-dev nlohmann-json3-dev
   libboost-dev libboost-filesystem-dev libfmt-dev
   clang tcc libtcc-dev
-  erlang-base erlang-dev elixir
+  erlang-base erlang-dev erlang-common-test elixir
   nodejs
   python3 python3-jsonschema python3-yaml
   chromium parallel
