@@ -42,8 +42,11 @@ std::string shard_name(uint64_t i, uint64_t n) { return std::to_string(i) + "/" 
 
 ojson first_differences(const std::vector<Divergence>& ds) {
   ojson out = ojson::array();
-  for (const Divergence& d : ds)
-    out.push_back(ojson{{"target", d.target}, {"run", d.run}, {"kind", d.kind}, {"report", d.report}});
+  for (const Divergence& d : ds) {
+    ojson e{{"target", d.target}, {"run", d.run}, {"kind", d.kind}, {"report", d.report}};
+    if (!d.stderr_tail.empty()) e["stderr_tail"] = d.stderr_tail;
+    out.push_back(std::move(e));
+  }
   return out;
 }
 
@@ -81,6 +84,7 @@ ojson report_summary(const CampaignConfig& cfg, const CampaignReport& r, const T
   j["divergent_cases"] = t.divergent_cases;
   j["flaky"] = t.flaky;
   j["no_verdict"] = r.no_verdict;
+  j["unconfirmed"] = r.unconfirmed;
   j["interrupted"] = r.interrupted;
   ojson sigs = ojson::array(), flaky = ojson::array();
   for (const Finding& f : r.findings) {
@@ -216,8 +220,11 @@ ojson merge_reports(const std::vector<ojson>& summaries, const std::vector<std::
       m[key] = m[key].get<uint64_t>() + j[key].get<uint64_t>();
     for (const auto& [t, s] : j["target_seconds"].items())
       m["target_seconds"][t] = m["target_seconds"].value(t, 0.0) + s.get<double>();
-    for (const auto& [t, n] : j["no_verdict"].items())
-      m["no_verdict"][t] = m["no_verdict"].value(t, uint64_t{0}) + n.get<uint64_t>();
+    for (const char* key : {"no_verdict", "unconfirmed"})
+      for (const auto& [t, n] : j.value(key, ojson::object()).items()) {
+        if (!m.contains(key)) m[key] = ojson::object();
+        m[key][t] = m[key].value(t, uint64_t{0}) + n.get<uint64_t>();
+      }
     m["interrupted"] = m.value("interrupted", false) || j.value("interrupted", false);
     for (const ojson& f : j["flaky_cases"]) m["flaky_cases"].push_back(f);
     for (const ojson& s : j["signatures"]) {
@@ -281,8 +288,19 @@ std::string signatures_words(const ojson& j) {
 
 std::string first_difference_words(const ojson& s) {
   std::string out;
-  for (const ojson& d : s.value("first_difference", ojson::array()))
+  for (const ojson& d : s.value("first_difference", ojson::array())) {
     out += d.value("target", "") + ", run " + std::to_string(d.value("run", 0)) + ":\n" + d.value("report", "");
+    std::string tail = d.value("stderr_tail", "");
+    if (tail.empty()) continue;
+    out += "  stderr tail of " + d.value("target", "") + ":\n";
+    size_t at = 0;
+    while (at < tail.size()) {
+      size_t nl = tail.find('\n', at);
+      size_t end = nl == std::string::npos ? tail.size() : nl;
+      out += "    " + tail.substr(at, end - at) + "\n";
+      at = end + 1;
+    }
+  }
   return out;
 }
 

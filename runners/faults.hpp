@@ -12,10 +12,12 @@
 namespace concord {
 
 struct Fault {
-  std::string name;    // lower_snake, unique across targets: "mailbox_lifo"
-  std::string target;  // "c" or "erlang"
-  std::string about;   // the bug it plants, one line
-  std::string file;    // where its switch is, from the repository's root
+  std::string name;     // lower_snake, unique across targets: "mailbox_lifo"
+  std::string target;   // "c" or "erlang"
+  std::string about;    // the bug it plants, one line
+  std::string file;     // where its switch is, from the repository's root
+  std::string failure;  // "": it gives a wrong result; else the failure or error it causes, as a
+                        // divergence's kind names it: "crash:SIGSEGV", "hang", "error/INTERNAL"
 };
 
 const std::vector<Fault>& fault_catalogue();  // every planted fault, in a fixed order

@@ -1,0 +1,93 @@
+// tests/targets/erlang_kill_test.cpp: the BEAM node of the erlang target killed by
+// hand (`kill -9`) in the middle of a campaign against it is no finding
+// (runners/failure.hpp: a SIGKILL comes from outside the target). The campaign goes
+// on with a fresh node and ends with exit 0, nothing stored, no signature.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "runners/load.hpp"
+#include "runners/subprocess.hpp"
+
+using namespace concord;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The processes named `comm` among the descendants of `root`, from /proc.
+std::vector<pid_t> descendants_named(pid_t root, const std::string& comm) {
+  std::map<pid_t, pid_t> parent;
+  std::map<pid_t, std::string> name;
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    std::ifstream in(e.path() / "stat");
+    std::string stat;
+    if (!std::getline(in, stat)) continue;
+    size_t open = stat.find('('), close = stat.rfind(')');
+    if (open == std::string::npos || close == std::string::npos) continue;
+    std::istringstream rest(stat.substr(close + 1));
+    char state;
+    long ppid;
+    if (!(rest >> state >> ppid) || state == 'Z') continue;
+    pid_t pid = static_cast<pid_t>(std::stol(stat.substr(0, open)));
+    parent[pid] = static_cast<pid_t>(ppid);
+    name[pid] = stat.substr(open + 1, close - open - 1);
+  }
+  std::vector<pid_t> out;
+  for (const auto& [pid, n] : name) {
+    if (n != comm) continue;
+    for (pid_t p = parent[pid]; p > 1; p = parent.count(p) ? parent[p] : 0)
+      if (p == root) {
+        out.push_back(pid);
+        break;
+      }
+  }
+  return out;
+}
+
+// Waits (at most `seconds`) for a process named `comm` under `root`.
+pid_t wait_for(pid_t root, const std::string& comm, double seconds, pid_t other_than = -1) {
+  Deadline d = deadline_after(seconds);
+  while (Clock::now() < d) {
+    for (pid_t p : descendants_named(root, comm))
+      if (p != other_than) return p;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return -1;
+}
+
+}  // namespace
+
+TEST(ErlangKill, ANodeKilledByHandMidCampaignIsNoFinding) {
+  TempDir dir("concord-kill");
+  Subprocess fuzz(Command{{CONCORD_BINARY, "fuzz", "--seed", "1", "--time", "12s", "--jobs", "1", "--target", "erlang",
+                           "--corpus", dir.path() + "/found", "--report", dir.path() + "/report", "--quiet"},
+                          {},
+                          "",
+                          {}});
+  // Twice: kill the node once it has worked a moment, then its replacement.
+  pid_t killed = -1;
+  for (int i = 0; i < 2; i++) {
+    pid_t beam = wait_for(fuzz.pid(), "beam.smp", 30, killed);
+    ASSERT_GT(beam, 0) << "no BEAM node under the campaign (kill " << i + 1 << ")";
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    ASSERT_EQ(::kill(beam, SIGKILL), 0);
+    killed = beam;
+  }
+  std::string out;
+  fuzz.read_to_eof(out, deadline_after(120));
+  std::optional<ExitStatus> status = fuzz.wait_until(deadline_after(10));
+  ASSERT_TRUE(status) << out;
+  EXPECT_FALSE(status->signaled);
+  EXPECT_EQ(status->code, 0) << out << fuzz.stderr_text();
+  EXPECT_EQ(out.find("NEW"), std::string::npos) << out;
+  EXPECT_EQ(out.find("FLAKY"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(dir.path() + "/found")) << out;
+  ojson sum = ojson::parse(read_file(dir.path() + "/report/summary.json"));
+  EXPECT_TRUE(sum["signatures"].empty()) << sum.dump(2);
+  EXPECT_GE(sum["programs"].get<uint64_t>(), 5u) << "the campaign went on with a fresh node: " << out;
+}
