@@ -127,8 +127,15 @@ inline rc::Gen<std::pair<int64_t, int64_t>> batch(const Profile& pr) {
       return std::pair<int64_t, int64_t>{std::min<int64_t>(outer, 1000), std::min<int64_t>(inner, 1000)};
     });
   };
-  return weighted<std::pair<int64_t, int64_t>>(
-      {{6, sized(std::min<int64_t>(most, 1500))}, {3, sized(std::min<int64_t>(most, 6000))}, {1, sized(most)}});
+  auto from = [&sized](int64_t lo, int64_t hi) {
+    return rc::gen::map(sized(hi - lo), [lo](std::pair<int64_t, int64_t> p) {  // at least lo: tens of thousands
+      int64_t outer = std::max<int64_t>(p.first, (lo + p.second - 1) / p.second);
+      return std::pair<int64_t, int64_t>{std::min<int64_t>(outer, 1000), p.second};
+    });
+  };
+  return weighted<std::pair<int64_t, int64_t>>({{4, sized(std::min<int64_t>(most, 1500))},
+                                                {3, sized(std::min<int64_t>(most, 6000))},
+                                                {3, most > 10000 ? from(10000, most) : sized(most)}});
 }
 
 }  // namespace scale_detail
@@ -160,14 +167,14 @@ inline rc::Gen<Program> scale_program(ProfileRef pr) {
       w.state = {field("hits", Type::Int, int_expr(0))};
       if (init_mode == 1) w.init = {send_to(tick, self_expr())};
       if (init_mode == 2) w.init = {send_to("hello", var_expr("boss"))};
-      w.handlers.push_back(handler(
-          tick, {},
-          {assign("hits", plus(var_expr("hits"), int_expr(1))),
-           if_then(op(Op::Lt, var_expr("hits"), int_expr(ticks)), {send_to(tick, self_expr())})}));
-      w.handlers.push_back(handler(
-          "poke", {param("n", Type::Int)},
-          {assign("hits", plus(var_expr("hits"), var_expr("n"))),
-           if_then(op(Op::Eq, var_expr("n"), int_expr(7)), {make_stmt(StmtKind::Fail, code)})}));
+      w.handlers.push_back(
+          handler(tick, {},
+                  {assign("hits", plus(var_expr("hits"), int_expr(1))),
+                   if_then(op(Op::Lt, var_expr("hits"), int_expr(ticks)), {send_to(tick, self_expr())})}));
+      w.handlers.push_back(
+          handler("poke", {param("n", Type::Int)},
+                  {assign("hits", plus(var_expr("hits"), var_expr("n"))),
+                   if_then(op(Op::Eq, var_expr("n"), int_expr(7)), {make_stmt(StmtKind::Fail, code)})}));
       p.kinds.push_back(std::move(w));
 
       // The spawner: rounds of storms, the wide children in its first round, then
@@ -215,16 +222,18 @@ inline rc::Gen<Program> scale_program(ProfileRef pr) {
         sd.name = sup;
         sd.strategy = *strategy();
         sd.intensity = *uniform<int64_t>(0, 4);
-        if (*chance(1, 1)) sd.children.push_back(Child{Restart::Permanent, Decl{main}});
-        else p.system.push_back(Decl{main});
+        if (*chance(1, 1))
+          sd.children.push_back(Child{Restart::Permanent, Decl{main}});
+        else
+          p.system.push_back(Decl{main});
         p.system.push_back(Decl{std::move(sd)});
       } else {
         p.system.push_back(Decl{main});
       }
       givens.push_back(given(spawner, "go"));
       // A spawned name of many digits that does not exist yet at start: dropped.
-      givens.push_back(given(prefix + std::to_string(*non_palindrome(std::max<int64_t>(10, reached))), "poke",
-                             {int_expr(1)}));
+      givens.push_back(
+          given(prefix + std::to_string(*non_palindrome(std::max<int64_t>(10, reached))), "poke", {int_expr(1)}));
     }
 
     if (flood) {
@@ -233,11 +242,10 @@ inline rc::Gen<Program> scale_program(ProfileRef pr) {
       Kind f;
       f.name = "Flooder";
       f.params = {param("sink", Type::Addr)};
-      f.handlers.push_back(handler(
-          "flood", {param("k", Type::Int)},
-          {repeat(per, {send_to("item", var_expr("sink"), {var_expr("k")})}),
-           if_then(op(Op::Gt, var_expr("k"), int_expr(0)),
-                   {send_to("flood", self_expr(), {minus(var_expr("k"), int_expr(1))})})}));
+      f.handlers.push_back(handler("flood", {param("k", Type::Int)},
+                                   {repeat(per, {send_to("item", var_expr("sink"), {var_expr("k")})}),
+                                    if_then(op(Op::Gt, var_expr("k"), int_expr(0)),
+                                            {send_to("flood", self_expr(), {minus(var_expr("k"), int_expr(1))})})}));
       Kind k;
       k.name = "Sink";
       k.state = {field("total", Type::Int, int_expr(0))};

@@ -230,9 +230,9 @@ bool Backend::start(std::vector<Answer>& out, size_t runs) {
 }
 
 bool Backend::warm_up() {
-  static const ojson kTrivial = ojson::parse(
-      R"({"concord":1,"kinds":[{"name":"K","params":[],"state":[],"init":[],"handlers":[]}],)"
-      R"("system":[{"process":{"name":"a","kind":"K","args":[]}}],"given":[]})");
+  static const ojson kTrivial =
+      ojson::parse(R"({"concord":1,"kinds":[{"name":"K","params":[],"state":[],"init":[],"handlers":[]}],)"
+                   R"("system":[{"process":{"name":"a","kind":"K","args":[]}}],"given":[]})");
   static const RunSettings kRun{0, 0, 1};
   static const std::string kExpected = [] {
     Program p = program_from_json(kTrivial);
@@ -242,13 +242,13 @@ bool Backend::warm_up() {
     return line;
   }();
   // Start-up may take long on a loaded machine, whatever a request is allowed.
-  std::vector<Answer> got = request(kTrivial, {kRun}, RequestLimits{std::max(spec_.run_timeout, kWarmUpSeconds),
-                                                                    std::max(spec_.request_timeout, kWarmUpSeconds)});
+  std::vector<Answer> got = request(
+      kTrivial, {kRun},
+      RequestLimits{std::max(spec_.run_timeout, kWarmUpSeconds), std::max(spec_.request_timeout, kWarmUpSeconds)});
   return got.size() == 1 && got[0].line == kExpected;
 }
 
-std::vector<Answer> Backend::request(const ojson& program, const std::vector<RunSettings>& runs,
-                                     RequestLimits limits) {
+std::vector<Answer> Backend::request(const ojson& program, const std::vector<RunSettings>& runs, RequestLimits limits) {
   std::vector<Answer> out;
   if (runs.empty()) return out;
   if (proc_ && proc_->output_pending()) stop();  // it printed between requests, or died: start afresh

@@ -24,6 +24,7 @@ struct BackendSpec {
   double request_timeout = 60;       // seconds for the whole request
   std::vector<std::pair<std::string, std::string>> env;  // added to the harness's environment
   Limits limits;                                         // rlimits of the backend process (RLIMIT_CORE is always 0)
+  bool timeouts_given = false;  // set by the user (--timeout, a backends file): a campaign keeps them as they are
 };
 
 // One run's answer: what the backend printed, byte for byte, or the harness's own

@@ -90,8 +90,8 @@ struct Rerun {
   bool broken = false;
 };
 
-Rerun rerun(Differ& differ, const Program& p, const std::vector<RunSettings>& runs,
-            const std::vector<Divergence>& ds, const std::string& signature) {
+Rerun rerun(Differ& differ, const Program& p, const std::vector<RunSettings>& runs, const std::vector<Divergence>& ds,
+            const std::string& signature) {
   Rerun r;
   for (const Divergence& d : ds) {
     if (!is_failure_kind(d.kind)) continue;
@@ -138,8 +138,7 @@ ShrinkResult shrink_divergence(Shared& sh, Differ& differ, const Program& p, con
 // A shrunk failure, judged with short timeouts, must still fail on fresh backends
 // with the confirmation's timeouts (a candidate merely slower than kShrinkHangs
 // passes for a hang).
-bool still_fails(Differ& differ, const ShrinkCase& c, const std::vector<Divergence>& ds,
-                 const std::string& signature) {
+bool still_fails(Differ& differ, const ShrinkCase& c, const std::vector<Divergence>& ds, const std::string& signature) {
   Program p = program_from_json(c.program);
   check(p);
   Rerun r = rerun(differ, p, c.runs, ds, signature);

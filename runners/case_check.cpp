@@ -34,8 +34,8 @@ CaseVerdict check_case_answers(const Case& c, const std::string& target, const s
     }
     // A failure the case records for this target (its signature's kind, e.g.
     // crash:SIGSEGV) that happens again is the recorded bug, not an unknown.
-    bool indefinite = !got[i].ok() && !is_definite(got[i].code()) &&
-                      answer_failure(got[i]) != signature_kind(c.signature, target);
+    bool indefinite =
+        !got[i].ok() && !is_definite(got[i].code()) && answer_failure(got[i]) != signature_kind(c.signature, target);
     return CaseVerdict{false, indefinite, "  " + describe(*d, "expected", target), i};
   }
   if (!kind.empty())

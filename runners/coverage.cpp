@@ -160,8 +160,8 @@ std::vector<std::string> known_failures() {
 // past which structures that grow have grown (a ready set or a name index past
 // 1,024 ids: 16 words of 64 bits), long runs, spawned names of many digits.
 std::vector<std::string> known_capacity() {
-  return {"ids:over_1024",  "ids:over_10000", "mailbox:1000_deep", "children:100", "turns:1000",
-          "spawned_number:4_digits"};
+  return {"ids:over_1024", "ids:over_10000", "mailbox:1000_deep",
+          "children:100",  "turns:1000",     "spawned_number:4_digits"};
 }
 
 std::vector<std::string> known_decisions() {

@@ -55,9 +55,11 @@ DiffOutcome Differ::run(const Program& p, const std::vector<RunSettings>& runs, 
     if (!only.empty() && std::find(only.begin(), only.end(), spec.name) == only.end()) continue;
     RequestLimits limits;
     if (hang_.floor > 0) {
-      double run = std::min(spec.run_timeout, hang_.floor + hang_.per_oracle_second * slowest);
+      double run = spec.timeouts_given ? spec.run_timeout
+                                       : std::min(spec.run_timeout, hang_.floor + hang_.per_oracle_second * slowest);
       limits.run_timeout = run * hang_.stretch;
-      limits.request_timeout = std::min(spec.request_timeout, run * static_cast<double>(runs.size() + 1)) * hang_.stretch;
+      limits.request_timeout =
+          std::min(spec.request_timeout, run * static_cast<double>(runs.size() + 1)) * hang_.stretch;
     }
     auto t0 = std::chrono::steady_clock::now();
     o.targets.push_back(TargetAnswers{spec.name, b->request(program, runs, limits)});

@@ -27,9 +27,10 @@ struct DiffOutcome {
 // How long a target may take on a request before its run counts as hung
 // (failure.hpp "hang"): each run floor + per_oracle_second × the seconds the oracle
 // took on the request's slowest run, but never more than the backend's own run
-// timeout (BackendSpec, --timeout), then × stretch; the whole request (runs + 1)
-// times that. A backend process started for such a request is warmed up first
-// (Backend::warm_up): its start-up is not the program's time. floor 0: the
+// timeout, then × stretch; the whole request (runs + 1) times that. Timeouts the
+// user gave (--timeout, a backends file: BackendSpec::timeouts_given) are kept as
+// they are, × stretch. A backend process started for such a request is warmed up
+// first (Backend::warm_up): its start-up is not the program's time. floor 0: the
 // backends' own timeouts.
 struct HangLimits {
   double floor = 0;

@@ -23,9 +23,9 @@ Answer oracle_answer(const Program& p, const RunSettings& r, RunSize* size = nul
 
 struct Divergence {
   std::string target;
-  size_t run = 0;       // the first run where the target differs
-  std::string kind;     // what differs first, e.g. "journal/deliver/to", "outcome", "crash:SIGSEGV"
-  std::string report;   // the first difference in words (indented lines), compare_answers' report
+  size_t run = 0;           // the first run where the target differs
+  std::string kind;         // what differs first, e.g. "journal/deliver/to", "outcome", "crash:SIGSEGV"
+  std::string report;       // the first difference in words (indented lines), compare_answers' report
   std::string stderr_tail;  // for a failure (crash, hang...): the end of what the target wrote on stderr
 };
 

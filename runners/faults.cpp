@@ -71,8 +71,7 @@ const std::vector<Fault> kCatalogue = {
      "targets/erlang/runtime/concord_ready.erl", "hang"},
     {"deep_mailbox_crash", "erlang", "a mailbox holds 1,000 messages at most: the next one crashes the conductor",
      "targets/erlang/runtime/concord_conductor.erl", "error/INTERNAL"},
-    {"spawn_name_digits_reversed", "erlang",
-     "a spawned name's number is made backwards (the 12th worker is worker-21)",
+    {"spawn_name_digits_reversed", "erlang", "a spawned name's number is made backwards (the 12th worker is worker-21)",
      "targets/erlang/runtime/concord_conductor.erl", ""},
 };
 

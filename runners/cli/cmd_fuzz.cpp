@@ -123,7 +123,8 @@ void print_report(std::ostream& out, const CampaignConfig& cfg, const CampaignRe
     for (const Divergence& d : f.divergences) {
       if (f.kind == Finding::Kind::kKnown) continue;
       out << "    " << d.target << ", run " << d.run << ":\n" << d.report;
-      if (!d.stderr_tail.empty()) out << "    stderr tail of " << d.target << ":\n" << indented(d.stderr_tail, "      ");
+      if (!d.stderr_tail.empty())
+        out << "    stderr tail of " << d.target << ":\n" << indented(d.stderr_tail, "      ");
     }
     if (f.shrunk)
       out << "    shrunk: size " << f.shrink.size_before << " -> " << f.shrink.size_after << ", processes "
@@ -271,8 +272,8 @@ int cmd_fuzz(int argc, char** argv) {
   std::vector<std::string> silent = never_answered(cfg, r);
   for (const std::string& t : silent) {
     auto first = r.first_error.find(t);
-    std::cerr << "concord fuzz: no verdict: target " << t << " never answered a run itself in "
-              << r.totals.programs << " programs" << (first == r.first_error.end() ? "" : "; its first answer: ")
+    std::cerr << "concord fuzz: no verdict: target " << t << " never answered a run itself in " << r.totals.programs
+              << " programs" << (first == r.first_error.end() ? "" : "; its first answer: ")
               << (first == r.first_error.end() ? "" : first->second) << "\n";
   }
   if (!silent.empty()) return kInternal;

@@ -319,4 +319,3 @@ given hi() to @w-1234;
   EXPECT_TRUE(Coverage::from_json(j).capacity.empty()) << "an older report reads";
   EXPECT_NE(c.to_text().find("largest reached: children 1201, ids 1201"), std::string::npos) << c.to_text();
 }
-

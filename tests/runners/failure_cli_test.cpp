@@ -30,9 +30,21 @@ CommandResult run_concord(std::vector<std::string> args) {
 // A campaign of `cases` cases against the faulty backend in `mode`.
 CommandResult fuzz(const TempDir& dir, const std::string& mode, const std::string& cases,
                    std::vector<std::string> more = {}) {
-  std::vector<std::string> args = {"fuzz",     "--seed",   "3",          "--cases",       cases,
-                                   "--jobs",   "1",        "--target",   "mine",          "--backend",
-                                   faulty(mode), "--corpus", dir.path() + "/found", "--report", dir.path() + "/report"};
+  std::vector<std::string> args = {"fuzz",
+                                   "--seed",
+                                   "3",
+                                   "--cases",
+                                   cases,
+                                   "--jobs",
+                                   "1",
+                                   "--target",
+                                   "mine",
+                                   "--backend",
+                                   faulty(mode),
+                                   "--corpus",
+                                   dir.path() + "/found",
+                                   "--report",
+                                   dir.path() + "/report"};
   args.insert(args.end(), more.begin(), more.end());
   return run_concord(args);
 }
@@ -71,7 +83,8 @@ TEST(FailureCli, ACrashIsAFindingStoredShrunkSmallAndReportedWithTheStderrTail) 
 
   // The stored case is checkable like any: it fails on the crashing target (as ctest
   // would), passes on the oracle.
-  CommandResult on_mine = run_concord({"corpus", dir.path() + "/found", "--target", "mine", "--backend", faulty("crash")});
+  CommandResult on_mine =
+      run_concord({"corpus", dir.path() + "/found", "--target", "mine", "--backend", faulty("crash")});
   EXPECT_EQ(on_mine.status.code, 1) << on_mine.out << on_mine.err;
   CommandResult on_oracle = run_concord({"corpus", dir.path() + "/found", "--target", "oracle"});
   EXPECT_EQ(on_oracle.status.code, 0) << on_oracle.out << on_oracle.err;
@@ -102,9 +115,9 @@ TEST(FailureCli, AHangIsAFindingAndAMerelySlowBackendIsNot) {
 
 TEST(FailureCli, ATargetThatNeverAnswersIsNoVerdictExit3) {
   TempDir dir("concord-failure");
-  CommandResult missing = run_concord({"fuzz", "--seed", "1", "--cases", "3", "--target", "nope", "--backend",
-                                       "nope=/nonexistent/concord-backend", "--corpus", dir.path() + "/found",
-                                       "--no-report"});
+  CommandResult missing =
+      run_concord({"fuzz", "--seed", "1", "--cases", "3", "--target", "nope", "--backend",
+                   "nope=/nonexistent/concord-backend", "--corpus", dir.path() + "/found", "--no-report"});
   EXPECT_EQ(missing.status.code, 3) << missing.out << missing.err;
   EXPECT_NE(missing.err.find("target nope never answered"), std::string::npos) << missing.err;
   EXPECT_NE(missing.err.find("cannot start"), std::string::npos) << missing.err;

@@ -24,9 +24,9 @@ Answer error(const std::string& code, const std::string& message) {
 
 TEST(FailureKind, ASignalTheTargetRaisesItselfIsACrashNamedBySignal) {
   Answer ref = answer(kResult);
-  EXPECT_EQ(failure_kind(ref, error("CRASH", "c: compiled program: killed by signal 11 (SIGSEGV); stderr empty"),
-                         nullptr),
-            "crash:SIGSEGV");
+  EXPECT_EQ(
+      failure_kind(ref, error("CRASH", "c: compiled program: killed by signal 11 (SIGSEGV); stderr empty"), nullptr),
+      "crash:SIGSEGV");
   EXPECT_EQ(failure_kind(ref, error("CRASH", "mine: killed by signal 6 (SIGABRT)"), nullptr), "crash:SIGABRT");
   EXPECT_EQ(failure_kind(ref, error("CRASH", "mine: killed by signal 8 (SIGFPE)"), nullptr), "crash:SIGFPE");
   EXPECT_EQ(failure_kind(ref, error("CRASH", "erlang node: exited with 1; stderr tail: boom"), nullptr), "crash:exit");

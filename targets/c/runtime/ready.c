@@ -31,7 +31,8 @@ static int select_bit(uint64_t x, int k) {
 ** from the bitmap, so growth costs O(1) amortised per id. */
 static void grow(rt_world *w, size_t words) {
   size_t cap = w->ready_cap ? w->ready_cap : 16;
-#ifdef CONCORD_FAULT_READY_SET_STOPS_GROWING /* planted fault: capped at 16 words (1,024 ids): growing loops for ever */
+#ifdef CONCORD_FAULT_READY_SET_STOPS_GROWING /* planted fault: capped at 16 words (1,024 ids): growing loops for ever \
+                                              */
   while (cap < words) cap = cap < 16 ? cap * 2 : 16;
 #else
   while (cap < words) cap *= 2;
