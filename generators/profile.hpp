@@ -110,12 +110,12 @@ struct Profile {
 
   // --- scale programs (scale.hpp) ---------------------------------------------------
   bool scale = false;           // this profile's programs are scale programs, not programs.hpp's
-  int max_spawn_batch = 30000;  // workers a storm spawns in its first round, at most
+  int max_spawn_batch = 20000;  // workers a storm spawns in its first round, at most
   int max_spawn_rounds = 3;     // rounds of a storm
   int max_wide_children = 400;  // dynamic children of the wide supervisor
   int max_flood = 1000;         // messages per round of a flood
   int max_flood_rounds = 5;
-  int max_rally = 5000;  // turns of a rally
+  int max_rally = 3000;  // turns of a rally
   // Mixing: about one program in scale_one_in is drawn from the "scale" profile
   // instead (with that profile's runs), chosen by the program's seed; 0: never.
   int scale_one_in = 0;
@@ -268,9 +268,9 @@ inline std::vector<Profile> make_profiles() {
   sc.name = "scale";
   sc.intent = "tens of thousands of ids, deep mailboxes, wide child lists, long runs, long names and numbers";
   sc.scale = true;
-  sc.min_turns = 1000, sc.max_turns = 5000;
+  sc.min_turns = 1000, sc.max_turns = 3000;
   sc.min_processes = 2000, sc.max_processes = 60000;  // sometimes SYSTEM_LIMIT in a storm
-  sc.max_runs = 2;                                    // a scale run costs what a hundred others do
+  sc.max_runs = 1;                                    // a scale run costs what dozens of others do
   // Its programs are made of a few fixed stressors: most constructs are not its point.
   sc.may_miss = {"constructs:*",       "events:drop:dead",       "events:exit:normal",
                  "events:start:supervisor_restart", "failures:DIV_ZERO",  "failures:NO_HANDLER",

@@ -117,8 +117,9 @@ inline rc::Gen<int64_t> non_palindrome(int64_t max) {
 }
 
 /// The sizes of a storm: workers per round as repeat × repeat (inner at most
-/// 1000, outer as many as the total needs), so one turn may spawn tens of thousands. Mostly hundreds to a
-/// few thousand, sometimes the profile's maximum. Shrinks toward one small batch.
+/// 1000, outer as many as the total needs), so one turn may spawn tens of
+/// thousands: mostly hundreds to a few thousand, one storm in seven from 10,000 to
+/// the profile's maximum. Shrinks toward one small batch.
 inline rc::Gen<std::pair<int64_t, int64_t>> batch(const Profile& pr) {
   int64_t most = std::max<int64_t>(10, pr.max_spawn_batch);
   auto sized = [](int64_t total) {
@@ -133,8 +134,8 @@ inline rc::Gen<std::pair<int64_t, int64_t>> batch(const Profile& pr) {
       return std::pair<int64_t, int64_t>{std::min<int64_t>(outer, 1000), p.second};
     });
   };
-  return weighted<std::pair<int64_t, int64_t>>({{4, sized(std::min<int64_t>(most, 1500))},
-                                                {3, sized(std::min<int64_t>(most, 6000))},
+  return weighted<std::pair<int64_t, int64_t>>({{12, sized(std::min<int64_t>(most, 1500))},
+                                                {6, sized(std::min<int64_t>(most, 4000))},
                                                 {3, most > 10000 ? from(10000, most) : sized(most)}});
 }
 
