@@ -5,6 +5,7 @@
 
 #include "reports/triage_page.hpp"
 #include "runners/backends.hpp"
+#include "targets/targets.hpp"
 
 namespace concord {
 

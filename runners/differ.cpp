@@ -38,6 +38,13 @@ bool Differ::health_check(const std::string& target) {
   return b && b->warm_up();
 }
 
+const std::vector<Deviation>& Differ::deviations_of(const std::string& target) const {
+  static const std::vector<Deviation> none;
+  for (const auto& b : backends_)
+    if (b->spec().name == target) return b->spec().deviations;
+  return none;
+}
+
 DiffOutcome Differ::run(const Program& p, const std::vector<RunSettings>& runs, const std::vector<std::string>& only) {
   DiffOutcome o;
   double slowest = 0;
@@ -62,7 +69,7 @@ DiffOutcome Differ::run(const Program& p, const std::vector<RunSettings>& runs, 
           std::min(spec.request_timeout, run * static_cast<double>(runs.size() + 1)) * hang_.stretch;
     }
     auto t0 = std::chrono::steady_clock::now();
-    o.targets.push_back(TargetAnswers{spec.name, b->request(program, runs, limits)});
+    o.targets.push_back(TargetAnswers{spec.name, b->request(program, runs, limits), &spec.deviations});
     seconds_[spec.name] += since(t0);
   }
   o.divergences = find_divergences(o.oracle, o.targets, &o.no_verdict, &o.oracle_sizes);
