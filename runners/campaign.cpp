@@ -127,7 +127,12 @@ ShrinkResult shrink_divergence(Shared& sh, Differ& differ, const Program& p, con
     };
   };
   HangLimits before = differ.hang_limits();
-  differ.set_hang_limits(kShrinkHangs);  // a candidate that still hangs costs this much
+  // A candidate that still hangs costs this much: short limits, but only to shrink a
+  // hang. Any other divergence keeps the campaign's, under which a target that
+  // compiles each program slowly (elixir on a loaded machine) is not taken for hung.
+  bool hangs = std::any_of(targets.begin(), targets.end(),
+                           [&](const std::string& t) { return is_hang(signature_kind(signature, t)); });
+  if (hangs) differ.set_hang_limits(kShrinkHangs);
   struct Restore {
     Differ& d;
     HangLimits h;

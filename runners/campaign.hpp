@@ -22,7 +22,7 @@
 // SIGTERM...) is never a failure in the first place. A failure that does not
 // happen again is counted as no verdict ("unconfirmed"), not as flaky. Targets
 // are timed with kDetectHangs during the campaign and kShrinkHangs while a
-// divergence is shrunk; a shrunk failure is checked once more with kConfirmHangs
+// hang is shrunk; a shrunk failure is checked once more with kConfirmHangs
 // on a fresh backend, and the case is stored unshrunk when it does not hold.
 #pragma once
 
@@ -90,7 +90,7 @@ struct CampaignReport {
   std::map<std::string, uint64_t> unconfirmed;  // per target: failures that did not happen again (in no_verdict too)
   std::map<std::string, uint64_t> answered;     // per target: programs it answered itself (a result, a definite error)
   std::map<std::string, std::string> first_error;  // per target: the first harness error it got, for messages
-  std::vector<Finding> findings;  // new, known, flaky, known deviations; by case index (duplicates counted only)
+  std::vector<Finding> findings;         // new, known, flaky, known deviations; by case index (duplicates counted only)
   std::map<std::string, uint64_t> hits;  // divergent cases per signature
   Coverage coverage;
   bool interrupted = false;

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 constexpr double kBuildTimeout = 300;  // seconds for one compiler run
 
-// The catalogue: C faults first, then Erlang ones, then JavaScript ones; within a
+// The catalogue: C faults first, then Erlang, JavaScript and Elixir ones; within a
 // target, roughly from the scheduler outwards. targets/FAULTS.md has the same rows,
 // with a trigger for each.
 const std::vector<Fault> kCatalogue = {
@@ -85,6 +85,17 @@ const std::vector<Fault> kCatalogue = {
     {"one_for_all_keeps_temporaries", "js",
      "one_for_all starts temporary siblings again instead of removing them from the child list",
      "targets/js/runtime/supervision.js", ""},
+    {"fenwick_stops_growing", "js",
+     "the ready set's Fenwick tree is capped at 1,024 ids: growing past it loops for ever (the run hangs)",
+     "targets/js/runtime/ready_set.js", "hang"},
+    {"journal_chunk_never_allocated", "js",
+     "from its fifth chunk (about 2,500 events) the journal writes through a chunk never allocated (TypeError)",
+     "targets/js/runtime/journal.js", "error/INTERNAL"},
+    {"spawned_number_backwards", "js", "a spawned name's number is written backwards in results (worker-12 as 21)",
+     "targets/js/runtime/result.js", ""},
+    {"child_list_capped", "elixir",
+     "a supervisor holds 100 children at most (max_children: 100): the 101st dynamic child is refused",
+     "targets/elixir/runtime/concord_elixir.erl", "error/INTERNAL"},
 };
 
 std::string upper(std::string s) {
@@ -140,7 +151,7 @@ std::string fault_macro(const Fault& f) { return (f.target == "c" ? "CONCORD_FAU
 
 std::string fault_guard(const Fault& f) {
   if (f.target == "c") return "#ifdef " + fault_macro(f);
-  if (f.target == "erlang") return "-ifdef('" + fault_macro(f) + "')";
+  if (f.target == "erlang" || f.target == "elixir") return "-ifdef('" + fault_macro(f) + "')";
   if (f.target == "js") return "FAULT === '" + fault_macro(f) + "'";
   return "";
 }
@@ -185,6 +196,21 @@ std::vector<std::pair<std::string, std::string>> build_fault(const Fault& f, con
                       "// Written by build_fault() (runners/faults.cpp).\n'use strict';\n\nmodule.exports = '" +
                           fault_macro(f) + "';\n");
     return {{"CONCORD_JS_RUNTIME", runtime.string()}};
+  }
+  if (f.target == "elixir") {
+    // The shared BEAM runtime and the elixir target's own Erlang modules in one run of
+    // erlc (the switch is in the latter), its Elixir modules by elixirc, all in one
+    // ebin that both CONCORD_ERLANG_EBIN and CONCORD_ELIXIR_EBIN name.
+    std::string ebin = (fs::path(work_dir) / "ebin").string();
+    fs::create_directories(ebin);
+    std::vector<std::string> erlc = {"erlc", "-o", ebin, "-pa", ebin, define};
+    for (const std::string& e : sources(src.erlang_runtime_dir, ".erl")) erlc.push_back(e);
+    for (const std::string& e : sources(src.elixir_runtime_dir, ".erl")) erlc.push_back(e);
+    step("erlc (runtime with " + f.name + ")", erlc, work_dir);
+    std::vector<std::string> elixirc = {"elixirc", "--ignore-module-conflict", "-o", ebin};
+    for (const std::string& e : sources(src.elixir_runtime_dir, ".ex")) elixirc.push_back(e);
+    step("elixirc (runtime with " + f.name + ")", elixirc, work_dir);
+    return {{"CONCORD_ERLANG_EBIN", ebin}, {"CONCORD_ELIXIR_EBIN", ebin}};
   }
   throw std::runtime_error("build_fault: fault " + f.name + " has an unknown target \"" + f.target + "\"");
 }

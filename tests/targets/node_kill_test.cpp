@@ -1,7 +1,8 @@
-// tests/targets/erlang_kill_test.cpp: the BEAM node of the erlang target killed by
-// hand (`kill -9`) in the middle of a campaign against it is no finding
+// tests/targets/node_kill_test.cpp: the interpreter of a persistent target (the BEAM
+// node of the erlang target, the node process of the js target) killed by hand
+// (`kill -9`) in the middle of a campaign against it is no finding
 // (runners/failure.hpp: a SIGKILL comes from outside the target). The campaign goes
-// on with a fresh node and ends with exit 0, nothing stored, no signature.
+// on with a fresh interpreter and ends with exit 0, nothing stored, no signature.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -62,9 +63,17 @@ pid_t wait_for(pid_t root, const std::string& comm, double seconds, pid_t other_
 
 }  // namespace
 
-TEST(ErlangKill, ANodeKilledByHandMidCampaignIsNoFinding) {
+struct Interpreter {
+  std::string target;  // the campaign's target
+  std::string comm;    // the process to kill, under the campaign
+};
+
+class NodeKill : public testing::TestWithParam<Interpreter> {};
+
+TEST_P(NodeKill, KilledByHandMidCampaignIsNoFinding) {
+  const Interpreter& it = GetParam();
   TempDir dir("concord-kill");
-  Subprocess fuzz(Command{{CONCORD_BINARY, "fuzz", "--seed", "1", "--time", "12s", "--jobs", "1", "--target", "erlang",
+  Subprocess fuzz(Command{{CONCORD_BINARY, "fuzz", "--seed", "1", "--time", "10s", "--jobs", "1", "--target", it.target,
                            "--corpus", dir.path() + "/found", "--report", dir.path() + "/report", "--quiet"},
                           {},
                           "",
@@ -72,11 +81,11 @@ TEST(ErlangKill, ANodeKilledByHandMidCampaignIsNoFinding) {
   // Twice: kill the node once it has worked a moment, then its replacement.
   pid_t killed = -1;
   for (int i = 0; i < 2; i++) {
-    pid_t beam = wait_for(fuzz.pid(), "beam.smp", 30, killed);
-    ASSERT_GT(beam, 0) << "no BEAM node under the campaign (kill " << i + 1 << ")";
+    pid_t victim = wait_for(fuzz.pid(), it.comm, 30, killed);
+    ASSERT_GT(victim, 0) << "no " << it.comm << " under the campaign (kill " << i + 1 << ")";
     std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-    ASSERT_EQ(::kill(beam, SIGKILL), 0);
-    killed = beam;
+    ASSERT_EQ(::kill(victim, SIGKILL), 0);
+    killed = victim;
   }
   std::string out;
   fuzz.read_to_eof(out, deadline_after(120));
@@ -91,3 +100,7 @@ TEST(ErlangKill, ANodeKilledByHandMidCampaignIsNoFinding) {
   EXPECT_TRUE(sum["signatures"].empty()) << sum.dump(2);
   EXPECT_GE(sum["programs"].get<uint64_t>(), 5u) << "the campaign went on with a fresh node: " << out;
 }
+
+INSTANTIATE_TEST_SUITE_P(Targets, NodeKill,
+                         testing::Values(Interpreter{"erlang", "beam.smp"}, Interpreter{"js", "node"}),
+                         [](const testing::TestParamInfo<Interpreter>& i) { return i.param.target; });
