@@ -68,6 +68,8 @@ struct Interpreter {
   std::string comm;    // the process to kill, under the campaign
 };
 
+void PrintTo(const Interpreter& i, std::ostream* os) { *os << i.target << " (" << i.comm << ")"; }
+
 class NodeKill : public testing::TestWithParam<Interpreter> {};
 
 TEST_P(NodeKill, KilledByHandMidCampaignIsNoFinding) {
