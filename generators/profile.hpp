@@ -230,7 +230,7 @@ inline std::vector<Profile> make_profiles() {
   sp.w_root_process = 2, sp.w_root_supervisor = 3;
   sp.max_supervisor_depth = 2;
   sp.min_turns = 10, sp.max_turns = 200;
-  sp.min_processes = 1, sp.max_processes = 8;                 // SYSTEM_LIMIT
+  sp.min_processes = 1, sp.max_processes = 8;  // SYSTEM_LIMIT
   sp.may_miss = {"constructs:literal:*", "constructs:op:*", "constructs:addr:spawned_many_digits",
                  "capacity:*"};  // expressions and scale are not its point
   out.push_back(sp);
@@ -303,11 +303,16 @@ inline std::vector<Profile> make_profiles() {
   sc.min_turns = 1000, sc.max_turns = 3000;
   sc.min_processes = 2000, sc.max_processes = 60000;  // sometimes SYSTEM_LIMIT in a storm
   sc.max_runs = 1;                                    // a scale run costs what dozens of others do
+  // The bounds of its programs (scale.hpp does not read these; they say what a scale
+  // program holds): up to five kinds (storm, flood, rally), six roots, four givens,
+  // a spawner's handler of ten statements.
+  sc.max_kinds = 5, sc.max_roots = 6, sc.max_given = 4, sc.max_body_length = 10;
   // Its programs are made of a few fixed stressors: most constructs are not its point.
-  sc.may_miss = {"constructs:*",       "events:drop:dead",       "events:exit:normal",
-                 "events:start:supervisor_restart", "failures:DIV_ZERO",  "failures:NO_HANDLER",
-                 "failures:NOPROC",    "decisions:keep",         "decisions:remove",
-                 "decisions:restart:supervisor"};
+  sc.may_miss = {"constructs:*",       "events:drop:dead",
+                 "events:exit:normal", "events:start:supervisor_restart",
+                 "failures:DIV_ZERO",  "failures:NO_HANDLER",
+                 "failures:NOPROC",    "decisions:keep",
+                 "decisions:remove",   "decisions:restart:supervisor"};
   out.push_back(sc);
 
   return out;

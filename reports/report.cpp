@@ -237,11 +237,11 @@ ojson merge_reports(const std::vector<ojson>& summaries, const std::vector<std::
     m["deviations"] = m.value("deviations", uint64_t{0}) + j.value("deviations", uint64_t{0});
     for (const auto& [t, s] : j["target_seconds"].items())
       m["target_seconds"][t] = m["target_seconds"].value(t, 0.0) + s.get<double>();
-    for (const char* key : {"no_verdict", "unconfirmed"})
-      for (const auto& [t, n] : j.value(key, ojson::object()).items()) {
-        if (!m.contains(key)) m[key] = ojson::object();
-        m[key][t] = m[key].value(t, uint64_t{0}) + n.get<uint64_t>();
-      }
+    for (const char* key : {"no_verdict", "unconfirmed"}) {
+      const ojson counts = j.value(key, ojson::object());  // named: items() must not outlive it
+      if (!m.contains(key)) m[key] = ojson::object();
+      for (const auto& [t, n] : counts.items()) m[key][t] = m[key].value(t, uint64_t{0}) + n.get<uint64_t>();
+    }
     m["interrupted"] = m.value("interrupted", false) || j.value("interrupted", false);
     for (const ojson& f : j["flaky_cases"]) m["flaky_cases"].push_back(f);
     for (const ojson& s : j["signatures"]) {

@@ -100,11 +100,13 @@ TEST(Triage, AnOutcomeDifferenceIsMarkedAndTheJournalsEndsShown) {
 
 TEST(Triage, ADifferenceAfterANoVerdictIsTheVerdictAsInTheSignature) {
   Case c = load_case(kCase);
-  // run 0: killed from outside (no verdict, runners/failure.hpp); run 1: turn_limit (differs)
+  // run 0: killed from outside (no verdict, runners/failure.hpp); run 1: turn_limit
+  // (differs). The first line answers the warm-up: triage times hangs as a campaign
+  // does, so a fresh backend first answers a trivial program (Backend::warm_up).
   c.runs.push_back(c.runs[0]);
   BackendSpec flaky = test_backends::shell_backend(
       "killed_then_liar",
-      "\"$CONCORD\" backend oracle | { read -r l; "
+      "\"$CONCORD\" backend oracle | { read -r l; echo \"$l\"; read -r l; "
       "echo '{\"ok\":false,\"code\":\"CRASH\",\"message\":\"x: killed by signal 9 (SIGKILL)\"}'; "
       "sed -u 's/\"outcome\":\"quiescent\"/\"outcome\":\"turn_limit\"/'; }");
   Triage t = triage_case(kCase, c, {flaky}, "");
