@@ -166,6 +166,7 @@ void run_init(World& w, int32_t id) {
 void deliver(World& w, int32_t id, int64_t ready_count) {
   Process& p = w.procs[id];
   Message m = p.mailbox.pop_front();
+  w.queued--;
   // Readiness is re-marked once, after the handler: nothing reads the ready set
   // during a turn, and a process that keeps a message costs no update at all.
   Event e{EventKind::Deliver, w.turn};

@@ -1,5 +1,7 @@
 // oracle/processes.cpp: life and death of worker processes and message passing
 // (SPEC §6.4–§6.7, §8.1).
+#include <algorithm>
+
 #include "rules.hpp"
 
 namespace concord {
@@ -34,6 +36,7 @@ int32_t create_process(World& w, int32_t name, int32_t kind, std::vector<Value> 
 void start_process(World& w, int32_t id) {
   Process& p = w.procs[id];
   p.alive = true;
+  w.queued -= static_cast<int64_t>(p.mailbox.size());
   p.mailbox.clear();
   p.state = initial_state(w, p);
   w.live++;
@@ -47,6 +50,7 @@ void start_process(World& w, int32_t id) {
 void end_process(World& w, int32_t id, const std::string& reason) {
   Process& p = w.procs[id];
   p.alive = false;
+  w.queued -= static_cast<int64_t>(p.mailbox.size());
   p.mailbox.clear();
   p.state.clear();
   w.live--;
@@ -74,7 +78,10 @@ void send_message(World& w, int32_t from, int32_t to, int32_t sig, std::vector<V
     w.journal.push_back(std::move(e));
     return;
   }
-  w.procs[id].mailbox.push_back(Message{from, sig, std::move(args)});
+  Mailbox& box = w.procs[id].mailbox;
+  box.push_back(Message{from, sig, std::move(args)});
+  w.peak_queued = std::max(w.peak_queued, ++w.queued);
+  w.deepest_mailbox = std::max(w.deepest_mailbox, static_cast<int64_t>(box.size()));
   mark_ready(w, id);
 }
 
