@@ -25,6 +25,7 @@
 #include "runners/load.hpp"
 #include "runners/rename_key.hpp"
 #include "targets/c/launcher/c_launcher.hpp"
+#include "targets/elixir/launcher/elixir_launcher.hpp"
 #include "targets/erlang/launcher/erlang_launcher.hpp"
 #include "targets/js/launcher/js_launcher.hpp"
 #include "targets/targets.hpp"
@@ -62,7 +63,7 @@ int cmd_buckets(int argc, char** argv) {
   if (faults.empty())
     for (const Fault& f : fault_catalogue()) faults.push_back(&f);
 
-  FaultSources src{c_runtime_dir(), erlang_runtime_dir(), default_c_compiler(), js_runtime_dir()};
+  FaultSources src{c_runtime_dir(), erlang_runtime_dir(), default_c_compiler(), js_runtime_dir(), elixir_runtime_dir()};
   Registry reg(self_exe(), builtin_targets());
   std::cout << "concord buckets: " << faults.size() << " planted faults, a campaign of " << seconds << " s each (seed "
             << seed << ", " << jobs << " jobs, shrink " << shrink_seconds << " s per signature), work in " << work
