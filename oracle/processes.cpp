@@ -1,13 +1,28 @@
 // oracle/processes.cpp: life and death of worker processes and message passing
 // (SPEC §6.4–§6.7, §8.1).
+#include "memory.hpp"
 #include "rules.hpp"
 
 namespace concord {
+
+void charge(World& w, int64_t held, int64_t text) {
+  w.memory_used += held + text;
+  w.text_bound += text;
+  if (w.memory_used > w.memory_limit)
+    throw OutOfMemory("the run needs more than the oracle's memory limit of " + size_text(w.memory_limit) +
+                      " (at turn " + std::to_string(w.turn) + "; $" + kOracleMemoryVariable + " sets it)");
+}
+
+void journal(World& w, Event e) {
+  charge(w, static_cast<int64_t>(sizeof(Event) + e.args.size() * sizeof(Value)), event_text_bound(w, e));
+  w.journal.push_back(std::move(e));
+}
 
 int32_t intern_name(World& w, const std::string& name) {
   auto it = w.name_ids.find(name);
   if (it != w.name_ids.end()) return it->second;
   int32_t id = static_cast<int32_t>(w.names.size());
+  charge(w, 96 + 2 * static_cast<int64_t>(name.size()));  // the string, its map node, its slot
   w.names.push_back(name);
   w.name_ids.emplace(name, id);
   w.proc_of_name.push_back(-1);
@@ -27,6 +42,9 @@ int32_t create_process(World& w, int32_t name, int32_t kind, std::vector<Value> 
   p.kind = kind;
   p.params = std::move(params);
   p.sup = sup;
+  const Kind& k = w.prog.kinds[kind];
+  charge(w, static_cast<int64_t>(sizeof(Process) + 16 + (p.params.size() + k.state.size()) * sizeof(Value)),
+         process_text_bound(w, p));
   start_process(w, id);
   return id;
 }
@@ -34,19 +52,21 @@ int32_t create_process(World& w, int32_t name, int32_t kind, std::vector<Value> 
 void start_process(World& w, int32_t id) {
   Process& p = w.procs[id];
   p.alive = true;
+  w.memory_used -= p.mailbox.bytes();
   p.mailbox.clear();
   p.state = initial_state(w, p);
   w.live++;
   Event e{EventKind::Start, w.turn};
   e.name = p.name;
   e.sig = p.kind;
-  w.journal.push_back(std::move(e));
+  journal(w, std::move(e));
   run_init(w, id);
 }
 
 void end_process(World& w, int32_t id, const std::string& reason) {
   Process& p = w.procs[id];
   p.alive = false;
+  w.memory_used -= p.mailbox.bytes();
   p.mailbox.clear();
   p.state.clear();
   w.live--;
@@ -54,7 +74,7 @@ void end_process(World& w, int32_t id, const std::string& reason) {
   Event e{EventKind::Exit, w.turn};
   e.name = p.name;
   e.reason = intern_name(w, reason);
-  w.journal.push_back(std::move(e));
+  journal(w, std::move(e));
 }
 
 void exit_process(World& w, int32_t id, const std::string& reason) {
@@ -71,10 +91,12 @@ void send_message(World& w, int32_t from, int32_t to, int32_t sig, std::vector<V
     e.other = from;
     e.sig = sig;
     e.args = std::move(args);
-    w.journal.push_back(std::move(e));
+    journal(w, std::move(e));
     return;
   }
-  w.procs[id].mailbox.push_back(Message{from, sig, std::move(args)});
+  Message m{from, sig, std::move(args)};
+  charge(w, Mailbox::cost(m));
+  w.procs[id].mailbox.push_back(std::move(m));
   mark_ready(w, id);
 }
 
@@ -83,7 +105,7 @@ void journal_decision(World& w, int32_t sup_slot, int32_t child, Action a) {
   e.name = child;
   e.other = w.sups[sup_slot].name;
   e.action = a;
-  w.journal.push_back(std::move(e));
+  journal(w, std::move(e));
 }
 
 }  // namespace concord

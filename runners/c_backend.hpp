@@ -40,7 +40,7 @@ class CTarget {
     std::string binary;
   };
   const Build* build(std::string c_text, std::string& error);
-  void run_binary(const Build& b, const std::vector<RunRequest>& runs, const Emit& emit);
+  void run_binary(const Program& p, const Build& b, const std::vector<RunRequest>& runs, const Emit& emit);
 
   CTargetConfig cfg_;
   std::list<Build> cache_;  // most recently used first

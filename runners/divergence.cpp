@@ -46,11 +46,7 @@ std::string element_name(const std::string& array, const ojson& element) {
 
 Answer oracle_answer(const Program& p, const RunSettings& r) {
   Answer a;
-  try {
-    a.line = result_line(run(p, r));
-  } catch (const std::bad_alloc&) {
-    a.line = error_line("MEMORY", "out of memory");
-  }
+  a.line = answer_line(p, r);
   a.line.pop_back();  // the '\n'
   a.json = ojson::parse(a.line);
   return a;
