@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <tuple>
 
@@ -127,8 +128,9 @@ TEST_F(Cli, CorpusReportsDisagreementWithExitOne) {
   std::string wrong = real.out;
   const std::string from = R"("turns":3,"journal")";
   wrong.replace(wrong.find(from), from.size(), R"("turns":4,"journal")");
-  write("p.case.json", R"({"concord_case":1,"name":"p","about":"x","source":"p.conc","runs":[{"seed":0,"turns":3,"expect":)" +
-                           wrong + "}]}");
+  write("p.case.json",
+        R"({"concord_case":1,"name":"p","about":"x","source":"p.conc","runs":[{"seed":0,"turns":3,"expect":)" + wrong +
+            "}]}");
   Outcome o = concord({"corpus", dir_.string()});
   EXPECT_EQ(o.code, 1) << o.out << o.err;
   EXPECT_NE(o.out.find("first difference at /turns"), std::string::npos) << o.out;
