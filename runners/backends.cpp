@@ -59,6 +59,8 @@ BackendSpec spec_from_json(const std::string& name, const ojson& j, const std::s
       s.limits.cpu_seconds = count_at(v, at);
     } else if (k == "address_space_bytes") {
       s.limits.address_space_bytes = count_at(v, at);
+    } else if (k == "deviations") {
+      s.deviations = parse_deviations(v, at);
     } else if (k == "env") {
       if (!v.is_object()) throw InputError(at, "expected an object of strings");
       for (auto e = v.begin(); e != v.end(); ++e) {
@@ -129,27 +131,19 @@ std::string self_exe() {
   return p.string();
 }
 
-const std::vector<std::string>& builtin_targets() {
-  static const std::vector<std::string> names = {"c", "erlang"};
-  return names;
-}
-
 Registry::Registry(const std::string& concord_exe, const std::vector<std::string>& targets) {
   BackendSpec oracle;
   oracle.name = "oracle";
   oracle.command = {concord_exe, "backend", "oracle"};
   specs_.push_back(oracle);
   for (const std::string& name : targets) {
-    const std::vector<std::string>& known = builtin_targets();
-    if (std::find(known.begin(), known.end(), name) == known.end())
-      throw std::invalid_argument("no built-in target '" + name + "'");
     BackendSpec t;
     t.name = name;
     t.command = {concord_exe, "backend", name};
-    // Both time themselves well inside these (their own run timeouts are 30 s), so
-    // that a hung program costs an answer, not the backend: the first run of a
-    // program also includes compiling it (c) or starting the node and compiling
-    // the module (erlang).
+    // Built-ins time themselves well inside these (their own run timeouts are 30 s),
+    // so that a hung program costs an answer, not the backend: the first run of a
+    // program also includes compiling it (c) or starting a node and compiling the
+    // module (erlang).
     t.run_timeout = 60;
     t.request_timeout = 300;
     specs_.push_back(t);
@@ -186,6 +180,11 @@ void Registry::add_file(const std::string& path) {
   } catch (const InputError& e) {
     throw InputError(path + (e.where.empty() ? "" : ": " + e.where), e.what_is_wrong);
   }
+}
+
+void Registry::set_deviations(const std::string& name, std::vector<Deviation> ds) {
+  for (BackendSpec& s : specs_)
+    if (s.name == name) s.deviations = std::move(ds);
 }
 
 void Registry::set_timeout(double seconds) {

@@ -1,7 +1,7 @@
-// runners/backends.hpp: the registry of backends by name. Built-ins: `oracle`, `c`
-// and `erlang`, each the concord binary itself (`concord backend NAME`); user backends
-// from `--backend NAME=COMMAND` and from a `--backends FILE` (runners/PROTOCOL.md,
-// "Declaring a backend").
+// runners/backends.hpp: the registry of backends by name. Built-ins: `oracle` and
+// the targets of targets/targets.hpp, each the concord binary itself (`concord
+// backend NAME`); user backends from `--backend NAME=COMMAND` and from a
+// `--backends FILE` (runners/PROTOCOL.md, "Declaring a backend").
 #pragma once
 
 #include <string>
@@ -23,19 +23,17 @@ std::string shell_quote(const std::string& s);
 // The running executable (/proc/self/exe), for the built-ins.
 std::string self_exe();
 
-// The built-in targets besides the oracle, in registry order: {"c", "erlang"}.
-const std::vector<std::string>& builtin_targets();
-
 class Registry {
  public:
-  // `targets`: the built-in targets to register after the oracle, each a name of
-  // builtin_targets() (std::invalid_argument otherwise).
-  explicit Registry(const std::string& concord_exe, const std::vector<std::string>& targets = builtin_targets());
+  // `targets`: the built-in targets to register after the oracle, each served by
+  // `concord_exe backend NAME` (targets/targets.hpp has the list).
+  Registry(const std::string& concord_exe, const std::vector<std::string>& targets);
 
   void add(BackendSpec spec);                           // InputError: bad or taken name, no command
   void add_option(const std::string& name_eq_command);  // --backend NAME=COMMAND
   void add_file(const std::string& path);               // --backends FILE
   void set_timeout(double seconds);                     // --timeout: every backend's run and request timeouts
+  void set_deviations(const std::string& name, std::vector<Deviation> ds);  // a built-in's, from its folder
 
   const BackendSpec* find(const std::string& name) const;
   const std::vector<BackendSpec>& all() const { return specs_; }  // built-ins first, then in declaration order

@@ -27,6 +27,8 @@
 #   CONCORD   default: concord on PATH, else this checkout's build (locally and
 #             for the merges); concord (over ssh)
 #   TARGET (all), PROFILE (default), SEEDS_PER_PROGRAM (8), JOBS (workers per shard)
+#   BACKENDS  a backends file (`concord fuzz --backends`) declaring your own runtime,
+#             to name in TARGET; the same path on every host
 # Extra arguments are passed to every `concord fuzz`.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -56,6 +58,7 @@ if [ -n "${CASES:-}" ]; then fuzz+=(--cases "$CASES"); else fuzz+=(--time "${TIM
 fuzz+=(--profile "${PROFILE:-default}" --seeds-per-program "${SEEDS_PER_PROGRAM:-8}"
        --target "${TARGET:-all}")
 if [ -n "$JOBS" ]; then fuzz+=(--jobs "$JOBS"); fi
+if [ -n "${BACKENDS:-}" ]; then fuzz+=(--backends "$BACKENDS"); fi
 fuzz+=("$@")
 
 # The command parallel hands to a shell (here or on the remote host): every fixed

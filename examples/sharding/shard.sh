@@ -11,6 +11,8 @@
 #             this shard writes OUT/corpus-INDEX and OUT/report-INDEX
 #   CONCORD   the concord binary (default: concord on PATH, else this checkout's build)
 #   TARGET (default all), PROFILE (default), SEEDS_PER_PROGRAM (8), JOBS (default: cores)
+#   BACKENDS  a backends file (`concord fuzz --backends`) declaring your own runtime,
+#             to name in TARGET; a path every shard can read
 # Exit status: 0 when the shard ran to the end (also when it found a divergence:
 # that is in its corpus and report, and merge.sh gathers it), else concord's
 # (2: bad input or option, 3: internal error).
@@ -42,6 +44,7 @@ args+=(--profile "${PROFILE:-default}" --seeds-per-program "${SEEDS_PER_PROGRAM:
        --target "${TARGET:-all}" --shard "$index/$count"
        --corpus "$OUT/corpus-$index" --report "$OUT/report-$index")
 if [ -n "${JOBS:-}" ]; then args+=(--jobs "$JOBS"); fi
+if [ -n "${BACKENDS:-}" ]; then args+=(--backends "$BACKENDS"); fi
 args+=("$@")
 
 # The corpus folder exists even when nothing is found, so every shard leaves the

@@ -21,6 +21,8 @@
 #   CONCORD   the concord binary (default: concord on PATH)
 #   TARGET (all), PROFILE (default), SEEDS_PER_PROGRAM (8),
 #   JOBS (default: the task's --cpus-per-task)
+#   BACKENDS  a backends file (`concord fuzz --backends`) declaring your own
+#             runtime, to name in TARGET; on a file system all nodes share
 # Without Slurm it is plain bash: set SLURM_ARRAY_TASK_ID and
 # SLURM_ARRAY_TASK_COUNT (and SEED) by hand to run one shard.
 #
@@ -53,6 +55,7 @@ args+=(--profile "${PROFILE:-default}" --seeds-per-program "${SEEDS_PER_PROGRAM:
        --target "${TARGET:-all}" --shard "$index/$count"
        --corpus "$OUT/corpus-$index" --report "$OUT/report-$index")
 if [ -n "$JOBS" ]; then args+=(--jobs "$JOBS"); fi
+if [ -n "${BACKENDS:-}" ]; then args+=(--backends "$BACKENDS"); fi
 
 mkdir -p "$OUT/corpus-$index"  # even when nothing is found: the merge checks it
 echo "task $index/$count on $(hostname): $CONCORD ${args[*]}" >&2

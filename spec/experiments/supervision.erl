@@ -815,23 +815,32 @@ collector(Evs, Mons) ->
             collector([Ev | Evs], Mons)
     end.
 
-count() ->
-    ?COLL ! {count, self()},
-    receive {count, N} -> N end.
-
 take() ->
     ?COLL ! {take, self()},
     receive {events, E} -> E end.
 
-%% wait until the event log has been quiet for 4 x 40 ms
-settle() -> settle(count(), 0).
-settle(_N, 4) -> ok;
-settle(N, Quiet) ->
-    timer:sleep(40),
-    case count() of
-        N -> settle(N, Quiet + 1);
-        M -> settle(M, 0)
+%% Wait until nothing is left to happen: the node is idle (no process but this
+%% one running or ready to run: total_active_tasks is 1, the run queues empty)
+%% and the event log has not grown, at four polls 5 ms apart. These experiments
+%% start no timer that matters (no shutdown time runs out), so once the node is
+%% idle every reaction has run its course. It waits for the schedulers, not for
+%% the clock (it used to wait for a quiet period of 4 x 40 ms: 20 s in all).
+settle() -> settle(count(), 0, 0).
+settle(_N, 4, _) -> ok;
+settle(_N, _, Polls) when Polls > 2000 -> error(node_never_idle);
+settle(N, Idle, Polls) ->
+    timer:sleep(5),
+    case {idle(), count()} of
+        {true, N} -> settle(N, Idle + 1, Polls + 1);
+        {_, M} -> settle(M, 0, Polls + 1)
     end.
+
+idle() ->
+    erlang:statistics(total_active_tasks) =:= 1 andalso erlang:statistics(run_queue) =:= 0.
+
+count() ->
+    ?COLL ! {count, self()},
+    receive {count, N} -> N end.
 
 %%====================================================================
 %% checks

@@ -1,6 +1,7 @@
 // tests/runners/cleanup_test.cpp: nothing temporary outlives concord
 // (runners/cleanup.hpp): SIGTERM, SIGHUP or SIGINT to `concord run --target c`
-// while it compiles and runs, and a second Ctrl-C in a campaign, leave no
+// while it compiles and runs, SIGTERM while the js or elixir target's interpreter
+// runs, and a second Ctrl-C in a campaign, leave no
 // temporary folder and no half-written file; and what a killed concord left is
 // swept by the next one on the host, nothing else.
 #include <gtest/gtest.h>
@@ -40,14 +41,19 @@ class Cleanup : public testing::Test {
     return Command{args, {{"TMPDIR", (dir_ / "tmp").string()}}, dir_.string(), {}};
   }
 
-  // Waits until some file whose name is `name` exists anywhere under the test's TMPDIR.
-  bool appears(const std::string& name, double seconds) {
+  // Waits until some file whose name is `name` exists anywhere under the test's
+  // TMPDIR; with `prefix`, a folder whose name starts with `name` inside another:
+  // the target's interpreter's, inside its backend's TMPDIR (runners/backend.hpp).
+  bool appears(const std::string& name, double seconds, bool prefix = false) {
     auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
     while (std::chrono::steady_clock::now() < until) {
       std::error_code ec;
       for (auto it = fs::recursive_directory_iterator(dir_ / "tmp", ec);
-           !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-        if (it->path().filename() == name) return true;
+           !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        std::string n = it->path().filename().string();
+        if (!prefix && n == name) return true;
+        if (prefix && n.rfind(name, 0) == 0 && it.depth() == 1) return true;
+      }
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     return false;
@@ -59,15 +65,18 @@ class Cleanup : public testing::Test {
     return out;
   }
 
-  void signal_run_target_c(int sig) {
-    Subprocess p(command({"run", "endless.conc", "--target", "c", "--turns", "1000000000", "--timeout", "60"}));
+  // `concord run --target T` on an endless run, once T's temporary folder holds
+  // `marker` (a name, or with `prefix` the start of one): then `sig`.
+  void signal_run_target(const std::string& target, int sig, const std::string& marker, bool prefix = false) {
+    Subprocess p(command({"run", "endless.conc", "--target", target, "--turns", "1000000000", "--timeout", "60"}));
     p.close_stdin();
-    ASSERT_TRUE(appears("prog", 60)) << "the c target never compiled the program";
+    ASSERT_TRUE(appears(marker, 60, prefix)) << "the " << target << " target never started";
+    if (prefix) std::this_thread::sleep_for(std::chrono::milliseconds(300));  // its interpreter is running
     ::kill(p.pid(), sig);
     std::optional<ExitStatus> st = p.wait_until(deadline_after(10));
     ASSERT_TRUE(st) << "concord did not end at the signal";
     EXPECT_TRUE(st->signaled && st->code == sig) << st->describe();
-    EXPECT_EQ(left_in(dir_ / "tmp"), std::vector<std::string>{}) << "signal " << sig;
+    EXPECT_EQ(left_in(dir_ / "tmp"), std::vector<std::string>{}) << target << ", signal " << sig;
   }
 
   fs::path dir_;
@@ -82,9 +91,17 @@ pid_t a_dead_pid() {
 
 }  // namespace
 
-TEST_F(Cleanup, SigtermToRunOnTheCTargetLeavesNoTemporaryFolder) { signal_run_target_c(SIGTERM); }
-TEST_F(Cleanup, SighupToRunOnTheCTargetLeavesNoTemporaryFolder) { signal_run_target_c(SIGHUP); }
-TEST_F(Cleanup, SigintToRunOnTheCTargetLeavesNoTemporaryFolder) { signal_run_target_c(SIGINT); }
+TEST_F(Cleanup, SigtermToRunOnTheCTargetLeavesNoTemporaryFolder) { signal_run_target("c", SIGTERM, "prog"); }
+TEST_F(Cleanup, SighupToRunOnTheCTargetLeavesNoTemporaryFolder) { signal_run_target("c", SIGHUP, "prog"); }
+TEST_F(Cleanup, SigintToRunOnTheCTargetLeavesNoTemporaryFolder) { signal_run_target("c", SIGINT, "prog"); }
+// The persistent interpreters: node (js), and the BEAM with Elixir (elixir; erlang's
+// is the same ErlangTarget), each in a TMPDIR folder of its own.
+TEST_F(Cleanup, SigtermToRunOnTheJsTargetLeavesNoTemporaryFolder) {
+  signal_run_target("js", SIGTERM, "concord-js-", true);
+}
+TEST_F(Cleanup, SigtermToRunOnTheElixirTargetLeavesNoTemporaryFolder) {
+  signal_run_target("elixir", SIGTERM, "concord-elixir-", true);
+}
 
 TEST_F(Cleanup, ASecondCtrlCInACampaignLeavesNoTemporaryFile) {
   Subprocess p(command({"fuzz", "--time", "120", "--seed", "5", "--jobs", "1", "--target", "c", "--corpus",

@@ -2,8 +2,10 @@
 # tests/spec/schema_test.py: the JSON Schemas of spec/ agree with what concord
 # reads and writes: every corpus program in JSON form (concord check --json)
 # validates against program.schema.json; every oracle result and every expected
-# result in the corpus validates against result.schema.json; and a few documents
-# the schemas must reject are rejected.
+# result in the corpus validates against result.schema.json; a few documents the
+# schemas must reject are rejected; and version 2 (SPEC §14-§23): a program with
+# every construct and a result with every event validate, and documents that each
+# break one rule are rejected.
 # usage: schema_test.py SOURCE_DIR CONCORD_BINARY
 import glob
 import json
@@ -76,7 +78,8 @@ for case_path in cases:
 minimal = {"concord": 1, "kinds": [], "system": [], "given": []}
 expect_valid(programs, minimal, "minimal program")
 expect_invalid(programs, {**minimal, "extra": 1}, "unknown top-level key")
-expect_invalid(programs, {**minimal, "concord": 2}, "format version 2")
+expect_invalid(programs, {**minimal, "concord": 3}, "format version 3")
+expect_invalid(programs, {"kinds": [], "system": [], "given": []}, "no format version")
 expect_invalid(programs, {**minimal, "kinds": [{"name": "lower", "params": [], "state": [], "init": [], "handlers": []}]},
                "lower-case kind name")
 expect_invalid(results, {"ok": False, "code": "NOT_A_CODE", "message": "x"}, "unknown error code")
@@ -146,6 +149,144 @@ try:
         print(f"FAIL the spawned names are missing from {names}")
 finally:
     os.remove(spawner_path)
+
+
+# Version 2 (SPEC §14-§23): a program that uses every construct, and documents
+# each of which breaks one rule the schema can see.
+def e_int(v): return {"op": "int", "value": v}
+def e_addr(v): return {"op": "addr", "value": v}
+def e_var(n): return {"op": "var", "name": n}
+def e_reason(v): return {"op": "reason", "value": v}
+
+
+worker = {
+    "name": "Worker",
+    "params": [{"name": "peer", "type": "addr"}],
+    "state": [{"name": "why", "type": "reason", "init": e_reason("normal")},
+              {"name": "n", "type": "int", "init": e_int(0)}],
+    "init": [{"do": "trap_exit", "value": e_int(1)}, {"do": "link", "to": e_var("peer")},
+             {"do": "monitor", "to": e_var("peer")}],
+    "handlers": [
+        {"tag": "exit", "params": [{"name": "from", "type": "addr"}, {"name": "w", "type": "reason"}],
+         "body": [{"do": "assign", "field": "why", "value": e_var("w")}]},
+        {"tag": "down", "params": [{"name": "who", "type": "addr"}, {"name": "w", "type": "reason"}],
+         "body": [{"do": "if", "cond": {"op": "eq", "lhs": e_var("w"), "rhs": e_reason("noproc")},
+                   "then": [{"do": "stop", "reason": e_reason("shutdown")}], "else": [{"do": "stop"}]}]},
+        {"tag": "ping", "params": [{"name": "x", "type": "int"}], "body": [{"do": "reply", "value": e_var("x")}]},
+        {"tag": "go", "params": [], "body": [
+            {"do": "call", "tag": "ping", "args": [e_int(1)], "to": e_var("peer"), "bind": "n"},
+            {"do": "call", "tag": "ping", "args": [e_int(2)], "to": e_var("peer")},
+            {"do": "exit", "to": e_var("peer"), "reason": e_reason("BOOM")},
+            {"do": "exit", "to": e_var("peer"), "kill": True},
+            {"do": "unlink", "to": e_var("peer")}, {"do": "demonitor", "to": e_var("peer")},
+            {"do": "restart_child", "supervisor": "root", "child": e_addr("w"), "bind": "n"},
+            {"do": "terminate_child", "supervisor": "root", "child_supervisor": "inner"},
+            {"do": "delete_child", "supervisor": "root", "child_supervisor": "inner"},
+            {"do": "spawn", "kind": "Quitter", "args": [], "under": "root", "restart": "temporary",
+             "significant": True},
+            {"do": "fail", "code": "BOOM"}]}]}
+quitter = {"name": "Quitter", "params": [], "state": [], "init": [{"do": "ignore"}], "handlers": []}
+tour = {"concord": 2, "kinds": [worker, quitter],
+        "system": [{"supervisor": {"name": "root", "strategy": "one_for_one", "intensity": 5,
+                                   "auto_shutdown": "any_significant", "children": [
+                                       {"restart": "permanent", "process": {"name": "w", "kind": "Worker",
+                                                                            "args": [e_addr("x")]}},
+                                       {"restart": "transient", "significant": True,
+                                        "process": {"name": "t", "kind": "Worker", "args": [e_addr("w")]}},
+                                       {"restart": "permanent", "supervisor": {
+                                           "name": "inner", "strategy": "one_for_all", "intensity": 1000,
+                                           "children": []}}]}},
+                   {"process": {"name": "x", "kind": "Worker", "args": [e_addr("w")]}}],
+        "given": [{"to": "w", "tag": "go", "args": []}, {"to": "x", "tag": "ping", "args": [e_int(3)]}]}
+expect_valid(programs, tour, "version 2 tour")
+expect_invalid(programs, {**tour, "concord": 1}, "version 2 constructs in a version 1 document")
+
+
+def with_handler_body(body):
+    k = {**worker, "handlers": [{"tag": "go", "params": [], "body": body}]}
+    return {**tour, "kinds": [k, quitter]}
+
+
+def with_root(sup):
+    return {**tour, "system": [{"supervisor": sup}]}
+
+
+root = tour["system"][0]["supervisor"]
+for what, doc in [
+        ("intensity above 1000", with_root({**root, "intensity": 1001})),
+        ("unknown auto_shutdown", with_root({**root, "auto_shutdown": "sometimes"})),
+        ("significant permanent child", with_root({**root, "children": [
+            {"restart": "permanent", "significant": True,
+             "process": {"name": "w", "kind": "Worker", "args": [e_addr("x")]}}]})),
+        ("a version 2 keyword as a name", {**tour, "system": [{"process": {"name": "link", "kind": "Quitter",
+                                                                            "args": []}}]}),
+        ("a version 2 runtime code in fail", with_handler_body([{"do": "fail", "code": "NORMAL"}])),
+        ("an unknown lower-case reason", with_handler_body([{"do": "stop", "reason": e_reason("boom")}])),
+        ("exit with both reason and kill", with_handler_body(
+            [{"do": "exit", "to": e_var("peer"), "reason": e_reason("BOOM"), "kill": True}])),
+        ("exit with neither reason nor kill", with_handler_body([{"do": "exit", "to": e_var("peer")}])),
+        ("api with child and child_supervisor", with_handler_body(
+            [{"do": "terminate_child", "supervisor": "root", "child": e_addr("w"), "child_supervisor": "inner"}])),
+        ("significant spawn without under", with_handler_body(
+            [{"do": "spawn", "kind": "Quitter", "args": [], "significant": True}])),
+        ("significant permanent spawn", with_handler_body(
+            [{"do": "spawn", "kind": "Quitter", "args": [], "under": "root", "restart": "permanent",
+              "significant": True}])),
+        ("exit handler with an int parameter", {**tour, "kinds": [
+            {**worker, "handlers": [{"tag": "exit", "params": [{"name": "f", "type": "addr"},
+                                                               {"name": "w", "type": "int"}], "body": []}]},
+            quitter]}),
+        ("down handler with one parameter", {**tour, "kinds": [
+            {**worker, "handlers": [{"tag": "down", "params": [{"name": "f", "type": "addr"}], "body": []}]},
+            quitter]}),
+        ("send of tag exit", with_handler_body([{"do": "send", "tag": "exit", "args": [], "to": e_var("peer")}])),
+]:
+    expect_invalid(programs, doc, f"version 2: {what}")
+# The version 2 words stay ordinary names in version 1, and its reserved codes too.
+expect_valid(programs, {**minimal, "kinds": [{"name": "K", "params": [], "state": [
+    {"name": "link", "type": "int", "init": e_int(0)}], "init": [], "handlers": [
+    {"tag": "exit", "params": [], "body": [{"do": "fail", "code": "NORMAL"}]}]}]},
+    "version 1: link, exit and NORMAL are not reserved")
+
+# A version 2 result with every new event and value (SPEC §22).
+run = {"seed": 1, "turns": 10, "max_processes": 10}
+v2_result = {
+    "ok": True, "run": run, "outcome": "deadlock", "turns": 3,
+    "journal": [
+        {"ev": "start", "turn": 0, "name": "w", "kind": "Worker"},
+        {"ev": "exit", "turn": 0, "name": "q", "reason": "noproc"},
+        {"ev": "call", "turn": 1, "ready": 1, "to": "x", "from": "w", "tag": "ping", "args": [1, "BOOM", "normal"]},
+        {"ev": "resume", "turn": 2, "ready": 2, "to": "w", "from": "x", "value": "killed"},
+        {"ev": "signal", "turn": 2, "kind": "exit", "from": "w", "to": "x", "reason": "kill", "effect": "exit"},
+        {"ev": "exit", "turn": 2, "name": "x", "reason": "killed"},
+        {"ev": "signal", "turn": 2, "kind": "call", "from": "x", "to": "w", "reason": "killed", "effect": "exit"},
+        {"ev": "exit", "turn": 2, "name": "w", "reason": "KILLED"},
+        {"ev": "decision", "turn": 2, "supervisor": "root", "process": "w", "action": "auto_shutdown"},
+        {"ev": "api", "turn": 3, "from": "w", "supervisor": "root", "op": "restart_child", "child": "inner",
+         "result": "ignored"}],
+    "failures": [{"process": "q", "code": "noproc", "turn": 0}, {"process": "x", "code": "killed", "turn": 2}],
+    "decisions": [{"process": "w", "supervisor": "root", "action": "auto_shutdown", "turn": 2}],
+    "processes": [{"id": 0, "name": "w", "kind": "Worker"}],
+    "alive": [{"name": "w", "state": {"why": "shutdown", "n": 1, "peer": "x"}}],
+    "supervisors": []}
+expect_valid(results, v2_result, "version 2 result")
+for what, bad in [
+        ("unknown outcome", {**v2_result, "outcome": "stuck"}),
+        ("unknown signal effect", {**v2_result, "journal": [
+            {"ev": "signal", "turn": 2, "kind": "link", "from": "w", "to": "x", "reason": "BOOM",
+             "effect": "explode"}]}),
+        ("unknown signal kind", {**v2_result, "journal": [
+            {"ev": "signal", "turn": 2, "kind": "poke", "from": "w", "to": "x", "reason": "BOOM",
+             "effect": "exit"}]}),
+        ("unknown api result", {**v2_result, "journal": [
+            {"ev": "api", "turn": 3, "from": "w", "supervisor": "root", "op": "restart_child", "child": "w",
+             "result": "maybe"}]}),
+        ("resume without value", {**v2_result, "journal": [
+            {"ev": "resume", "turn": 2, "ready": 2, "to": "w", "from": "x"}]}),
+        ("kill as an exit reason", {**v2_result, "journal": [
+            {"ev": "exit", "turn": 2, "name": "x", "reason": "kill"}]}),
+]:
+    expect_invalid(results, bad, f"version 2 result: {what}")
 
 print(f"{checked - failures} passed, {failures} failed")
 sys.exit(1 if failures else 0)

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "runners/backend.hpp"
-#include "runners/erlang_backend.hpp"
+#include "targets/erlang/launcher/erlang_launcher.hpp"
 
 namespace concord {
 

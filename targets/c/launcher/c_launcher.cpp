@@ -1,14 +1,20 @@
-// runners/c_backend.cpp: compile-and-run for the c target. The compiled program is
+// targets/c/launcher/c_launcher.cpp: compile-and-run for the c target. The compiled program is
 // a harness-supervised subprocess like any backend: its faults become TIMEOUT,
 // CRASH or BAD_OUTPUT lines through collect_answers().
-#include "c_backend.hpp"
+#include "c_launcher.hpp"
 
+#include <boost/process/search_path.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
+#include <iostream>
 
 #include "oracle/interpreter.hpp"
 #include "runners/answer_bound.hpp"
 #include "runners/backend.hpp"
+#include "runners/backends.hpp"
+#include "targets/c/emitter/emit_c.hpp"
+#include "targets/common/install_paths.hpp"
 
 namespace concord {
 namespace {
@@ -113,6 +119,40 @@ void CTarget::answer(const Program& p, const std::vector<RunRequest>& runs, cons
     return;
   }
   run_binary(p, *b, runs, emit);
+}
+
+std::string c_runtime_dir() { return runtime_path("c/runtime", CONCORD_RT_INCLUDE); }
+
+std::string default_c_compiler() {
+  const char* cc = std::getenv("CONCORD_CC");
+  if (cc && *cc) return cc;
+#ifndef CONCORD_RT_SANITIZED
+  if (!boost::process::search_path("tcc").empty()) return "tcc";
+#endif
+  return CONCORD_DEFAULT_CC;
+}
+
+int serve_c(const LaunchOptions& o) {
+  CTargetConfig cfg;
+  cfg.emit = [](const Program& prog) { return emit_c(prog); };
+  cfg.cc = split_command(default_c_compiler());
+#ifdef CONCORD_FAULT_CC_FLAG
+  cfg.cc.push_back(CONCORD_FAULT_CC_FLAG);  // a build with a planted fault (CMake's CONCORD_FAULT)
+#endif
+  cfg.rt_include = c_runtime_dir();
+  const char* rt_lib = std::getenv("CONCORD_RT_LIB");  // e.g. the sanitized runtime, for `ctest -L sanitize`
+  cfg.rt_lib = rt_lib && *rt_lib ? rt_lib : runtime_path("c/lib/libconcord_rt.a", CONCORD_RT_LIB);
+#ifdef CONCORD_RT_SANITIZED
+  cfg.address_space_bytes = 0;  // ASan reserves terabytes of address space
+#endif
+  for (const std::string& w : cfg.cc)
+    if (w.rfind("-fsanitize", 0) == 0) cfg.address_space_bytes = 0;  // likewise for a sanitizing $CONCORD_CC
+  if (o.run_timeout) cfg.run_timeout = *o.run_timeout;
+  CTarget c(cfg);
+  serve(std::cin, std::cout, [&](const Program& prog, const std::vector<RunRequest>& runs, const Emit& emit) {
+    c.answer(prog, runs, emit);
+  });
+  return 0;
 }
 
 }  // namespace concord

@@ -1,4 +1,4 @@
-// runners/c_backend.hpp: the `c` target behind the protocol (`concord backend c`):
+// targets/c/launcher/c_launcher.hpp: the `c` target behind the protocol (`concord backend c`):
 // emit C for the program, compile it against the runtime library (cached by the C
 // text for the backend's lifetime), run the binary under rlimits with the runs on
 // its stdin ("SEED TURNS MAX_PROCESSES" lines) and relay its lines unchanged.
@@ -12,6 +12,7 @@
 
 #include "runners/serve.hpp"
 #include "runners/subprocess.hpp"
+#include "targets/launch.hpp"
 
 namespace concord {
 
@@ -25,6 +26,18 @@ struct CTargetConfig {
   int64_t address_space_bytes = int64_t{4} << 30;  // RLIMIT_AS of the program; 0: none (sanitizers)
   size_t cache_size = 8;                           // compiled programs kept
 };
+
+// The compiler when $CONCORD_CC is unset: tcc when it is installed (it compiles a
+// program about 6 times faster than cc -O1 and bench/fuzz_bench.sh checks the
+// results are identical), else cc -O1; sanitized builds always use cc.
+std::string default_c_compiler();
+
+// The runtime's sources and concord_rt.h: targets/c/runtime of the source tree, or
+// of share/concord when installed (targets/common/install_paths.hpp).
+std::string c_runtime_dir();
+
+// `concord backend c`: serves the protocol on stdin/stdout until EOF.
+int serve_c(const LaunchOptions& o);
 
 class CTarget {
  public:
