@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config ccache
   libgtest-dev librapidcheck-dev nlohmann-json3-dev
   libboost-dev libboost-filesystem-dev libfmt-dev
   clang tcc
