@@ -263,7 +263,7 @@ TEST(JsTarget, GarbageOnStdoutIsBadOutputAndTheNodeIsReplaced) {
   expect_oracle_lines(p, ask(t, p, kRuns), kRuns);
 }
 
-// A program that prints 50 MB on the host's stdout before its result: the line is
+// A program that writes 50 MB on the host's stdout before its result: the line is
 // longer than any answer of its runs can be (runners/answer_bound.hpp), so the target
 // reads no further than that bound and answers BAD_OUTPUT at once.
 TEST(JsTarget, AnAnswerLongerThanTheRunCanProduceIsBadOutputReadNoFurther) {
@@ -271,7 +271,13 @@ TEST(JsTarget, AnAnswerLongerThanTheRunCanProduceIsBadOutputReadNoFurther) {
   bool flood = true;
   JsTargetConfig cfg = js_test_config();
   cfg.emit = [&](const Program& prog) {
-    return (flood ? "rt.send.constructor('return process')().stdout.write('x'.repeat(50000000));\n" : "") +
+    // Written as the host writes (fs.writeSync on fd 1), so that nothing of the host's
+    // own lines comes between: process.stdout would queue it behind them.
+    return (flood ? "{ const req = rt.send.constructor('return process')().mainModule.require;\n"
+                    "  const fs = req('fs'), b = req('buffer').Buffer.alloc(50000000, 120);\n"
+                    "  for (let off = 0; off < b.length;)\n"
+                    "    try { off += fs.writeSync(1, b, off); } catch (e) { if (e.code !== 'EAGAIN') throw e; } }\n"
+                  : "") +
            emit_js(prog);
   };
   FramedRuntime t(js_runtime_config(cfg));
