@@ -7,6 +7,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio_ext.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -18,9 +19,11 @@
 #include <boost/process.hpp>
 #include <boost/process/extend.hpp>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <initializer_list>
 #include <mutex>
 #include <thread>
 
@@ -78,6 +81,23 @@ void set_limit(int resource, int64_t soft) {
   ::setrlimit(resource, &r);
 }
 
+// The body of a forked child that does not exec (Subprocess(cmd, body)): the
+// descriptors beyond 0-2 closed (among them Boost.Process's exec-error pipe, which
+// the harness reads until it closes), stdio forgetting what the harness had
+// buffered, then the body; _exit, never exit: the harness's atexit handlers and
+// destructors are not the child's to run.
+int run_in_child(const std::function<int()>& body) {
+  ::close_range(3, ~0U, 0);
+  for (FILE* f : {stdin, stdout, stderr}) {
+    ::__fpurge(f);
+    ::clearerr(f);
+  }
+  int code = body();
+  std::fflush(stdout);
+  std::fflush(stderr);
+  return code;
+}
+
 }  // namespace
 
 Deadline deadline_after(double seconds) {
@@ -107,7 +127,7 @@ struct Subprocess::Impl {
   int cleanup_slot = -1;             // the reaper, stopped by a fatal signal (cleanup.hpp)
   std::optional<ExitStatus> status;  // set once reaped
 
-  explicit Impl(const Command& cmd) {
+  explicit Impl(const Command& cmd, const std::function<int()>* body = nullptr) {
     ignore_sigpipe();
     if (cmd.argv.empty()) throw SubprocessError("empty command");
     for (int fd : {in.native_source(), in.native_sink(), out.native_source(), out.native_sink(), err.native_source(),
@@ -128,7 +148,7 @@ struct Subprocess::Impl {
     if (::pipe2(pid_pipe, O_CLOEXEC) != 0)
       throw SubprocessError("cannot start '" + cmd.argv[0] + "': pipe: " + std::strerror(errno));
     int pid_sink = pid_pipe[1];
-    auto exec_setup = [lim, parent, dir, pid_sink](auto&) {
+    auto exec_setup = [lim, parent, dir, pid_sink, body](auto&) {
       if (dir && ::chdir(dir) != 0) ::_exit(127);
       for (int fd = 0; fd < 3; fd++) ::fcntl(fd, F_SETFD, 0);
       struct rlimit no_core = {0, 0};
@@ -139,6 +159,10 @@ struct Subprocess::Impl {
       split_reaper(pid_sink);                   // returns in the command only
       if (lim.cpu_seconds > 0) set_limit(RLIMIT_CPU, lim.cpu_seconds);
       if (lim.address_space_bytes > 0) set_limit(RLIMIT_AS, lim.address_space_bytes);
+      // A body is a copy of the harness: its fatal-signal handler (cleanup.hpp) would
+      // remove the harness's temporary files. Exec resets it; a body must too.
+      for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::signal(sig, SIG_DFL);
+      if (body) ::_exit(run_in_child(*body));  // instead of exec
     };
     // With an error_code, Boost.Process reports a failed exec through on_error, where
     // the forked child can be reaped (the throwing variant leaves it a zombie).
@@ -224,6 +248,8 @@ struct Subprocess::Impl {
 };
 
 Subprocess::Subprocess(const Command& cmd) : impl_(std::make_unique<Impl>(cmd)) {}
+
+Subprocess::Subprocess(const Command& cmd, std::function<int()> body) : impl_(std::make_unique<Impl>(cmd, &body)) {}
 
 Subprocess::~Subprocess() {
   if (impl_ && !impl_->status) impl_->reap();

@@ -57,8 +57,8 @@ uint64_t fnv1a(uint64_t h, const std::string& s) {
 // ============================================================================
 
 TEST(Profiles, HaveTheirNamesDefaultFirst) {
-  EXPECT_EQ(gen::profile_names(), (std::vector<std::string>{"default", "supervision", "spawn-heavy", "arith",
-                                                            "dynamic-supervision"}));
+  EXPECT_EQ(gen::profile_names(),
+            (std::vector<std::string>{"default", "supervision", "spawn-heavy", "arith", "dynamic-supervision"}));
   for (const std::string& n : gen::profile_names()) EXPECT_EQ(gen::profile_named(n).name, n);
   EXPECT_EQ(&gen::profile_named("default"), &gen::default_profile());
 }
@@ -218,35 +218,51 @@ TEST_P(ByProfile, RunsAreDistinctInRangeAndStable) {
   EXPECT_TRUE(gen::generate_runs(1, prof, 0).empty());
 }
 
-// The programs and runs of a few seeds under every profile, fingerprinted. The
-// fingerprint of each GENERATOR_VERSION was recorded by another process (when the
-// version was made), so equality shows that generation depends on nothing but the
-// seed and the profile. When the generators change what a seed produces this test
-// fails: bump GENERATOR_VERSION (generate.hpp) and record the new fingerprint.
+// The programs and runs of a few seeds under each profile, fingerprinted. The
+// fingerprint of each profile at each GENERATOR_VERSION was recorded by another
+// process (when the version or the profile was made), so equality shows that
+// generation depends on nothing but the seed and the profile. When the generators
+// change what a seed produces this test fails: bump GENERATOR_VERSION (generate.hpp)
+// and record the new fingerprints. A new profile only adds its own line.
+uint64_t profile_fingerprint(const std::string& name, uint64_t h = 0xcbf29ce484222325ULL) {
+  const gen::Profile& prof = gen::profile_named(name);
+  for (uint64_t seed = 0; seed < 8; seed++) {
+    h = fnv1a(h, program_to_json(gen::generate_program(seed, prof)).dump());
+    for (const RunSettings& r : gen::generate_runs(seed, prof, 2))
+      h = fnv1a(h, std::to_string(r.seed) + "/" + std::to_string(r.turns) + "/" + std::to_string(r.max_processes));
+  }
+  return h;
+}
+
 TEST(Generate, ProgramsOfASeedArePinnedPerGeneratorVersion) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (const std::string& n : gen::profile_names())
-    for (uint64_t seed = 0; seed < 8; seed++) {
-      const gen::Profile& prof = gen::profile_named(n);
-      h = fnv1a(h, program_to_json(gen::generate_program(seed, prof)).dump());
-      for (const RunSettings& r : gen::generate_runs(seed, prof, 2))
-        h = fnv1a(h, std::to_string(r.seed) + "/" + std::to_string(r.turns) + "/" + std::to_string(r.max_processes));
-    }
   struct Pinned {
     int version;
+    const char* profile;
     uint64_t fingerprint;
   };
-  const Pinned pinned[] = {{1, 0x7e3c95fd1f710ef1ULL}};
-  bool found = false;
-  for (const Pinned& p : pinned)
-    if (p.version == gen::GENERATOR_VERSION) {
-      found = true;
-      EXPECT_EQ(h, p.fingerprint) << std::hex << "fingerprint 0x" << h << ": the generators changed what a seed "
-                                  << "produces; bump GENERATOR_VERSION in generators/generate.hpp and pin {" << std::dec
-                                  << gen::GENERATOR_VERSION + 1 << ", 0x" << std::hex << h << "ULL}";
-    }
-  EXPECT_TRUE(found) << std::hex << "no fingerprint pinned for GENERATOR_VERSION " << std::dec << gen::GENERATOR_VERSION
-                     << ": add {" << gen::GENERATOR_VERSION << ", 0x" << std::hex << h << "ULL}";
+  const Pinned pinned[] = {
+      // Version 1's four first profiles hash, chained in this order, to 0x7e3c95fd1f710ef1,
+      // the single fingerprint version 1 was first pinned with.
+      {1, "default", 0x3c2ff2d05f1e5ad3ULL},
+      {1, "supervision", 0xfe42506e1aadda1eULL},
+      {1, "spawn-heavy", 0x13f22aeb3273c177ULL},
+      {1, "arith", 0xb6612060b30b0496ULL},
+      {1, "dynamic-supervision", 0x61d68ccc82dd43bcULL},
+  };
+  for (const std::string& n : gen::profile_names()) {
+    uint64_t h = profile_fingerprint(n);
+    bool found = false;
+    for (const Pinned& p : pinned)
+      if (p.version == gen::GENERATOR_VERSION && n == p.profile) {
+        found = true;
+        EXPECT_EQ(h, p.fingerprint) << std::hex << "profile " << n << ", fingerprint 0x" << h
+                                    << ": the generators changed what a seed produces; bump GENERATOR_VERSION in "
+                                    << "generators/generate.hpp and pin the new fingerprints";
+      }
+    EXPECT_TRUE(found) << std::hex << "no fingerprint pinned for profile " << n << " at GENERATOR_VERSION " << std::dec
+                       << gen::GENERATOR_VERSION << ": add {" << gen::GENERATOR_VERSION << ", \"" << n << "\", 0x"
+                       << std::hex << h << "ULL}";
+  }
 }
 
 // ============================================================================

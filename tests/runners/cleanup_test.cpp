@@ -35,10 +35,12 @@ class Cleanup : public testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  // A concord command with TMPDIR in the test's folder.
+  // A concord command with TMPDIR in the test's folder. The c target compiles with
+  // a compiler process (CONCORD_CC), which writes prog.c and prog in a folder of its
+  // own, the folder the audit found left behind (libtcc compiles in memory).
   Command command(std::vector<std::string> args) {
     args.insert(args.begin(), CONCORD_BINARY);
-    return Command{args, {{"TMPDIR", (dir_ / "tmp").string()}}, dir_.string(), {}};
+    return Command{args, {{"TMPDIR", (dir_ / "tmp").string()}, {"CONCORD_CC", "cc"}}, dir_.string(), {}};
   }
 
   // Waits until some file whose name is `name` exists anywhere under the test's

@@ -26,6 +26,10 @@ std::string find_elixir_ebin();
 // runtime's ($CONCORD_ELIXIR_EBIN, default `elixir_ebin`) and Elixir's.
 ErlangTargetConfig elixir_config_from_env(const std::string& erlang_ebin, const std::string& elixir_ebin);
 
+// The elixir runtime's sources (runtime/: concord_elixir.erl, concord_ops.ex), in the
+// source tree or under an install's share/concord/targets/elixir/runtime.
+std::string elixir_runtime_dir();
+
 // `concord backend elixir`: serves the protocol on stdin/stdout until EOF.
 int serve_elixir(const LaunchOptions& o);
 
