@@ -2,10 +2,19 @@
 // per statement kind. A handler ends early by throwing HandlerEnd, caught in one
 // place (run_handler), where the process exits with the carried reason.
 #include "arith.hpp"
+#include "memory.hpp"
 #include "rules.hpp"
 
 namespace concord {
 namespace {
+
+// §11: the time bound, counted in statements (memory.hpp).
+void count_steps(World& w, int64_t n) {
+  w.steps += n;
+  if (w.steps > w.step_limit)
+    throw OutOfSteps("the run needs more than the oracle's limit of " + std::to_string(w.step_limit) +
+                     " statements (at turn " + std::to_string(w.turn) + "; $" + kOracleStepsVariable + " sets it)");
+}
 
 // Ends the running handler; the process exits with `reason` (§6.4).
 struct HandlerEnd {
@@ -144,6 +153,7 @@ void exec(const Frame& f, const Stmt& s) {
 }
 
 void exec_body(const Frame& f, const std::vector<Stmt>& body) {
+  count_steps(f.w, static_cast<int64_t>(body.size()));  // an upper bound: a body may end early
   for (const Stmt& s : body) exec(f, s);
 }
 
@@ -167,6 +177,7 @@ void deliver(World& w, int32_t id, int64_t ready_count) {
   Process& p = w.procs[id];
   Message m = p.mailbox.pop_front();
   w.queued--;
+  w.memory_used -= Mailbox::cost(m);  // counted again as the deliver event
   // Readiness is re-marked once, after the handler: nothing reads the ready set
   // during a turn, and a process that keeps a message costs no update at all.
   Event e{EventKind::Deliver, w.turn};
@@ -175,7 +186,7 @@ void deliver(World& w, int32_t id, int64_t ready_count) {
   e.sig = m.sig;
   e.ready = ready_count;
   e.args = m.args;
-  w.journal.push_back(std::move(e));
+  journal(w, std::move(e));
 
   const Kind& k = w.prog.kinds[p.kind];
   int32_t h = k.handler_of_sig[m.sig];

@@ -5,7 +5,8 @@
 
 namespace concord {
 
-constexpr int kMaxDepth = 64;                    // nesting of statements, expressions, supervisors
+constexpr int kMaxDepth = 64;         // nesting of statements, expressions, supervisors
+constexpr int kMaxTextNesting = 256;  // parentheses and unary operators nested in text (§12.1)
 constexpr int kMaxNameLength = 32;
 constexpr int64_t kMaxRepeat = 1000;
 constexpr int64_t kMaxWeight = 100000;           // statements run per body, at most (§4.8)

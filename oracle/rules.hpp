@@ -19,11 +19,19 @@ void mark_ready(World& w, int32_t id);                                 // §8.2 
 void send_message(World& w, int32_t from, int32_t to, int32_t sig,     // §6.5 enqueue or drop
                   std::vector<Value> args);
 void journal_decision(World& w, int32_t sup_slot, int32_t child, Action a);  // §9.2
+void journal(World& w, Event e);                                             // §9.2 append, counted (§11)
+void charge(World& w, int64_t held, int64_t text = 0);                       // §11 memory bound, else OutOfMemory
 
 // --- statements and expressions (exec.cpp) -------------------------------------
 void run_init(World& w, int32_t id);                                   // §6.7 init body
 void deliver(World& w, int32_t id, int64_t ready_count);               // §8.2 steps 5-6
 std::vector<Value> initial_state(World& w, Process& p);          // §6.7 state initialisers
+
+// --- results (result.cpp): the most text each item adds to the result line (§9.3)
+int64_t event_text_bound(const World& w, const Event& e);      // the event, and its failure or decision record
+int64_t process_text_bound(const World& w, const Process& p);  // its `processes` and `alive` entries
+int64_t child_text_bound(const World& w, int32_t name);        // a `children` entry
+int64_t fixed_text_bound(const World& w);                      // run, outcome, supervisors' static entries
 
 // --- supervision (supervision.cpp) ----------------------------------------------
 void start_supervisor(World& w, int32_t slot);                         // §6.7 new incarnation

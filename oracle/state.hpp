@@ -10,6 +10,8 @@
 //   declared supervisor (pre-order), and a restart is a new incarnation in the
 //   same slot.
 // - `live` counts alive workers (the process limit, §6.6).
+// - `memory_used` counts what the run holds and the text it adds to its result
+//   (memory.hpp); charge() keeps it at most `memory_limit` or ends the run.
 #pragma once
 
 #include <cstdint>
@@ -43,10 +45,19 @@ struct Message {
 // storage once drained.
 class Mailbox {
  public:
+  // The bytes a message is counted for while it is queued (memory.hpp).
+  static int64_t cost(const Message& m) {
+    return static_cast<int64_t>(sizeof(Message) + m.args.size() * sizeof(Value));
+  }
   bool empty() const { return head_ == items_.size(); }
   size_t size() const { return items_.size() - head_; }
-  void push_back(Message m) { items_.push_back(std::move(m)); }
+  int64_t bytes() const { return bytes_; }  // the cost of the messages queued
+  void push_back(Message m) {
+    bytes_ += cost(m);
+    items_.push_back(std::move(m));
+  }
   Message pop_front() {
+    bytes_ -= cost(items_[head_]);
     Message m = std::move(items_[head_++]);
     if (head_ == items_.size()) clear();                        // drained: reuse storage
     else if (head_ >= 32 && head_ * 2 >= items_.size()) compact();  // amortised O(1)
@@ -55,6 +66,7 @@ class Mailbox {
   void clear() {
     items_.clear();
     head_ = 0;
+    bytes_ = 0;
   }
 
  private:
@@ -63,7 +75,8 @@ class Mailbox {
     head_ = 0;
   }
   std::vector<Message> items_;
-  size_t head_ = 0;  // index of the oldest message
+  size_t head_ = 0;    // index of the oldest message
+  int64_t bytes_ = 0;  // cost() of the queued messages
 };
 
 struct Process {
@@ -125,8 +138,13 @@ struct World {
   std::vector<int64_t> spawned;                 // per kind: successful spawns so far
   ReadySet ready;
   int64_t live = 0;
+  int64_t memory_used = 0;   // bytes counted so far (memory.hpp), text_bound included
+  int64_t text_bound = 0;    // the longest the result line can be now (§9.3)
+  int64_t memory_limit = 0;  // the run stops with OutOfMemory beyond it
+  int64_t steps = 0;         // statements executed so far (memory.hpp)
+  int64_t step_limit = 0;    // the run stops with OutOfSteps beyond it
 
-  std::vector<Event> journal;
+  std::deque<Event> journal;  // a deque: growing it never copies it
 
   // Peaks of the run, for the sizes campaigns report (runners/failure.hpp RunSize):
   // no rule reads them.

@@ -46,7 +46,7 @@ void terminate_supervisor(World& w, int32_t slot) {
   Event e{EventKind::Exit, w.turn};
   e.name = s.name;
   e.reason = intern_name(w, "shutdown");
-  w.journal.push_back(std::move(e));
+  journal(w, std::move(e));
 }
 
 // Starts (or restarts) one entry of the child list (§6.7, §7.3).
@@ -124,7 +124,7 @@ void start_supervisor(World& w, int32_t slot) {
   Event e{EventKind::Start, w.turn};
   e.name = s.name;
   e.sig = -1;
-  w.journal.push_back(std::move(e));
+  journal(w, std::move(e));
   // Static children in declaration order, depth first (OTP start_children/2).
   for (const Child& c : s.decl->children) {
     ChildEntry entry{};
@@ -159,6 +159,7 @@ void add_dynamic_child(World& w, int32_t slot, int32_t id, Restart r) {
   entry.is_sup = false;
   entry.proc = id;
   entry.running = true;
+  charge(w, sizeof(ChildEntry), child_text_bound(w, entry.name));
   w.sups[slot].children.push_back(entry);
 }
 
