@@ -37,8 +37,8 @@ Exported export_c(const Case& c) {
   std::string runs;
   for (size_t i = 0; i < c.runs.size(); i++)
     runs += "    {" + c_literal(settings_line(c.runs[i])) + ",\n     " + c_literal(c.runs[i].expect.dump()) + "},\n";
-  std::string run = "cc -O1 -I" + c_runtime_dir() + " " + prog + ".c " + c_runtime_lib() + " -o " + prog +
-                    " && cc -O1 " + test + ".c -o " + test + " && ./" + test;
+  std::string run = std::string(CONCORD_EXPORT_CC) + " -I" + c_runtime_dir() + " " + prog + ".c " + c_runtime_lib() +
+                    " -o " + prog + " && cc -O1 " + test + ".c -o " + test + " && ./" + test;
   std::string s =
       "/* " + test + ".c: the concord corpus case " + c.name + " as a C test.\n" + comment_lines(c.about, "** ") +
       "**\n"
