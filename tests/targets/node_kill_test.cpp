@@ -75,7 +75,7 @@ class NodeKill : public testing::TestWithParam<Interpreter> {};
 TEST_P(NodeKill, KilledByHandMidCampaignIsNoFinding) {
   const Interpreter& it = GetParam();
   TempDir dir("concord-kill");
-  Subprocess fuzz(Command{{CONCORD_BINARY, "fuzz", "--seed", "1", "--time", "10s", "--jobs", "1", "--target", it.target,
+  Subprocess fuzz(Command{{CONCORD_BINARY, "fuzz", "--seed", "1", "--time", "20s", "--jobs", "1", "--target", it.target,
                            "--corpus", dir.path() + "/found", "--report", dir.path() + "/report", "--quiet"},
                           {},
                           "",
@@ -89,6 +89,9 @@ TEST_P(NodeKill, KilledByHandMidCampaignIsNoFinding) {
     ASSERT_EQ(::kill(victim, SIGKILL), 0);
     killed = victim;
   }
+  // The campaign goes on with a fresh node (counting programs would depend on the
+  // machine's load: under the sanitizers on a loaded machine 10 s gave 4).
+  EXPECT_GT(wait_for(fuzz.pid(), it.comm, 15, killed), 0) << "no fresh " << it.comm << " after the second kill";
   std::string out;
   fuzz.read_to_eof(out, deadline_after(120));
   std::optional<ExitStatus> status = fuzz.wait_until(deadline_after(10));
@@ -100,7 +103,7 @@ TEST_P(NodeKill, KilledByHandMidCampaignIsNoFinding) {
   EXPECT_FALSE(fs::exists(dir.path() + "/found")) << out;
   ojson sum = ojson::parse(read_file(dir.path() + "/report/summary.json"));
   EXPECT_TRUE(sum["signatures"].empty()) << sum.dump(2);
-  EXPECT_GE(sum["programs"].get<uint64_t>(), 5u) << "the campaign went on with a fresh node: " << out;
+  EXPECT_GE(sum["programs"].get<uint64_t>(), 1u) << out;
 }
 
 INSTANTIATE_TEST_SUITE_P(Targets, NodeKill,
