@@ -1,5 +1,7 @@
 // oracle/processes.cpp: life and death of worker processes and message passing
-// (SPEC §6.4–§6.7, §8.1).
+// (SPEC §6.4–§6.7, §8.1; version 2: §17.1 what an exit does, §19.1 how a start ends).
+#include <algorithm>
+
 #include "rules.hpp"
 
 namespace concord {
@@ -14,12 +16,14 @@ int32_t intern_name(World& w, const std::string& name) {
   return id;
 }
 
+// §8.2 step 2; §18.3: a waiting process is ready once its reply has come, any
+// other once its mailbox is not empty.
 void mark_ready(World& w, int32_t id) {
   const Process& p = w.procs[id];
-  w.ready.set(id, p.alive && !p.mailbox.empty());
+  w.ready.set(id, p.alive && (p.wait ? p.wait->replied : !p.mailbox.empty()));
 }
 
-int32_t create_process(World& w, int32_t name, int32_t kind, std::vector<Value> params, int32_t sup) {
+int32_t new_process(World& w, int32_t name, int32_t kind, std::vector<Value> params, int32_t sup) {
   int32_t id = static_cast<int32_t>(w.procs.size());
   w.proc_of_name[name] = id;
   Process& p = w.procs.emplace_back();
@@ -27,40 +31,84 @@ int32_t create_process(World& w, int32_t name, int32_t kind, std::vector<Value> 
   p.kind = kind;
   p.params = std::move(params);
   p.sup = sup;
-  start_process(w, id);
   return id;
 }
 
-void start_process(World& w, int32_t id) {
+// §6.7: alive with an empty mailbox, a new incarnation (no links, monitors or trap
+// flag: §16.1), the `start` event, the state initialisers, then init. §19.1: a
+// start fails when an initialiser or init fails or init stops; init's `ignore`
+// ignores it; either way the process exits at once, an exit its supervisor does
+// not handle (ExitCause::FailedStart).
+Started start_worker(World& w, int32_t id) {
   Process& p = w.procs[id];
   p.alive = true;
+  p.incarnation++;
+  p.trap = false;
   p.mailbox.clear();
-  p.state = initial_state(w, p);
   w.live++;
   Event e{EventKind::Start, w.turn};
   e.name = p.name;
   e.sig = p.kind;
   w.journal.push_back(std::move(e));
-  run_init(w, id);
+  try {
+    p.state = initial_state(w, p);
+    run_init(w, id);
+  } catch (const HandlerEnd& end) {
+    exit_worker(w, id, end.ignore ? w.words.normal : end.reason, ExitCause::FailedStart);
+    return end.ignore ? Started::Ignored : Started::Failed;
+  }
+  mark_ready(w, id);
+  return Started::Ok;
 }
 
-void end_process(World& w, int32_t id, const std::string& reason) {
+void exit_worker(World& w, int32_t id, int32_t reason, ExitCause cause) {
   Process& p = w.procs[id];
+  // 1. Not alive; mailbox, state, trap flag and pending call discarded; the exit event.
   p.alive = false;
   p.mailbox.clear();
   p.state.clear();
+  p.trap = false;
+  p.blocked = 0;
+  if (p.wait) {
+    p.wait.reset();
+    w.waiting--;
+  }
   w.live--;
   mark_ready(w, id);
   Event e{EventKind::Exit, w.turn};
   e.name = p.name;
-  e.reason = intern_name(w, reason);
+  e.reason = reason;
   w.journal.push_back(std::move(e));
+  // 2. Its links go (on both sides, in signal_links) and the monitors it held.
+  for (const Monitor& m : p.held)
+    std::erase_if(w.procs[m.other].watched_by, [&](const Monitor& x) { return x.other == id && x.number == m.number; });
+  p.held.clear();
+  // 3. Link signals by ascending id, then down and call signals together in the
+  // order the monitors were made; those monitors go.
+  if (!p.links.empty()) {
+    std::vector<int32_t> linked = std::move(p.links);
+    p.links.clear();
+    std::sort(linked.begin(), linked.end());
+    for (int32_t other : linked) {
+      Process& y = w.procs[other];
+      std::erase(y.links, id);
+      w.signals.push_back(Signal{SignalKind::Link, p.name, other, y.incarnation, reason});
+    }
+  }
+  for (const Monitor& m : p.watched_by) {
+    Process& holder = w.procs[m.other];
+    std::erase_if(holder.held, [&](const Monitor& x) { return x.number == m.number; });
+    w.signals.push_back(
+        Signal{m.call ? SignalKind::Call : SignalKind::Down, p.name, m.other, holder.incarnation, reason});
+  }
+  p.watched_by.clear();
+  // 4. A supervised worker's own exit is a pending exit of its supervisor.
+  if (cause == ExitCause::Own && p.sup >= 0 && w.sups[p.sup].alive) add_pending_exit(w, p.sup, p.name, reason);
 }
 
-void exit_process(World& w, int32_t id, const std::string& reason) {
-  end_process(w, id, reason);
-  const Process& p = w.procs[id];
-  if (p.sup >= 0) child_exited(w, p.sup, p.name, reason);
+void append_message(World& w, int32_t id, Message m) {
+  w.procs[id].mailbox.push_back(std::move(m));
+  mark_ready(w, id);
 }
 
 void send_message(World& w, int32_t from, int32_t to, int32_t sig, std::vector<Value> args) {
@@ -74,8 +122,7 @@ void send_message(World& w, int32_t from, int32_t to, int32_t sig, std::vector<V
     w.journal.push_back(std::move(e));
     return;
   }
-  w.procs[id].mailbox.push_back(Message{from, sig, std::move(args)});
-  mark_ready(w, id);
+  append_message(w, id, Message{from, sig, std::move(args)});
 }
 
 void journal_decision(World& w, int32_t sup_slot, int32_t child, Action a) {
@@ -84,6 +131,15 @@ void journal_decision(World& w, int32_t sup_slot, int32_t child, Action a) {
   e.other = w.sups[sup_slot].name;
   e.action = a;
   w.journal.push_back(std::move(e));
+}
+
+int32_t code_of(const World& w, int32_t reason) {
+  const ReasonIds& k = w.words;
+  if (reason == k.normal) return k.NORMAL;
+  if (reason == k.shutdown) return k.SHUTDOWN;
+  if (reason == k.killed) return k.KILLED;
+  if (reason == k.noproc) return k.NOPROC;
+  return reason;  // a code names itself
 }
 
 }  // namespace concord

@@ -1,4 +1,5 @@
-// oracle/result.cpp: a run's result in its canonical serialisation (SPEC §9).
+// oracle/result.cpp: a run's result in its canonical serialisation (SPEC §9;
+// version 2: §22, its events, values and keys in their order).
 // Keys are inserted in the spec's order into ordered_json, whose compact dump()
 // is the canonical form (no spaces, minimal escapes, \u00XX in lower case).
 #include <charconv>
@@ -15,12 +16,50 @@ const char* action_name(Action a) {
     case Action::Keep: return "keep";
     case Action::Remove: return "remove";
     case Action::GiveUp: return "give_up";
+    case Action::AutoShutdown: return "auto_shutdown";
   }
   return "?";
 }
 
+const char* signal_kind_name(uint8_t k) {
+  switch (static_cast<SignalKind>(k)) {
+    case SignalKind::Link: return "link";
+    case SignalKind::Exit: return "exit";
+    case SignalKind::Down: return "down";
+    case SignalKind::Call: return "call";
+  }
+  return "?";
+}
+
+const char* signal_effect_name(uint8_t e) {
+  switch (static_cast<SignalEffect>(e)) {
+    case SignalEffect::Exit: return "exit";
+    case SignalEffect::Message: return "message";
+    case SignalEffect::Ignore: return "ignore";
+  }
+  return "?";
+}
+
+const char* api_result_name(uint8_t r) {  // §20's table
+  switch (static_cast<ApiResult>(r)) {
+    case ApiResult::Ok: return "ok";
+    case ApiResult::NotFound: return "not_found";
+    case ApiResult::Running: return "running";
+    case ApiResult::Restarting: return "restarting";
+    case ApiResult::Ignored: return "ignored";
+    case ApiResult::Failed: return "failed";
+  }
+  return "?";
+}
+
+// An exit reason that makes a failures record: abnormal (§15; §22).
+bool is_failure(const std::string& reason) { return reason != "normal" && reason != "shutdown"; }
+
+// A signal's reason: a reason, or "kill" for exit(e, kill) (§22).
+std::string signal_reason(const World& w, const Event& e) { return e.reason < 0 ? "kill" : w.names[e.reason]; }
+
 ojson value_json(const World& w, Value v, Type t) {
-  if (t == Type::Addr) return w.names[static_cast<size_t>(v)];
+  if (t != Type::Int) return w.names[static_cast<size_t>(v)];  // addr, reason: a string (§22)
   return v;
 }
 
@@ -71,6 +110,41 @@ ojson event_json(const World& w, const Event& e) {
       j["supervisor"] = w.names[e.other];
       j["process"] = w.names[e.name];
       j["action"] = action_name(e.action);
+      break;
+    case EventKind::Signal:
+      j["ev"] = "signal";
+      j["turn"] = e.turn;
+      j["kind"] = signal_kind_name(e.sub);
+      j["from"] = w.names[e.other];
+      j["to"] = w.names[e.name];
+      j["reason"] = signal_reason(w, e);
+      j["effect"] = signal_effect_name(e.effect);
+      break;
+    case EventKind::Call:
+      j["ev"] = "call";
+      j["turn"] = e.turn;
+      j["ready"] = e.ready;
+      j["to"] = w.names[e.name];
+      j["from"] = w.names[e.other];
+      j["tag"] = w.prog.sigs[e.sig].tag;
+      j["args"] = args_json(w, e);
+      break;
+    case EventKind::Resume:
+      j["ev"] = "resume";
+      j["turn"] = e.turn;
+      j["ready"] = e.ready;
+      j["to"] = w.names[e.name];
+      j["from"] = w.names[e.other];
+      j["value"] = value_json(w, e.args[0], e.vtype);
+      break;
+    case EventKind::Api:
+      j["ev"] = "api";
+      j["turn"] = e.turn;
+      j["from"] = w.names[e.name];
+      j["supervisor"] = w.names[e.other];
+      j["op"] = api_name(static_cast<ApiOp>(e.sub));
+      j["child"] = w.names[e.child];
+      j["result"] = api_result_name(e.effect);
       break;
   }
   return j;
@@ -173,7 +247,7 @@ class LineWriter {
     else name(id);
   }
   void value(Value v, Type t) {
-    if (t == Type::Addr) name(static_cast<int32_t>(v));
+    if (t != Type::Int) name(static_cast<int32_t>(v));  // addr, reason (§22)
     else num(v);
   }
   void args(const Event& e) {
@@ -208,6 +282,25 @@ class LineWriter {
       case EventKind::Decision:
         raw("{\"ev\":\"decision\",\"turn\":"), num(e.turn), raw(",\"supervisor\":"), name(e.other);
         raw(",\"process\":"), name(e.name), raw(",\"action\":"), str(action_name(e.action));
+        break;
+      case EventKind::Signal:
+        raw("{\"ev\":\"signal\",\"turn\":"), num(e.turn), raw(",\"kind\":"), str(signal_kind_name(e.sub));
+        raw(",\"from\":"), name(e.other), raw(",\"to\":"), name(e.name), raw(",\"reason\":");
+        str(signal_reason(w_, e)), raw(",\"effect\":"), str(signal_effect_name(e.effect));
+        break;
+      case EventKind::Call:
+        raw("{\"ev\":\"call\",\"turn\":"), num(e.turn), raw(",\"ready\":"), num(e.ready), raw(",\"to\":");
+        name(e.name), raw(",\"from\":"), name(e.other), raw(",\"tag\":"), str(w_.prog.sigs[e.sig].tag);
+        raw(",\"args\":"), args(e);
+        break;
+      case EventKind::Resume:
+        raw("{\"ev\":\"resume\",\"turn\":"), num(e.turn), raw(",\"ready\":"), num(e.ready), raw(",\"to\":");
+        name(e.name), raw(",\"from\":"), name(e.other), raw(",\"value\":"), value(e.args[0], e.vtype);
+        break;
+      case EventKind::Api:
+        raw("{\"ev\":\"api\",\"turn\":"), num(e.turn), raw(",\"from\":"), name(e.name), raw(",\"supervisor\":");
+        name(e.other), raw(",\"op\":"), str(api_name(static_cast<ApiOp>(e.sub))), raw(",\"child\":"), name(e.child);
+        raw(",\"result\":"), str(api_result_name(e.effect));
         break;
     }
     out += '}';

@@ -192,6 +192,9 @@ bool type_of(const Expr& e, const gen::ExprScope& sc, Type& out, std::string& wh
   switch (e.kind) {
     case ExprKind::Int: out = Type::Int; return true;
     case ExprKind::Self: out = Type::Addr; return true;
+    case ExprKind::Reason:
+      out = Type::Reason;
+      return is_reason_literal(e.name) || (why = "not a reason: " + e.name, false);
     case ExprKind::Addr:
       out = Type::Addr;
       if (std::count(sc.addrs.begin(), sc.addrs.end(), e.name) == 0) return why = "unknown addr @" + e.name, false;
