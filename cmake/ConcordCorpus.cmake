@@ -15,7 +15,7 @@
 # CORPUS   folders (searched recursively for *.case.json, again at each build, so a
 #          new case becomes a test at the next build) and single case files.
 #          Relative paths are taken from the current source folder.
-# TARGETS  the targets each case runs on: oracle, c, erlang (built in) or a backend
+# TARGETS  the targets each case runs on: oracle, c, erlang, js, elixir (built in) or a backend
 #          declared by BACKEND or BACKENDS.
 # BACKEND  declares a backend as on concord's command line: NAME=COMMAND, where
 #          COMMAND is split into words like a POSIX shell would, but no shell runs
@@ -71,7 +71,7 @@ function(concord_add_corpus)
   endif()
 
   # Backends: built-in names, BACKEND NAME=COMMAND, BACKENDS files.
-  set(declared oracle c erlang)
+  set(declared oracle c erlang js elixir)
   set(backend_args "")
   foreach(b IN LISTS arg_BACKEND)
     if(NOT b MATCHES "^([A-Za-z0-9_.-]+)=(.*[^ \t].*)$")
@@ -83,7 +83,7 @@ function(concord_add_corpus)
       message(FATAL_ERROR "${fn}: BACKEND name '${name}' is longer than 32 characters")
     endif()
     if(name STREQUAL "all" OR name IN_LIST declared)
-      message(FATAL_ERROR "${fn}: BACKEND name '${name}' is taken (all, oracle, c, erlang, or declared twice)")
+      message(FATAL_ERROR "${fn}: BACKEND name '${name}' is taken (all, oracle, c, erlang, js, elixir, or declared twice)")
     endif()
     list(APPEND declared "${name}")
     string(REPLACE ";" "\\;" b "${b}")  # one argument, even with a ';' in the command
@@ -116,7 +116,7 @@ function(concord_add_corpus)
       if(t MATCHES "^[A-Z][A-Z_]*$")  # a keyword misspelt after TARGETS reads as a target
         set(hint " (a misspelt keyword? known: NAME CORPUS TARGETS BACKEND BACKENDS CONCORD LABELS TIMEOUT)")
       endif()
-      message(FATAL_ERROR "${fn}: target '${t}' is neither built in (oracle, c, erlang) nor declared by "
+      message(FATAL_ERROR "${fn}: target '${t}' is neither built in (oracle, c, erlang, js, elixir) nor declared by "
                           "BACKEND or BACKENDS${hint}")
     endif()
   endforeach()

@@ -13,6 +13,9 @@
 //                process limits so that SYSTEM_LIMIT happens.
 //   arith        long, deep expressions full of arithmetic edge values, shifts by
 //                counts past 63, divisions by zero.
+//   dynamic-supervision  supervisors without declared children (Elixir's
+//                DynamicSupervisors: the elixir target), many dynamic children of
+//                every restart type that stop and fail, intensity 0 often.
 #pragma once
 
 #include <cstdint>
@@ -236,6 +239,34 @@ inline std::vector<Profile> make_profiles() {
       "decisions:*",        "failures:NOPROC",      "failures:SYSTEM_LIMIT",          "constructs:supervisor:*",
       "constructs:spawn:*", "events:start:restart", "events:start:supervisor_restart"};
   out.push_back(a);
+
+  Profile ds;
+  ds.name = "dynamic-supervision";
+  ds.intent = "childless supervisors (Elixir: DynamicSupervisors) full of dynamic children that stop and fail";
+  ds.max_kinds = 3;
+  ds.max_handlers = 3;
+  // Workers that spawn under supervisors, stop and fail, so that supervisors react.
+  ds.w_send = 4, ds.w_assign = 2, ds.w_if = 2, ds.w_repeat = 1, ds.w_spawn = 5, ds.w_stop = 2, ds.w_fail = 3;
+  ds.w_plain_handler = 1, ds.w_failing_handler = 1;
+  ds.max_expr_depth = 3;
+  ds.w_matched_message = 6, ds.w_stray_message = 1;
+  ds.max_given = 8;
+  ds.w_given_to_process = 12;
+  ds.w_addr_var = 5;
+  ds.w_spawn_unbound = 1, ds.w_spawn_bound = 3;
+  ds.w_spawn_plain = 1, ds.w_spawn_under = 8;
+  // Half the supervisors have no static child; a third of those are one_for_one.
+  ds.max_roots = 4;
+  ds.w_root_process = 1, ds.w_root_supervisor = 3;
+  ds.max_supervisor_depth = 2;
+  ds.max_children = 1;
+  ds.w_child_process = 1, ds.w_child_supervisor = 1;
+  ds.max_intensity = 3;
+  ds.w_intensity_zero = 2, ds.w_intensity_positive = 3;
+  ds.min_turns = 20, ds.max_turns = 300;
+  ds.min_processes = 5, ds.max_processes = 60;
+  ds.may_miss = {"constructs:literal:*", "constructs:op:*"};  // expressions are not its point
+  out.push_back(ds);
 
   return out;
 }

@@ -36,14 +36,26 @@ ojson Throughput::to_json() const {
 
 namespace {
 
-const char* status_word(Finding::Kind k) { return k == Finding::Kind::kKnown ? "known" : "new"; }
+const char* status_word(Finding::Kind k) {
+  return k == Finding::Kind::kKnown ? "known" : k == Finding::Kind::kDeviation ? "deviation" : "new";
+}
+
+// When shards disagree on a signature's status: new over known over deviation (a
+// signature some case showed unexplained is not a known deviation).
+std::string merged_status(const ojson& a, const ojson& b) {
+  for (const char* s : {"new", "known"})
+    if (a["status"] == s || b["status"] == s) return s;
+  return "deviation";
+}
 
 std::string shard_name(uint64_t i, uint64_t n) { return std::to_string(i) + "/" + std::to_string(n); }
 
 ojson first_differences(const std::vector<Divergence>& ds) {
   ojson out = ojson::array();
-  for (const Divergence& d : ds)
+  for (const Divergence& d : ds) {
     out.push_back(ojson{{"target", d.target}, {"run", d.run}, {"kind", d.kind}, {"report", d.report}});
+    if (!d.deviation.empty()) out.back()["deviation"] = d.deviation;
+  }
   return out;
 }
 
@@ -82,12 +94,17 @@ ojson report_summary(const CampaignConfig& cfg, const CampaignReport& r, const T
   j["flaky"] = t.flaky;
   j["no_verdict"] = r.no_verdict;
   j["interrupted"] = r.interrupted;
+  j["deviations"] = t.deviations;
   ojson sigs = ojson::array(), flaky = ojson::array();
+  std::set<std::string> unexplained;  // signatures that some case showed unexplained: not a known deviation
+  for (const Finding& f : r.findings)
+    if (f.kind != Finding::Kind::kFlaky && f.kind != Finding::Kind::kDeviation) unexplained.insert(f.signature);
   for (const Finding& f : r.findings) {
     if (f.kind == Finding::Kind::kFlaky) {
       flaky.push_back(ojson{{"case", f.case_index}, {"signature", f.signature}, {"reproduce", f.reproduce}});
       continue;
     }
+    if (f.kind == Finding::Kind::kDeviation && unexplained.count(f.signature)) continue;
     ojson s{{"signature", f.signature},
             {"status", status_word(f.kind)},
             {"hits", 0},
@@ -214,6 +231,7 @@ ojson merge_reports(const std::vector<ojson>& summaries, const std::vector<std::
     m["seconds"] = std::max(m["seconds"].get<double>(), j["seconds"].get<double>());
     for (const char* key : {"programs", "runs", "divergent_cases", "flaky"})
       m[key] = m[key].get<uint64_t>() + j[key].get<uint64_t>();
+    m["deviations"] = m.value("deviations", uint64_t{0}) + j.value("deviations", uint64_t{0});
     for (const auto& [t, s] : j["target_seconds"].items())
       m["target_seconds"][t] = m["target_seconds"].value(t, 0.0) + s.get<double>();
     for (const auto& [t, n] : j["no_verdict"].items())
@@ -228,10 +246,10 @@ ojson merge_reports(const std::vector<ojson>& summaries, const std::vector<std::
       }
       ojson& have = it->second;
       uint64_t hits = have["hits"].get<uint64_t>() + s["hits"].get<uint64_t>();
-      bool is_new = have["status"] == "new" || s["status"] == "new";
+      std::string status = merged_status(have, s);
       if (s["first_case"].get<uint64_t>() < have["first_case"].get<uint64_t>()) have = s;  // the campaign's first
       have["hits"] = hits;
-      have["status"] = is_new ? "new" : "known";
+      have["status"] = status;
     }
     cov.merge(Coverage::from_json(j["coverage"]));
   }
@@ -274,15 +292,23 @@ std::string targets_words(const ojson& j) {
 }
 
 std::string signatures_words(const ojson& j) {
-  size_t fresh = 0, known = 0;
-  for (const ojson& s : j["signatures"]) (s["status"] == "new" ? fresh : known)++;
-  return std::to_string(fresh) + " new, " + std::to_string(known) + " known";
+  size_t fresh = 0, known = 0, deviations = 0;
+  for (const ojson& s : j["signatures"])
+    (s["status"] == "new" ? fresh : s["status"] == "deviation" ? deviations : known)++;
+  return std::to_string(fresh) + " new, " + std::to_string(known) + " known" +
+         (deviations ? ", " + std::to_string(deviations) + " known deviation" + (deviations == 1 ? "" : "s") : "");
+}
+
+std::string status_words(const ojson& s) {
+  return s["status"] == "new" ? "NEW" : s["status"] == "deviation" ? "known deviation" : "known";
 }
 
 std::string first_difference_words(const ojson& s) {
   std::string out;
   for (const ojson& d : s.value("first_difference", ojson::array()))
-    out += d.value("target", "") + ", run " + std::to_string(d.value("run", 0)) + ":\n" + d.value("report", "");
+    out += d.value("target", "") + ", run " + std::to_string(d.value("run", 0)) +
+           (d.contains("deviation") ? " (declared deviation " + d.value("deviation", "") + ")" : "") + ":\n" +
+           d.value("report", "");
   return out;
 }
 

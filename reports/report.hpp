@@ -52,13 +52,15 @@ std::string report_html(const ojson& summary);      // report_html.cpp
 
 // What the renderers share: "12.3" for (12.345, 1); the targets a summary's
 // signature entry names, "+"-joined ("c+erlang"); the campaign in one line; every
-// target compared ("oracle, c, erlang"); the signatures counted ("2 new, 1 known");
+// target compared ("oracle, c, erlang"); the signatures counted ("2 new, 1 known"),
+// and one signature's status ("NEW", "known", "known deviation");
 // a signature entry's first differences ("c, run 0:\n  first difference at ...").
 std::string fixed_point(double v, int digits);
 std::string targets_of(const ojson& signature_entry);
 std::string campaign_title(const ojson& summary);
 std::string targets_words(const ojson& summary);
 std::string signatures_words(const ojson& summary);
+std::string status_words(const ojson& signature_entry);  // "NEW", "known", "known deviation"
 std::string first_difference_words(const ojson& signature_entry);
 
 // Writes summary.json, summary.md, junit.xml and index.html into dir (created),

@@ -61,7 +61,7 @@ std::string report_html(const ojson& j) {
            "<th class=\"num\">first case</th><th>corpus file</th><th>triage</th></tr>\n";
     for (const ojson& s : j["signatures"]) {
       bool is_new = s["status"] == "new";
-      out << "<tr><td class=\"" << (is_new ? "differ\">NEW" : "noverdict\">known") << "</td><td><code>"
+      out << "<tr><td class=\"" << (is_new ? "differ" : "noverdict") << "\">" << status_words(s) << "</td><td><code>"
           << html_escape(s["signature"].get<std::string>()) << "</code></td><td class=\"num\">" << s["hits"]
           << "</td><td class=\"num\">" << s["first_case"] << "</td><td><code>"
           << html_escape(s.value("corpus_file", "")) << "</code></td><td>";

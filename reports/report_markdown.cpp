@@ -32,7 +32,7 @@ std::string report_markdown(const ojson& j) {
   out << "\n## Divergences\n\n";
   if (j["signatures"].empty()) out << "None: every target agreed with the oracle on every run.\n";
   for (const ojson& s : j["signatures"]) {
-    out << "### " << (s["status"] == "new" ? "NEW" : "known") << " `" << s["signature"].get<std::string>() << "`\n\n";
+    out << "### " << status_words(s) << " `" << s["signature"].get<std::string>() << "`\n\n";
     out << s["hits"] << (s["hits"] == 1 ? " divergent case" : " divergent cases") << ", the first case "
         << s["first_case"] << ".";
     if (s.contains("corpus_file")) out << " Corpus: `" << s["corpus_file"].get<std::string>() << "`.";

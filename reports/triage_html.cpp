@@ -75,9 +75,12 @@ std::string triage_html(const Triage& t) {
       continue;
     }
     bool differ = tt.state == TargetTriage::State::kDiffer;
-    out << "<td class=\"" << (differ ? "differ\">differs" : "noverdict\">no verdict") << "</td><td class=\"num\">"
-        << tt.run << "</td><td><code>" << html_escape(tt.kind) << "</code><pre>" << html_escape(tt.report)
-        << "</pre></td></tr>\n";
+    std::string verdict = !differ                ? "noverdict\">no verdict"
+                          : tt.deviation.empty() ? "differ\">differs"
+                                                 : "noverdict\">known deviation <code>" + html_escape(tt.deviation) +
+                                                       "</code>: " + html_escape(tt.deviation_about);
+    out << "<td class=\"" << verdict << "</td><td class=\"num\">" << tt.run << "</td><td><code>" << html_escape(tt.kind)
+        << "</code><pre>" << html_escape(tt.report) << "</pre></td></tr>\n";
   }
   out << "</table>\n";
 

@@ -95,8 +95,11 @@ std::string triage_text(const Triage& t) {
       continue;
     }
     out << (tt.state == TargetTriage::State::kDiffer ? "DIFFERS" : "NO VERDICT") << " from run " << tt.run << ": "
-        << tt.kind << "\n"
-        << indent(tt.report, std::string(w + 2, ' '));
+        << tt.kind << "\n";
+    if (!tt.deviation.empty())
+      out << std::string(w + 4, ' ') << "known deviation " << tt.deviation << ", declared by " << tt.target << ": "
+          << tt.deviation_about << "\n";
+    out << indent(tt.report, std::string(w + 2, ' '));
   }
   for (const TargetTriage& tt : t.targets) {
     if (tt.state != TargetTriage::State::kDiffer) continue;

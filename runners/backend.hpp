@@ -13,6 +13,7 @@
 
 #include "oracle/program_json.hpp"
 #include "oracle/state.hpp"
+#include "runners/deviations.hpp"
 #include "runners/subprocess.hpp"
 
 namespace concord {
@@ -24,6 +25,7 @@ struct BackendSpec {
   double request_timeout = 60;       // seconds for the whole request
   std::vector<std::pair<std::string, std::string>> env;  // added to the harness's environment
   Limits limits;                                         // rlimits of the backend process (RLIMIT_CORE is always 0)
+  std::vector<Deviation> deviations;                     // its declared deviations from SPEC (deviations.hpp)
 };
 
 // One run's answer: what the backend printed, byte for byte, or the harness's own

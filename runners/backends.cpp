@@ -59,6 +59,8 @@ BackendSpec spec_from_json(const std::string& name, const ojson& j, const std::s
       s.limits.cpu_seconds = count_at(v, at);
     } else if (k == "address_space_bytes") {
       s.limits.address_space_bytes = count_at(v, at);
+    } else if (k == "deviations") {
+      s.deviations = parse_deviations(v, at);
     } else if (k == "env") {
       if (!v.is_object()) throw InputError(at, "expected an object of strings");
       for (auto e = v.begin(); e != v.end(); ++e) {
@@ -178,6 +180,11 @@ void Registry::add_file(const std::string& path) {
   } catch (const InputError& e) {
     throw InputError(path + (e.where.empty() ? "" : ": " + e.where), e.what_is_wrong);
   }
+}
+
+void Registry::set_deviations(const std::string& name, std::vector<Deviation> ds) {
+  for (BackendSpec& s : specs_)
+    if (s.name == name) s.deviations = std::move(ds);
 }
 
 void Registry::set_timeout(double seconds) {

@@ -33,6 +33,7 @@ class Registry {
   void add_option(const std::string& name_eq_command);  // --backend NAME=COMMAND
   void add_file(const std::string& path);               // --backends FILE
   void set_timeout(double seconds);                     // --timeout: every backend's run and request timeouts
+  void set_deviations(const std::string& name, std::vector<Deviation> ds);  // a built-in's, from its folder
 
   const BackendSpec* find(const std::string& name) const;
   const std::vector<BackendSpec>& all() const { return specs_; }  // built-ins first, then in declaration order

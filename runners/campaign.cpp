@@ -77,7 +77,8 @@ ShrinkResult shrink_divergence(Shared& sh, Differ& differ, const Program& p, con
       if (sh.interrupted()) return false;  // Ctrl-C: keep what is shrunk so far
       Program cand = program_from_json(c.program);
       check(cand);
-      return differ.run(cand, c.runs, targets).signature == signature;
+      DiffOutcome o = differ.run(cand, c.runs, targets);
+      return o.signature == signature && !all_explained(o.divergences);  // never shrink into a known deviation
     };
   };
   return shrink(ShrinkCase{program_to_json(p), runs}, opt);
@@ -143,6 +144,13 @@ void run_case(Shared& sh, Differ& differ, Coverage& cov, uint64_t index, std::ma
     return;
   }
   sh.report.hits[f.signature]++;
+  if (all_explained(again.divergences)) {  // a known deviation: counted and listed once per signature
+    f.kind = Finding::Kind::kDeviation;
+    f.divergences = again.divergences;
+    sh.report.totals.deviations++;
+    if (sh.report.hits[f.signature] == 1) sh.report.findings.push_back(std::move(f));
+    return;
+  }
   if (sh.known.count(f.signature)) {
     f.kind = Finding::Kind::kKnown;
     if (sh.report.hits[f.signature] == 1) sh.report.findings.push_back(std::move(f));

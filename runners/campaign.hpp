@@ -5,7 +5,9 @@
 // (index mod N), and a campaign by count finds the same cases however many
 // workers run it. Each worker owns one backend per target. A divergence is rerun
 // before it counts (one that does not repeat is flaky), then, when its signature
-// is new to the corpus and to the campaign, shrunk and stored.
+// is new to the corpus and to the campaign, shrunk and stored. A divergence that
+// declared deviations of its targets explain (runners/deviations.hpp) is a known
+// deviation: counted and listed, never shrunk, stored or failing.
 #pragma once
 
 #include <atomic>
@@ -47,7 +49,7 @@ struct Finding {
   uint64_t case_index = 0, program_seed = 0;
   std::string signature;
   std::vector<Divergence> divergences;  // as first seen
-  enum class Kind { kNew, kKnown, kDuplicate, kFlaky } kind = Kind::kNew;
+  enum class Kind { kNew, kKnown, kDuplicate, kFlaky, kDeviation } kind = Kind::kNew;
   double found_after = 0;  // seconds from the campaign's start
   std::string corpus_file;
   bool stored = false;
@@ -60,6 +62,7 @@ struct CampaignProgress {
   double elapsed = 0;
   uint64_t programs = 0, runs = 0;
   uint64_t divergent_cases = 0, signatures = 0, flaky = 0;
+  uint64_t deviations = 0;                // divergent cases that declared deviations explain
   std::map<std::string, double> seconds;  // per target, summed over workers
   bool shrinking = false;
 };
@@ -67,8 +70,8 @@ struct CampaignProgress {
 struct CampaignReport {
   CampaignProgress totals;
   std::map<std::string, uint64_t> no_verdict;  // per target: cases with a TIMEOUT, CRASH or MEMORY
-  std::vector<Finding> findings;               // new, known, flaky; by case index (duplicates counted only)
-  std::map<std::string, uint64_t> hits;        // divergent cases per signature
+  std::vector<Finding> findings;         // new, known, flaky, known deviations; by case index (duplicates counted only)
+  std::map<std::string, uint64_t> hits;  // divergent cases per signature
   Coverage coverage;
   bool interrupted = false;
 };

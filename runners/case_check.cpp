@@ -13,33 +13,48 @@ Answer expected_answer(const ojson& expect) {
   return a;
 }
 
-CaseVerdict check_case_answers(const Case& c, const std::string& target, const std::vector<Answer>& got) {
+namespace {
+
+CaseVerdict failed(std::string message, size_t run, bool indefinite = false) {
+  CaseVerdict v;
+  v.pass = false;
+  v.no_verdict = indefinite;
+  v.message = std::move(message);
+  v.run = run;
+  return v;
+}
+
+}  // namespace
+
+CaseVerdict check_case_answers(const Case& c, const std::string& target, const std::vector<Answer>& got,
+                               const std::vector<Deviation>& deviations) {
   CaseVerdict v;
   std::string kind = c.status == "known-divergence" ? signature_kind(c.signature, target) : "";
   for (size_t i = 0; i < c.runs.size(); i++) {
-    if (i >= got.size()) {
-      v = CaseVerdict{false, false, "  no answer for this run\n", i};
-      return v;
-    }
+    if (i >= got.size()) return failed("  no answer for this run\n", i);
     std::optional<Difference> d = first_difference(c.runs[i].expect, got[i].json);
     if (!d) continue;
     if (!kind.empty()) {  // the first differing run of a known divergence: is it still the same one?
       std::string now = difference_kind(expected_answer(c.runs[i].expect), got[i]);
       if (now == kind) return v;
-      return CaseVerdict{false, false,
-                         "  known divergence changed: the signature says " + target + ":" + kind + ", now " + now +
-                             "\n      " + describe(*d, "expected", target),
-                         i};
+      return failed("  known divergence changed: the signature says " + target + ":" + kind + ", now " + now +
+                        "\n      " + describe(*d, "expected", target),
+                    i);
+    }
+    if (const Deviation* dev = explaining(deviations, expected_answer(c.runs[i].expect), got[i])) {
+      if (v.deviation.empty()) {
+        v.deviation = dev->id;
+        v.deviation_run = i;
+      }
+      continue;
     }
     bool indefinite = !got[i].ok() && !is_definite(got[i].code());
-    return CaseVerdict{false, indefinite, "  " + describe(*d, "expected", target), i};
+    return failed("  " + describe(*d, "expected", target), i, indefinite);
   }
   if (!kind.empty())
-    return CaseVerdict{false, false,
-                       "  known divergence no longer reproduces: " + target +
-                           " now agrees on every run (fixed? make "
-                           "the case's status \"regression\")\n",
-                       0};
+    return failed("  known divergence no longer reproduces: " + target +
+                      " now agrees on every run (fixed? make the case's status \"regression\")\n",
+                  0);
   return v;
 }
 

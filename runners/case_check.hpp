@@ -3,7 +3,9 @@
 // must equal the expected result; for a "known-divergence" the targets its
 // signature names must still differ first where it says (so that a fix is
 // noticed: the case then fails and asks to become a regression), and every other
-// target must agree.
+// target must agree. A "regression" run whose answer differs from its expected
+// result as a declared deviation of the target explains (runners/deviations.hpp)
+// passes, labelled: a known deviation.
 #pragma once
 
 #include <string>
@@ -19,9 +21,12 @@ struct CaseVerdict {
   bool no_verdict = false;  // failed on an indefinite error (TIMEOUT, CRASH, MEMORY)
   std::string message;      // why it failed: indented lines ending in '\n'
   size_t run = 0;           // the run it is about
+  std::string deviation;    // when it passed by a declared deviation: its id (the first such run's)
+  size_t deviation_run = 0;
 };
 
-CaseVerdict check_case_answers(const Case& c, const std::string& target, const std::vector<Answer>& got);
+CaseVerdict check_case_answers(const Case& c, const std::string& target, const std::vector<Answer>& got,
+                               const std::vector<Deviation>& deviations = {});
 
 // An expected result as an answer, for comparisons.
 Answer expected_answer(const ojson& expect);

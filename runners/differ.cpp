@@ -23,6 +23,13 @@ std::vector<std::string> Differ::target_names() const {
   return out;
 }
 
+const std::vector<Deviation>& Differ::deviations_of(const std::string& target) const {
+  static const std::vector<Deviation> none;
+  for (const auto& b : backends_)
+    if (b->spec().name == target) return b->spec().deviations;
+  return none;
+}
+
 DiffOutcome Differ::run(const Program& p, const std::vector<RunSettings>& runs, const std::vector<std::string>& only) {
   DiffOutcome o;
   auto t0 = std::chrono::steady_clock::now();
@@ -33,7 +40,7 @@ DiffOutcome Differ::run(const Program& p, const std::vector<RunSettings>& runs, 
     const std::string& name = b->spec().name;
     if (!only.empty() && std::find(only.begin(), only.end(), name) == only.end()) continue;
     t0 = std::chrono::steady_clock::now();
-    o.targets.push_back(TargetAnswers{name, b->request(program, runs)});
+    o.targets.push_back(TargetAnswers{name, b->request(program, runs), &b->spec().deviations});
     seconds_[name] += since(t0);
   }
   o.divergences = find_divergences(o.oracle, o.targets, &o.no_verdict);

@@ -32,6 +32,7 @@ class Differ {
   // Seconds spent per target ("oracle" included) and requests made, so far.
   const std::map<std::string, double>& seconds() const { return seconds_; }
   std::vector<std::string> target_names() const;
+  const std::vector<Deviation>& deviations_of(const std::string& target) const;  // its declared deviations
 
  private:
   std::vector<std::unique_ptr<Backend>> backends_;

@@ -101,13 +101,32 @@ std::vector<Divergence> find_divergences(const std::vector<Answer>& oracle, cons
       Comparison c = compare_answers("oracle", oracle[i], t.target, t.answers[i]);
       if (c.verdict == Verdict::kNoVerdict) indefinite = true;
       if (c.verdict != Verdict::kDiffer) continue;
-      out.push_back(Divergence{t.target, i, difference_kind(oracle[i], t.answers[i]), c.report});
+      const Deviation* dev = t.deviations ? explaining(*t.deviations, oracle[i], t.answers[i]) : nullptr;
+      out.push_back(Divergence{t.target, i, difference_kind(oracle[i], t.answers[i]), c.report, dev ? dev->id : ""});
       break;
     }
     if (indefinite && no_verdict) no_verdict->push_back(t.target);
   }
   std::sort(out.begin(), out.end(), [](const Divergence& a, const Divergence& b) { return a.target < b.target; });
   return out;
+}
+
+const Deviation* explaining(const std::vector<Deviation>& declared, const Answer& oracle, const Answer& got) {
+  if (declared.empty() || !oracle.ok() || !got.ok()) return nullptr;
+  std::optional<Difference> d = first_difference(oracle.json, got.json);
+  if (!d) return nullptr;  // the same value in other bytes: never a deviation
+  std::string kind = difference_kind(oracle, got);
+  for (const Deviation& dev : declared) {
+    if (std::find(dev.signatures.begin(), dev.signatures.end(), kind) == dev.signatures.end()) continue;
+    if (dev.oracle_value && *dev.oracle_value != d->left) continue;
+    if (dev.target_value && *dev.target_value != d->right) continue;
+    return &dev;
+  }
+  return nullptr;
+}
+
+bool all_explained(const std::vector<Divergence>& ds) {
+  return !ds.empty() && std::all_of(ds.begin(), ds.end(), [](const Divergence& d) { return !d.deviation.empty(); });
 }
 
 std::string signature_of(const std::vector<Divergence>& ds) {

@@ -21,9 +21,10 @@ Answer oracle_answer(const Program& p, const RunSettings& r);
 
 struct Divergence {
   std::string target;
-  size_t run = 0;      // the first run where the target differs
-  std::string kind;    // what differs first, e.g. "journal/deliver/to", "outcome", "error/CRASH"
-  std::string report;  // the first difference in words (indented lines), compare_answers' report
+  size_t run = 0;         // the first run where the target differs
+  std::string kind;       // what differs first, e.g. "journal/deliver/to", "outcome", "error/CRASH"
+  std::string report;     // the first difference in words (indented lines), compare_answers' report
+  std::string deviation;  // the id of the target's declared deviation that explains it, or ""
 };
 
 // "journal/deliver/to" for a difference at /journal/12/to where event 12 is a
@@ -39,9 +40,20 @@ std::string difference_kind(const Answer& oracle, const Answer& got);
 struct TargetAnswers {
   std::string target;
   std::vector<Answer> answers;
+  const std::vector<Deviation>* deviations = nullptr;  // the target's declared deviations, if any
 };
 std::vector<Divergence> find_divergences(const std::vector<Answer>& oracle, const std::vector<TargetAnswers>& targets,
                                          std::vector<std::string>* no_verdict = nullptr);
+
+// The declaration in `declared` that explains how `got` first differs from
+// `oracle` (answers to the same run), or nullptr: the difference's kind is one of
+// its signatures and, when it gives them, the values there are its values. Errors
+// are never explained.
+const Deviation* explaining(const std::vector<Deviation>& declared, const Answer& oracle, const Answer& got);
+
+// Whether every divergence is explained by a declared deviation (and there is one):
+// a "known deviation", shown and counted, not failing.
+bool all_explained(const std::vector<Divergence>& ds);
 
 // "c:journal/deliver/to erlang:outcome": target:kind for every divergence, by
 // target name. "" when there are none.

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "runners/backends.hpp"
+#include "runners/corpus_store.hpp"
 #include "runners/subprocess.hpp"
 
 namespace concord {
@@ -18,8 +19,9 @@ namespace fs = std::filesystem;
 
 constexpr double kBuildTimeout = 300;  // seconds for one compiler run
 
-// The catalogue: C faults first, then Erlang ones; within a target, roughly from the
-// scheduler outwards. targets/FAULTS.md has the same rows, with a trigger for each.
+// The catalogue: C faults first, then Erlang ones, then JavaScript ones; within a
+// target, roughly from the scheduler outwards. targets/FAULTS.md has the same rows,
+// with a trigger for each.
 const std::vector<Fault> kCatalogue = {
     {"ready_next", "c", "the scheduler picks the ready process after R[x mod n] (wrapping) when n > 1",
      "targets/c/runtime/run.c"},
@@ -58,6 +60,16 @@ const std::vector<Fault> kCatalogue = {
      "targets/erlang/runtime/concord_conductor.erl"},
     {"sends_lost_on_fail", "erlang", "the sends a handler made before it failed are thrown away",
      "targets/erlang/runtime/concord_worker.erl"},
+    {"draw_rounded_to_double", "js",
+     "the 64-bit draw is made one double before x mod |R|: its low bits are rounded away",
+     "targets/js/runtime/splitmix.js"},
+    {"div_floors", "js", "/ of two safe-range ints rounds toward minus infinity (Math.floor), not toward zero",
+     "targets/js/runtime/int64.js"},
+    {"restart_keeps_mailbox", "js", "a process that ends keeps its mailbox, so a restart delivers the old messages",
+     "targets/js/runtime/world.js"},
+    {"one_for_all_keeps_temporaries", "js",
+     "one_for_all starts temporary siblings again instead of removing them from the child list",
+     "targets/js/runtime/supervision.js"},
 };
 
 std::string upper(std::string s) {
@@ -111,6 +123,13 @@ const Fault* find_fault(const std::string& name) {
 
 std::string fault_macro(const Fault& f) { return (f.target == "c" ? "CONCORD_FAULT_" : "FAULT_") + upper(f.name); }
 
+std::string fault_guard(const Fault& f) {
+  if (f.target == "c") return "#ifdef " + fault_macro(f);
+  if (f.target == "erlang") return "-ifdef('" + fault_macro(f) + "')";
+  if (f.target == "js") return "FAULT === '" + fault_macro(f) + "'";
+  return "";
+}
+
 std::vector<std::pair<std::string, std::string>> build_fault(const Fault& f, const std::string& work_dir,
                                                              const FaultSources& src) {
   const std::string define = "-D" + fault_macro(f);
@@ -139,6 +158,18 @@ std::vector<std::pair<std::string, std::string>> build_fault(const Fault& f, con
     for (const std::string& e : sources(src.erlang_runtime_dir, ".erl")) erlc.push_back(e);
     step("erlc (runtime with " + f.name + ")", erlc, work_dir);
     return {{"CONCORD_ERLANG_EBIN", ebin}};
+  }
+  if (f.target == "js") {
+    // As targets/js/CMakeLists.txt does it: the runtime's files copied, fault.js naming
+    // the switch.
+    fs::path runtime = fs::path(work_dir) / "runtime";
+    fs::create_directories(runtime);
+    for (const std::string& js : sources(src.js_runtime_dir, ".js"))
+      fs::copy_file(js, runtime / fs::path(js).filename(), fs::copy_options::overwrite_existing);
+    write_file_atomic((runtime / "fault.js").string(),
+                      "// Written by build_fault() (runners/faults.cpp).\n'use strict';\n\nmodule.exports = '" +
+                          fault_macro(f) + "';\n");
+    return {{"CONCORD_JS_RUNTIME", runtime.string()}};
   }
   throw std::runtime_error("build_fault: fault " + f.name + " has an unknown target \"" + f.target + "\"");
 }

@@ -174,6 +174,10 @@ Triage triage_case(const std::string& path, const Case& c, Differ& differ, const
       tt.run = d->run;
       tt.kind = d->kind;
       tt.report = d->report;
+      tt.deviation = d->deviation;
+      if (!tt.deviation.empty())
+        for (const Deviation& dev : differ.deviations_of(tt.target))
+          if (dev.id == tt.deviation) tt.deviation_about = dev.about;
       const Answer &ref = t.oracle[tt.run], &got = tt.answers[tt.run];
       if (ref.ok() && got.ok())
         if (auto diff = first_difference(ref.json, got.json)) tt.pointer = diff->pointer;

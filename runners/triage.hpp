@@ -35,12 +35,14 @@ struct TargetTriage {
   std::string target;
   std::vector<Answer> answers;
   enum class State { kAgree, kDiffer, kNoVerdict } state = State::kAgree;
-  size_t run = 0;       // the first run where it differs (or gave no verdict)
-  std::string kind;     // difference_kind(), e.g. "journal/deliver/to"
-  std::string report;   // the first difference in words (compare_answers)
-  std::string pointer;  // the JSON pointer of the first difference; "" for an error or bytes
-  SideBySide around;    // a few rows either side of the first difference
-  SideBySide journal;   // both journals of that run in full
+  size_t run = 0;               // the first run where it differs (or gave no verdict)
+  std::string kind;             // difference_kind(), e.g. "journal/deliver/to"
+  std::string deviation;        // kDiffer explained by a declared deviation of the target: its id ("" otherwise)
+  std::string deviation_about;  // and its sentence
+  std::string report;           // the first difference in words (compare_answers)
+  std::string pointer;          // the JSON pointer of the first difference; "" for an error or bytes
+  SideBySide around;            // a few rows either side of the first difference
+  SideBySide journal;           // both journals of that run in full
 };
 
 struct Triage {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/demo.sh: the README's first command. Sets up and builds concord, runs the
-# corpus on every target (oracle, c and erlang, through the backend protocol), then
-# the main job: a short default fuzz campaign across every target that prints its
+# corpus on every target (oracle, c, erlang and elixir, through the backend protocol), then
+# the main job: a short default fuzz campaign (c and erlang: runners/cli/cmd_fuzz.cpp) that prints its
 # progress and its report (divergences, shrunk cases, coverage), also written as a
 # report folder under campaigns/ (index.html, summary.json, junit.xml). A campaign writes
 # corpus/found/ only when a target disagrees with the oracle.

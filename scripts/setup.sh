@@ -8,7 +8,8 @@ packages=(
   libgtest-dev librapidcheck-dev nlohmann-json3-dev
   libboost-dev libboost-filesystem-dev libfmt-dev
   clang tcc
-  erlang-base erlang-dev
+  erlang-base erlang-dev elixir
+  nodejs
   python3 python3-jsonschema python3-yaml
   chromium parallel
   slurm-wlm munge

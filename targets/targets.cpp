@@ -1,8 +1,13 @@
 // targets/targets.cpp: the list of built-in targets.
 #include "targets/targets.hpp"
 
+#include <stdexcept>
+
+#include "oracle/error.hpp"
 #include "targets/c/launcher/c_launcher.hpp"
+#include "targets/elixir/launcher/elixir_launcher.hpp"
 #include "targets/erlang/launcher/erlang_launcher.hpp"
+#include "targets/js/launcher/js_launcher.hpp"
 
 namespace concord {
 
@@ -10,6 +15,9 @@ const std::vector<TargetEntry>& target_list() {
   static const std::vector<TargetEntry> all = {
       {"c", "emitted C compiled against the C runtime (targets/c)", serve_c},
       {"erlang", "gen_servers under OTP supervisors on a BEAM node (targets/erlang)", serve_erlang},
+      {"js", "emitted JavaScript on a node process, one vm context per program (targets/js)", serve_js},
+      {"elixir", "GenServers under Supervisors and DynamicSupervisors on a BEAM node (targets/elixir)", serve_elixir,
+       elixir_deviations(), false, "dynamic-supervision"},
   };
   return all;
 }
@@ -27,6 +35,22 @@ const std::vector<std::string>& builtin_targets() {
     return out;
   }();
   return names;
+}
+
+std::vector<std::string> default_campaign_targets(const std::string& profile) {
+  std::vector<std::string> out;
+  for (const TargetEntry& t : target_list())
+    if (t.in_default_campaign || (t.campaign_profile && profile == t.campaign_profile)) out.push_back(t.name);
+  return out;
+}
+
+std::vector<Deviation> builtin_deviations(const TargetEntry& t) {
+  if (!t.deviations) return {};
+  try {
+    return parse_deviations_file(t.deviations, std::string("targets/") + t.name + "/deviations.json");
+  } catch (const InputError& e) {
+    throw std::logic_error(std::string("this build's declared deviations are malformed: ") + e.what());
+  }
 }
 
 }  // namespace concord

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "runners/deviations.hpp"
 #include "targets/launch.hpp"
 
 namespace concord {
@@ -15,11 +16,20 @@ struct TargetEntry {
   const char* name;                         // `--target NAME`, `concord backend NAME`
   const char* about;                        // one line for --help
   int (*serve)(const LaunchOptions& opts);  // serves the protocol on stdin/stdout until EOF
+  const char* deviations = nullptr;         // its deviations.json, built in; nullptr: it declares none
+  bool in_default_campaign = true;          // run by `concord fuzz` without --target (`all` runs every target)
+  const char* campaign_profile = nullptr;   // a generator profile whose campaigns run it without --target too
 };
 
 // In registry order; `--target all` runs them all.
 const std::vector<TargetEntry>& target_list();
 const TargetEntry* find_target(const std::string& name);
 const std::vector<std::string>& builtin_targets();  // the names, in order
+// The targets `concord fuzz --profile P` compares when no --target is given: those
+// in the default campaign, and those whose campaign profile is P.
+std::vector<std::string> default_campaign_targets(const std::string& profile);
+// A built-in target's declared deviations (runners/deviations.hpp), parsed from its
+// deviations.json; a malformed file is a bug of this build (std::logic_error).
+std::vector<Deviation> builtin_deviations(const TargetEntry& t);
 
 }  // namespace concord

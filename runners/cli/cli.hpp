@@ -46,6 +46,9 @@ struct Targets {
   std::string declared;  // the options that declare user backends, for reproduce lines
 };
 Targets choose_targets(const Args& a, const std::string& target);
+// What `concord fuzz --profile P` runs without --target: every backend of `all`
+// but the built-in targets left out of P's default campaign (targets/targets.hpp).
+void keep_default_campaign(Targets& t, const std::string& profile);
 // The chosen targets but the oracle, which the commands that compare with it run
 // in-process; InputError when none is left.
 std::vector<BackendSpec> compared_targets(const Targets& t);
@@ -55,6 +58,8 @@ int cmd_run(int argc, char** argv);
 int cmd_backend(int argc, char** argv);
 int cmd_emit_c(int argc, char** argv);
 int cmd_emit_erlang(int argc, char** argv);
+int cmd_emit_js(int argc, char** argv);
+int cmd_emit_elixir(int argc, char** argv);
 int cmd_corpus(int argc, char** argv);
 int cmd_gen(int argc, char** argv);
 int cmd_fuzz(int argc, char** argv);

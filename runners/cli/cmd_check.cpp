@@ -1,12 +1,15 @@
-// runners/cli/cmd_check.cpp: `concord check`, `emit-c` and `emit-erlang`: a program
-// read, checked and printed (as text, JSON, C or an Erlang module).
+// runners/cli/cmd_check.cpp: `concord check`, `emit-c`, `emit-erlang`, `emit-js` and
+// `emit-elixir`: a program read, checked and printed (as text, JSON, C, an Erlang
+// module, JavaScript or Elixir modules).
 #include <iostream>
 
 #include "oracle/text.hpp"
 #include "runners/cli/cli.hpp"
 #include "runners/load.hpp"
 #include "targets/c/emitter/emit_c.hpp"
+#include "targets/elixir/emitter/emit_elixir.hpp"
 #include "targets/erlang/emitter/emit_erlang.hpp"
+#include "targets/js/emitter/emit_js.hpp"
 
 namespace concord {
 
@@ -30,6 +33,18 @@ int cmd_emit_c(int argc, char** argv) {
 int cmd_emit_erlang(int argc, char** argv) {
   Args a = parse_args(argc, argv, {}, {});
   std::cout << emit_erlang(load_program(one_file(a, "emit-erlang")));
+  return kOk;
+}
+
+int cmd_emit_js(int argc, char** argv) {
+  Args a = parse_args(argc, argv, {}, {});
+  std::cout << emit_js(load_program(one_file(a, "emit-js")));
+  return kOk;
+}
+
+int cmd_emit_elixir(int argc, char** argv) {
+  Args a = parse_args(argc, argv, {}, {});
+  std::cout << emit_elixir(load_program(one_file(a, "emit-elixir")));
   return kOk;
 }
 

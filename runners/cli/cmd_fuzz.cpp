@@ -54,6 +54,7 @@ std::string progress_line(const CampaignProgress& p) {
   return "[" + fixed_point(p.elapsed, 0) + " s] " + std::to_string(p.programs) + " programs (" + fixed_point(rate, 1) +
          "/s), " + std::to_string(p.runs) + " runs | divergent cases " + std::to_string(p.divergent_cases) +
          ", new signatures " + std::to_string(p.signatures) + ", flaky " + std::to_string(p.flaky) +
+         (p.deviations ? ", known deviations " + std::to_string(p.deviations) : "") +
          (p.shrinking ? " (shrinking)" : "") + " | " + per_target(p.seconds);
 }
 
@@ -73,6 +74,7 @@ const char* kind_word(Finding::Kind k) {
     case Finding::Kind::kKnown: return "known";
     case Finding::Kind::kDuplicate: return "duplicate";
     case Finding::Kind::kFlaky: return "FLAKY";
+    case Finding::Kind::kDeviation: return "known deviation";
   }
   return "";
 }
@@ -87,14 +89,17 @@ void print_report(std::ostream& out, const CampaignConfig& cfg, const CampaignRe
   out << "time per target (summed over workers): " << per_target(t.seconds) << "\n";
   for (const auto& [target, n] : r.no_verdict) out << "no verdict from " << target << " on " << n << " cases\n";
   out << "divergent cases: " << t.divergent_cases << ", new signatures: " << t.signatures << ", flaky: " << t.flaky
-      << "\n";
+      << ", known deviations: " << t.deviations << "\n";
   for (const Finding& f : r.findings) {
     auto hit = r.hits.find(f.signature);
     out << "  " << kind_word(f.kind) << "  " << f.signature << "  (case " << f.case_index << ", "
         << (hit == r.hits.end() ? 1 : hit->second) << " cases, first after " << fixed_point(f.found_after, 1)
         << " s)\n";
     for (const Divergence& d : f.divergences)
-      if (f.kind != Finding::Kind::kKnown) out << "    " << d.target << ", run " << d.run << ":\n" << d.report;
+      if (f.kind == Finding::Kind::kDeviation)
+        out << "    " << d.target << ": declared deviation " << d.deviation << "\n";
+      else if (f.kind != Finding::Kind::kKnown)
+        out << "    " << d.target << ", run " << d.run << ":\n" << d.report;
     if (f.shrunk)
       out << "    shrunk: size " << f.shrink.size_before << " -> " << f.shrink.size_after << ", processes "
           << f.shrink.processes_before << " -> " << f.shrink.processes_after << ", runs " << f.shrink.runs_before
@@ -178,13 +183,15 @@ int cmd_fuzz(int argc, char** argv) {
     cfg.shrink = false;
   }
 
-  std::string target = a.option("--target") ? *a.option("--target") : "all";
+  const std::string* chosen = a.option("--target");
+  std::string target = chosen ? *chosen : "all";
   Targets t = choose_targets(a, target);
+  if (!chosen) keep_default_campaign(t, cfg.profile);
   cfg.targets = compared_targets(t);
   cfg.known_signatures = corpus_signatures(cfg.corpus_dir);
   cfg.reproduce = "concord fuzz --seed " + std::to_string(cfg.seed) + " --profile " + cfg.profile +
                   " --seeds-per-program " + std::to_string(cfg.seeds_per_program) +
-                  (target == "all" ? "" : " --target " + shell_quote(target)) + t.declared;
+                  (chosen ? " --target " + shell_quote(target) : "") + t.declared;
   // The report folder: --report, else campaigns/seed-S[-shard-i-of-N]; a replay of
   // chosen cases writes one only when asked.
   std::string report_dir;

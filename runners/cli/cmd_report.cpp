@@ -7,10 +7,10 @@
 #include <set>
 
 #include "oracle/error.hpp"
+#include "reports/report.hpp"
 #include "runners/cli/cli.hpp"
 #include "runners/corpus_store.hpp"
 #include "runners/load.hpp"
-#include "reports/report.hpp"
 
 namespace concord {
 namespace {

@@ -25,20 +25,26 @@ usage:
                    [--timeout SECONDS] [run settings as above]
       Run through the backend protocol (runners/PROTOCOL.md). With one target,
       print its answer line. With `all`, run every built-in target (oracle, c,
-      erlang) and every declared backend, compare each with the oracle, print the
+      erlang, js, elixir) and every declared backend, compare each with the oracle, print the
       first difference of each that disagrees (by value, else byte for byte) and
       which agreed. --backend declares a user backend: COMMAND is split into words
       like a shell would, without a shell. --backends reads declarations from a
       JSON file. --timeout overrides every backend's run and request timeouts.
-  concord backend oracle|c|erlang [--timeout SECONDS]
+  concord backend oracle|c|erlang|js|elixir [--timeout SECONDS]
       Serve the backend protocol on stdin/stdout: `oracle` runs the reference
       interpreter; `c` emits C, compiles it with $CONCORD_CC (default: tcc when installed,
       else "cc -O1")
       against the runtime ($CONCORD_RT_LIB overrides the library) and runs it;
       `erlang` emits an Erlang module and runs it on a BEAM node kept for the
       backend's lifetime, started with $CONCORD_ERL (default "erl") on the
-      runtime in $CONCORD_ERLANG_EBIN (default: the build's). --timeout: per run
-      of the compiled program or the module.
+      runtime in $CONCORD_ERLANG_EBIN (default: the build's); `js` emits
+      JavaScript and runs it on a node process kept for the backend's lifetime,
+      each program in a fresh vm context, started with $CONCORD_NODE (default
+      "node") on the runtime in $CONCORD_JS_RUNTIME (default: the build's);
+      `elixir` emits Elixir modules and runs them on a BEAM node with Elixir
+      loaded (found from $CONCORD_ELIXIR, default `elixir` on PATH; its runtime in
+      $CONCORD_ELIXIR_EBIN). --timeout: per run of the compiled program, the
+      module or the script.
   concord corpus [DIR|CASE] [--verbose] [--target NAME|all] [--backend NAME=COMMAND]...
       Run every *.case.json under DIR (default: corpus), or one CASE file, compare
       each run with its expected result, print each difference and a summary.
@@ -50,7 +56,8 @@ usage:
       free. Every input is checked before anything is written.
   concord gen --seed S [--profile P] [--runs K] [--json]
       Print the program a campaign generates from program seed S with profile P
-      (default, supervision, spawn-heavy, arith; default: default), in text syntax
+      (default, supervision, spawn-heavy, arith, dynamic-supervision; default:
+      default), in text syntax
       (or JSON), and with --runs the first K run settings it derives from S.
   concord fuzz [--cases N | --time D] [--seed S] [--jobs J] [--seeds-per-program K]
                [--profile P] [--target NAME|all] [--backend NAME=COMMAND]...
@@ -58,10 +65,13 @@ usage:
                [--case I]... [--report DIR | --no-report] [--quiet]
       A campaign: case i's program is generated from the campaign seed S (random
       and printed when not given) and i, and runs on K seeds (default 8) on the
-      oracle and every target (default all); J workers (default: cores) each own a
-      backend per target. A divergence from the oracle is rerun (one that does
-      not repeat is reported as flaky), and when its signature is new to the
-      corpus DIR (default corpus/found) shrunk and stored there. D: 90, 90s, 15m,
+      oracle and every target (default: every target but elixir, which only
+      --target all, --target elixir and --profile dynamic-supervision run); J
+      workers (default: cores) each own a backend per target. A divergence from
+      the oracle is rerun (one that does not repeat is reported as flaky); one
+      that a target's declared deviations explain is a known deviation (counted,
+      not failing); otherwise, when its signature is new to the corpus DIR
+      (default corpus/found), it is shrunk and stored there. D: 90, 90s, 15m,
       8h, 1d; default --time 60s. --shard i/N runs the cases with index mod N = i.
       --case I replays one case (its reproduce line), storing nothing. A progress
       line goes to stderr, the report to stdout and to the folder DIR (default
@@ -95,6 +105,12 @@ usage:
   concord emit-erlang FILE
       Print the program as the Erlang module concord_prog for the erlang target's
       runtime (targets/erlang/README.md).
+  concord emit-js FILE
+      Print the program as the JavaScript the js target's host loads
+      (targets/js/README.md).
+  concord emit-elixir FILE
+      Print the program as the Elixir modules of the elixir target
+      (targets/elixir/README.md).
   concord --help | --version
 
 --target takes one name, names joined by commas (c,erlang), or all.
@@ -134,6 +150,8 @@ int dispatch(int argc, char** argv) {
   if (cmd == "report") return cmd_report(argc, argv);
   if (cmd == "emit-c") return cmd_emit_c(argc, argv);
   if (cmd == "emit-erlang") return cmd_emit_erlang(argc, argv);
+  if (cmd == "emit-js") return cmd_emit_js(argc, argv);
+  if (cmd == "emit-elixir") return cmd_emit_elixir(argc, argv);
   throw InputError("", "unknown command '" + cmd + "' (see concord --help)");
 }
 

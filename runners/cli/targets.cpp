@@ -10,6 +10,7 @@ namespace concord {
 
 Targets choose_targets(const Args& a, const std::string& target) {
   Targets t{std::make_unique<Registry>(self_exe(), builtin_targets()), {}, ""};
+  for (const TargetEntry& e : target_list()) t.reg->set_deviations(e.name, builtin_deviations(e));
   for (const std::string& f : a.all("--backends")) {
     t.reg->add_file(f);
     t.declared += " --backends " + shell_quote(f);
@@ -40,6 +41,14 @@ Targets choose_targets(const Args& a, const std::string& target) {
     start = comma + 1;
   }
   return t;
+}
+
+void keep_default_campaign(Targets& t, const std::string& profile) {
+  std::vector<std::string> keep = default_campaign_targets(profile);
+  std::erase_if(t.chosen, [&](const BackendSpec* s) {
+    return t.reg->is_builtin(s->name) && s->name != "oracle" &&
+           std::find(keep.begin(), keep.end(), s->name) == keep.end();
+  });
 }
 
 std::vector<BackendSpec> compared_targets(const Targets& t) {

@@ -52,20 +52,23 @@ echo "$depends" | grep -q "erlang-base" || fail "the .deb does not depend on erl
 dpkg-deb -x "$deb" "$w/deb-root"
 [ -x "$w/deb-root/usr/bin/concord" ] || fail "the .deb has no usr/bin/concord"
 [ -f "$w/deb-root/usr/share/concord/targets/c/lib/libconcord_rt.a" ] || fail "the .deb has no c runtime"
+[ -f "$w/deb-root/usr/share/concord/targets/js/runtime/host.js" ] || fail "the .deb has no js runtime"
 
 # What the hidden-tree part needs, copied out first: a corpus case and the example.
-cp "$src/corpus/hand/one_for_all_restart.case.json" "$w/case.json"
+cp "$src"/corpus/hand/one_for_all_restart.{case.json,conc} "$w/"
 cp -r "$src/examples/toy-backend" "$w/toy-backend"
 
 cat >"$w/hidden.sh" <<INNER
 set -euo pipefail
+# The build tree first: it may be inside the source tree (build/, build-sanitize/),
+# which the second mount hides, mount point and all.
+mount -t tmpfs -o size=1m concord-hidden "$bin"
 mount -t tmpfs -o size=1m concord-hidden "$src"
-[ "$bin" = "$src/build" ] || mount -t tmpfs -o size=1m concord-hidden "$bin"
 [ ! -e "$src/CMakeLists.txt" ] && [ ! -e "$bin/concord" ] || { echo "the trees are not hidden" >&2; exit 1; }
 cd "$w"
 for concord in "$w/prefix/bin/concord" "$w/deb-root/usr/bin/concord"; do
   echo "== \$concord run --target all (source and build trees hidden)"
-  "\$concord" run case.json --target all
+  "\$concord" run one_for_all_restart.case.json --target all
 done
 echo "== the example project against the install (source and build trees hidden)"
 "$cmake" -G Ninja -S "$w/toy-backend" -B "$w/toy-build" -DCMAKE_PREFIX_PATH="$w/prefix" >/dev/null

@@ -57,7 +57,8 @@ uint64_t fnv1a(uint64_t h, const std::string& s) {
 // ============================================================================
 
 TEST(Profiles, HaveTheirNamesDefaultFirst) {
-  EXPECT_EQ(gen::profile_names(), (std::vector<std::string>{"default", "supervision", "spawn-heavy", "arith"}));
+  EXPECT_EQ(gen::profile_names(), (std::vector<std::string>{"default", "supervision", "spawn-heavy", "arith",
+                                                            "dynamic-supervision"}));
   for (const std::string& n : gen::profile_names()) EXPECT_EQ(gen::profile_named(n).name, n);
   EXPECT_EQ(&gen::profile_named("default"), &gen::default_profile());
 }

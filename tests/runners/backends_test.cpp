@@ -27,10 +27,12 @@ TEST(SplitCommand, SplitsLikeAShellWithoutExpanding) {
 TEST(Registry, HasTheBuiltInsThenUserBackendsInOrder) {
   Registry r("/x/concord", builtin_targets());
   r.add_option("mine=./my-runtime --serve 'a b'");
-  ASSERT_EQ(r.all().size(), 4u);
+  ASSERT_EQ(r.all().size(), 5u);
   EXPECT_EQ(r.all()[0].command, (Words{"/x/concord", "backend", "oracle"}));
   EXPECT_EQ(r.all()[1].name, "c");
   EXPECT_EQ(r.all()[2].command, (Words{"/x/concord", "backend", "erlang"}));
+  EXPECT_EQ(r.all()[3].command, (Words{"/x/concord", "backend", "js"}));
+  EXPECT_EQ(r.all()[4].command, (Words{"/x/concord", "backend", "elixir"}));
   EXPECT_EQ(r.find("mine")->command, (Words{"./my-runtime", "--serve", "a b"}));
   EXPECT_TRUE(r.is_builtin("c"));
   EXPECT_TRUE(r.is_builtin("erlang"));
@@ -38,6 +40,7 @@ TEST(Registry, HasTheBuiltInsThenUserBackendsInOrder) {
   EXPECT_THROW(r.add_option("mine=other"), InputError);    // taken
   EXPECT_THROW(r.add_option("oracle=other"), InputError);  // built in
   EXPECT_THROW(r.add_option("erlang=other"), InputError);
+  EXPECT_THROW(r.add_option("elixir=other"), InputError);
   EXPECT_THROW(r.add_option("all=x"), InputError);
   EXPECT_THROW(r.add_option("a/b=x"), InputError);
   EXPECT_THROW(r.add_option("nocommand"), InputError);
@@ -87,4 +90,31 @@ TEST_F(ConfigFile, ErrorsNameTheFileAndThePlace) {
   EXPECT_THROW(r.add_file(write(R"({"backends":{"erl":{"run_timeout":-1,"command":["x"]}}})")), InputError);
   EXPECT_THROW(r.add_file(write(R"({"backend":{}})")), InputError);
   EXPECT_THROW(r.add_file(write(R"({"backends":)")), InputError);
+}
+
+// "deviations" declares a backend's known deviations (runners/PROTOCOL.md); the
+// built-in targets' come from their folders (targets/targets.cpp), and only elixir
+// declares any.
+TEST_F(ConfigFile, DeclaresDeviationsOfAUserBackend) {
+  Registry r("/x/concord", {});
+  r.add_file(write(R"({"backends":{"mine":{"command":["./mine"],"deviations":[
+      {"id":"lazy","rule":"SPEC §8.2","signatures":["outcome"],"first_difference":{"oracle":"quiescent"},
+       "about":"it never stops","experiment":"mine_test.sh","source":"mine.c:12"}]}}})"));
+  const BackendSpec* mine = r.find("mine");
+  ASSERT_TRUE(mine);
+  ASSERT_EQ(mine->deviations.size(), 1u);
+  EXPECT_EQ(mine->deviations[0].id, "lazy");
+  EXPECT_EQ(mine->deviations[0].signatures, (Words{"outcome"}));
+  EXPECT_EQ(*mine->deviations[0].oracle_value, "quiescent");
+  EXPECT_FALSE(mine->deviations[0].target_value.has_value());
+  try {
+    r.add_file(write(R"({"backends":{"bad":{"command":["x"],"deviations":[{"id":"x","rule":"r"}]}}})"));
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("/backends/bad/deviations/0"), std::string::npos) << e.what();
+  }
+  for (const TargetEntry& t : target_list()) {
+    std::vector<Deviation> ds = builtin_deviations(t);
+    EXPECT_EQ(ds.empty(), std::string(t.name) != "elixir") << t.name;
+  }
 }

@@ -209,3 +209,63 @@ TEST(CorpusMergeCli, MergesAndRefusesACorruptInput) {
   EXPECT_NE(b.err.find("broken.case.json"), std::string::npos) << b.err;
   EXPECT_EQ(find_cases(out).size(), n);
 }
+
+// A backend that declares a deviation (runners/PROTOCOL.md, "Declared deviations"):
+// what it explains is a known deviation everywhere, counted and shown, never
+// stored, never failing; what it does not explain still fails. The liar says
+// turn_limit where the oracle says quiescent; `declared` explains exactly that,
+// `too_narrow` declares the same kind with other values.
+TEST(DeviationsCli, ADeclaredDeviationIsShownAndCountedAndDoesNotFail) {
+  TempDir dir("concord-deviation");
+  auto backends = [&](const std::string& file, const std::string& oracle_value) {
+    std::string sed = test_backends::kSaysTurnLimit, quoted;
+    for (char c : sed) quoted += c == '"' ? std::string("\\\\\\\"") : std::string(1, c);
+    std::string path = dir.path() + "/" + file;
+    std::ofstream(path) << R"({"backends":{"liar":{"command":["sh","-c","\")" << CONCORD_BINARY
+                        << R"(\" backend oracle | sed -u \")" << quoted << R"(\""],"deviations":[
+        {"id":"never-quiescent","rule":"SPEC §8.2 step 2","signatures":["outcome"],
+         "first_difference":{"oracle":")"
+                        << oracle_value << R"(","target":"turn_limit"},
+         "about":"It runs to its turn limit.","experiment":"none","source":"sed"}]}}})";
+    return path;
+  };
+  std::string declared = backends("declared.json", "quiescent"), narrow = backends("narrow.json", "other");
+  std::string found = dir.path() + "/found", report = dir.path() + "/report";
+
+  CommandResult r = run_concord({"fuzz", "--seed", "5", "--cases", "10", "--target", "liar", "--backends", declared,
+                                 "--corpus", found, "--report", report});
+  ASSERT_EQ(r.status.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("known deviation  liar:outcome"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("liar: declared deviation never-quiescent"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("known deviations: 0"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(found)) << "a known deviation is not stored";
+  ojson sum = ojson::parse(read_file(report + "/summary.json"));
+  ASSERT_EQ(sum["signatures"].size(), 1u) << sum.dump(2);
+  EXPECT_EQ(sum["signatures"][0]["status"], "deviation");
+  EXPECT_GE(sum["deviations"].get<uint64_t>(), 1u);
+  EXPECT_EQ(sum["deviations"], sum["divergent_cases"]);
+  EXPECT_EQ(sum["signatures"][0]["first_difference"][0]["deviation"], "never-quiescent");
+  EXPECT_NE(read_file(report + "/junit.xml").find("<skipped message=\"known deviation"), std::string::npos);
+  EXPECT_NE(read_file(report + "/summary.md").find("### known deviation `liar:outcome`"), std::string::npos);
+
+  CommandResult n = run_concord({"fuzz", "--seed", "5", "--cases", "10", "--target", "liar", "--backends", narrow,
+                                 "--corpus", found, "--no-report", "--no-shrink"});
+  EXPECT_EQ(n.status.code, 1) << "a declaration with other values explains nothing here\n" << n.out;
+  EXPECT_NE(n.out.find("NEW  liar:outcome"), std::string::npos) << n.out;
+
+  // concord corpus and concord triage on a hand-written case that ends quiescent.
+  std::string c = std::string(CONCORD_SOURCE_DIR) + "/corpus/hand/one_for_one_restart.case.json";
+  CommandResult corpus = run_concord({"corpus", c, "--target", "liar", "--backends", declared});
+  EXPECT_EQ(corpus.status.code, 0) << corpus.out << corpus.err;
+  EXPECT_NE(corpus.out.find("DEVIATION one_for_one_restart on liar (run 0): known deviation never-quiescent"),
+            std::string::npos)
+      << corpus.out;
+  EXPECT_NE(corpus.out.find("1 passed (1 by a known deviation), 0 failed"), std::string::npos) << corpus.out;
+  EXPECT_EQ(run_concord({"corpus", c, "--target", "liar", "--backends", narrow}).status.code, 1);
+  CommandResult triage = run_concord({"triage", c, "--target", "liar", "--backends", declared});
+  EXPECT_EQ(triage.status.code, 0) << triage.out << triage.err;
+  EXPECT_NE(triage.out.find("known deviation never-quiescent, declared by liar: It runs to its turn limit."),
+            std::string::npos)
+      << triage.out;
+  EXPECT_EQ(run_concord({"triage", c, "--target", "liar", "--backends", narrow}).status.code, 1);
+}

@@ -63,8 +63,9 @@ TEST(EmitC, NamesAppearOnlyAsStringLiterals) {
   for (std::string name : {"Wicked_Kind", "evil_field", "evil_tag", "EVIL_CODE", "evil_proc"}) {
     size_t at = c.find(name);
     ASSERT_NE(at, std::string::npos) << name;
-    for (; at != std::string::npos; at = c.find(name, at + 1)) EXPECT_EQ(c[at - 1], '"') << name << " outside a literal";
+    for (; at != std::string::npos; at = c.find(name, at + 1))
+      EXPECT_EQ(c[at - 1], '"') << name << " outside a literal";
   }
   EXPECT_NE(c.find("(-9223372036854775807LL - 1)"), std::string::npos);  // INT64_MIN has no literal in C
-  EXPECT_NE(c.find("\"wicked_kind-\""), std::string::npos);             // the spawn-name prefix (SPEC §2)
+  EXPECT_NE(c.find("\"wicked_kind-\""), std::string::npos);              // the spawn-name prefix (SPEC §2)
 }

@@ -18,6 +18,7 @@
 #include "runners/load.hpp"
 #include "tests/targets/c_backend.hpp"
 #include "tests/targets/erlang_backend.hpp"
+#include "tests/targets/js_backend.hpp"
 
 namespace fs = std::filesystem;
 using namespace concord;
@@ -60,18 +61,18 @@ std::string repro(const Fault& f, const RunSettings& r) {
 
 }  // namespace
 
-TEST(FaultCatalogue, HasTwelveOrMoreDistinctFaultsOnBothTargets) {
+TEST(FaultCatalogue, HasTwelveOrMoreDistinctFaultsOnEveryTarget) {
   const std::vector<Fault>& all = fault_catalogue();
   EXPECT_GE(all.size(), 12u);
   std::set<std::string> names, targets;
   for (const Fault& f : all) {
     EXPECT_TRUE(names.insert(f.name).second) << "two faults are named " << f.name;
-    EXPECT_TRUE(f.target == "c" || f.target == "erlang") << f.name << ": target " << f.target;
+    EXPECT_TRUE(f.target == "c" || f.target == "erlang" || f.target == "js") << f.name << ": target " << f.target;
     EXPECT_FALSE(f.about.empty()) << f.name;
     EXPECT_EQ(find_fault(f.name), &f);
     targets.insert(f.target);
   }
-  EXPECT_EQ(targets, (std::set<std::string>{"c", "erlang"}));
+  EXPECT_EQ(targets, (std::set<std::string>{"c", "erlang", "js"}));
   EXPECT_EQ(find_fault("no_such_fault"), nullptr);
 }
 
@@ -81,14 +82,16 @@ TEST(FaultCatalogue, MatchesTheSwitchesInTheRuntimes) {
   std::set<std::string> listed;
   for (const Fault& f : fault_catalogue()) {
     std::string text = read_file(kSource + "/" + f.file);
-    std::string guard = f.target == "c" ? "#ifdef " + fault_macro(f) : "-ifdef('" + fault_macro(f) + "')";
+    std::string guard = fault_guard(f);
     EXPECT_NE(text.find(guard), std::string::npos) << f.file << " has no " << guard;
     EXPECT_TRUE(fs::exists(program_path(f))) << program_path(f);
     listed.insert(fault_macro(f));
   }
-  // A switch: CONCORD_FAULT_<NAME> in the C runtime, 'FAULT_<NAME>' in the Erlang one.
+  // A switch: CONCORD_FAULT_<NAME> in the C runtime, 'FAULT_<NAME>' in the Erlang and
+  // JavaScript ones.
   const std::pair<std::string, std::string> switches[] = {{"/targets/c/runtime", "CONCORD_FAULT_"},
-                                                          {"/targets/erlang/runtime", "'FAULT_"}};
+                                                          {"/targets/erlang/runtime", "'FAULT_"},
+                                                          {"/targets/js/runtime", "'FAULT_"}};
   for (const auto& [dir, prefix] : switches)
     for (const auto& e : fs::directory_iterator(kSource + dir)) {
       std::string text = read_file(e.path().string());
@@ -113,7 +116,7 @@ TEST_P(PlantedFault, AgreesWhenOffDiffersWhenOn) {
   std::string oracle = result_line(run(p, r));
   oracle.pop_back();  // the newline
 
-  Backend& normal = f->target == "c" ? c_backend() : erlang_backend();
+  Backend& normal = f->target == "c" ? c_backend() : f->target == "erlang" ? erlang_backend() : js_backend();
   EXPECT_EQ(answer(normal, p, r), oracle) << "the normal " << f->target << " build differs from the oracle";
 
   TempDir work("concord-fault-" + f->name);
@@ -123,7 +126,8 @@ TEST_P(PlantedFault, AgreesWhenOffDiffersWhenOn) {
   spec.run_timeout = 60;
   spec.request_timeout = 120;
   spec.env = build_fault(*f, work.path(),
-                         FaultSources{kSource + "/targets/c/runtime", kSource + "/targets/erlang/runtime", base_cc()});
+                         FaultSources{kSource + "/targets/c/runtime", kSource + "/targets/erlang/runtime", base_cc(),
+                                      kSource + "/targets/js/runtime"});
   std::string faulty;
   {
     Backend b(spec);  // stopped before `work` goes

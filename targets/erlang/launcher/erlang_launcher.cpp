@@ -21,8 +21,6 @@
 namespace concord {
 namespace {
 
-constexpr const char* kWho = "erlang node";
-
 // A frame: 4-byte big-endian length, then "SEED TURNS MAX;...\n" and the module.
 std::string frame(const std::string& source, const std::vector<RunSettings>& runs) {
   std::string payload;
@@ -67,15 +65,20 @@ ErlangTarget::~ErlangTarget() {
 
 pid_t ErlangTarget::node_pid() const { return node_ ? node_->pid() : -1; }
 
-std::vector<std::string> ErlangTarget::node_command() const {
+std::vector<std::string> ErlangTarget::node_command(const std::vector<std::string>& paths) const {
   // The emulator's own words after ours: the last of two flags wins (CONCORD_ERL="erl +S 2").
   std::vector<std::string> argv = {cfg_.erl.at(0)};
   argv.insert(argv.end(), cfg_.erl_flags.begin(), cfg_.erl_flags.end());
   argv.insert(argv.end(), cfg_.erl.begin() + 1, cfg_.erl.end());
   // Absolute: the node runs in its own temporary directory.
-  for (std::string w : {std::string("-pa"), std::filesystem::absolute(cfg_.ebin).string(), std::string("-s"),
-                        std::string("concord_node"), std::string("main")})
-    argv.push_back(w);
+  argv.push_back("-pa");
+  argv.push_back(std::filesystem::absolute(cfg_.ebin).string());
+  for (const std::string& p : paths) {
+    argv.push_back("-pa");
+    argv.push_back(std::filesystem::absolute(p).string());
+  }
+  for (const char* w : {"-s", "concord_node", "main"}) argv.push_back(w);
+  if (!cfg_.node_target.empty()) argv.push_back(cfg_.node_target);
   return argv;
 }
 
@@ -84,9 +87,10 @@ void ErlangTarget::start_node() {
   if (!std::filesystem::exists(std::filesystem::path(cfg_.ebin) / "concord_node.beam"))
     throw std::runtime_error("no concord_node.beam in " + cfg_.ebin +
                              " (built by the concord_erlang_rt target; $CONCORD_ERLANG_EBIN overrides the directory)");
-  tmp_ = std::make_unique<TempDir>("concord-erlang");
+  std::vector<std::string> paths = cfg_.code_paths ? cfg_.code_paths() : std::vector<std::string>{};
+  tmp_ = std::make_unique<TempDir>("concord-" + cfg_.name);
   // No crash dump: a dying node would spend seconds writing erl_crash.dump.
-  Command cmd{node_command(),
+  Command cmd{node_command(paths),
               {{"TMPDIR", tmp_->path()}, {"ERL_CRASH_DUMP_SECONDS", "0"}},
               tmp_->path(),
               Limits{0, cfg_.address_space_bytes}};
@@ -114,17 +118,20 @@ void ErlangTarget::run_on_node(const std::string& f, const std::vector<RunSettin
   Deadline first = std::min(request_deadline, deadline_after(cfg_.run_timeout));
   if (node_->write(f, first) == Subprocess::Io::kTimeout) {
     for (size_t k = 0; k < good.size(); k++)
-      on_answer(k, harness_error("TIMEOUT",
-                                 std::string(kWho) + ": did not read its frame within " + seconds(cfg_.run_timeout))
-                       .line);
+      on_answer(k,
+                harness_error("TIMEOUT", who() + ": did not read its frame within " + seconds(cfg_.run_timeout)).line);
     stop_node();
     return;
   }
   // A failed write (kEof) means the node is gone: reading tells how it ended.
-  bool healthy = collect_answers(*node_, kWho, good, cfg_.run_timeout, request_deadline, [&](size_t k, Answer a) {
-    // The BEAM's last words when an allocation fails (RLIMIT_AS): the run is out of
-    // memory, as the c target says of its programs, not a crash of unknown cause.
-    if (a.code() == "CRASH" && node_->stderr_text().find("Cannot allocate") != std::string::npos)
+  bool healthy = collect_answers(*node_, who(), good, cfg_.run_timeout, request_deadline, [&](size_t k, Answer a) {
+    // The BEAM's last words when an allocation fails (RLIMIT_AS): "Cannot allocate
+    // N bytes", or "Cannot reallocate" when a growing binary (a journal) fails
+    // first: the run is out of memory, as the c target says of its programs, not
+    // a crash of unknown cause.
+    const std::string& err = node_->stderr_text();
+    if (a.code() == "CRASH" &&
+        (err.find("Cannot allocate") != std::string::npos || err.find("Cannot reallocate") != std::string::npos))
       a = harness_error("MEMORY", a.json["message"].get<std::string>());
     on_answer(k, a.line);
   });
@@ -157,7 +164,7 @@ void ErlangTarget::answer(const Program& p, const std::vector<RunRequest>& runs,
   } catch (const Unsupported& e) {  // e.g. a version 2 program: not implemented yet (SPEC §10)
     return fail_rest("UNSUPPORTED", e.what());
   } catch (const std::exception& e) {
-    return fail_rest("INTERNAL", std::string("emit_erlang: ") + e.what());
+    return fail_rest("INTERNAL", "emit_" + cfg_.name + ": " + e.what());
   }
   try {
     run_on_node(f, good, [&](size_t k, const std::string& line) {
@@ -170,7 +177,7 @@ void ErlangTarget::answer(const Program& p, const std::vector<RunRequest>& runs,
     throw;
   } catch (const std::exception& e) {  // the node could not be started
     stop_node();
-    fail_rest("CRASH", std::string("erlang: cannot start the node: ") + e.what());
+    fail_rest("CRASH", cfg_.name + ": cannot start the node: " + e.what());
   }
   answer_bad_until(runs.size());
 }

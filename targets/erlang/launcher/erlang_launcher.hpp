@@ -4,7 +4,8 @@
 // "Node input: frames"), relaying the node's lines unchanged. The node is started
 // on the first request and reused; a node that dies, hangs or prints garbage is
 // killed, its runs get CRASH, TIMEOUT or BAD_OUTPUT, and the next request starts a
-// fresh one.
+// fresh one. ErlangTarget serves every BEAM target: another one (elixir) gives it
+// its emitter, its runtime's code paths and its concord_target module.
 #pragma once
 
 #include <sys/types.h>
@@ -23,6 +24,7 @@
 namespace concord {
 
 struct ErlangTargetConfig {
+  std::string name = "erlang";  // the target, in messages ("erlang: cannot start the node: ...")
   std::function<std::string(const Program&)> emit = [](const Program& p) { return emit_erlang(p); };
   std::vector<std::string> erl = {"erl"};  // the emulator, possibly with flags ($CONCORD_ERL split into words)
   // One scheduler: the conductor grants one turn at a time, so more schedulers only
@@ -30,7 +32,12 @@ struct ErlangTargetConfig {
   // on the corpus, ping-pong and spawn storms). +P: room for runs with more
   // processes than the BEAM's default limit of 262144.
   std::vector<std::string> erl_flags = {"-noinput", "+S", "1", "+P", "4194304"};
-  std::string ebin;         // the compiled runtime: concord_node.beam and the rest
+  std::string ebin;  // the compiled shared runtime: concord_node.beam and the rest
+  // Another BEAM target's: its concord_target module (passed to concord_node:main;
+  // "" is the erlang target's concord_otp), and the code paths it needs besides
+  // ebin, in -pa order; each found at start_node() or the start fails, saying which.
+  std::string node_target;
+  std::function<std::vector<std::string>()> code_paths;
   double run_timeout = 30;  // per run; run 0 includes compiling the module
   double request_timeout = 240;
   // RLIMIT_AS of the node, as the c target's programs have: a program that allocates
@@ -65,11 +72,13 @@ class ErlangTarget {
   // The live node's pid (its process group), or -1 before the first request and
   // after a fault.
   pid_t node_pid() const;
-  // The emulator, erl_flags, the emulator's own flags, then -pa EBIN -s concord_node main.
-  std::vector<std::string> node_command() const;
+  // The emulator, erl_flags, the emulator's own flags, then -pa EBIN, -pa for each
+  // of `paths` (the target's code_paths) and -s concord_node main [node_target].
+  std::vector<std::string> node_command(const std::vector<std::string>& paths = {}) const;
 
  private:
-  void start_node();  // throws SubprocessError or std::runtime_error
+  void start_node();                                       // throws SubprocessError or std::runtime_error
+  std::string who() const { return cfg_.name + " node"; }  // the node, in messages
   void stop_node();
   // Sends one frame (the runs `good`, then the module) and relays the node's answers
   // through on_answer(k, line). Throws when the node cannot be started.

@@ -1,7 +1,10 @@
 %% concord_conductor: one run of a program (SPEC §8) on real OTP processes. The
 %% conductor is the scheduler: it owns the generator, the mailboxes, the ready set
-%% and the journal, and grants one turn at a time. Workers are the emitted module's
-%% gen_servers, supervisors are OTP's own; the conductor only records what they do.
+%% and the journal, and grants one turn at a time. Workers are the emitted
+%% program's gen_servers, supervisors are OTP's own (or, for the elixir target,
+%% Elixir's); the conductor only records what they do. It is shared by every BEAM
+%% target: what differs between them (how a program starts its processes, how a
+%% supervisor's list of children reads) is the target's concord_target module.
 %%
 %% It never decides a restart. After a supervised worker ends itself, it follows
 %% OTP's reaction up the tree (react/5) and reads each decision from what the
@@ -12,7 +15,7 @@
 %% of a reaction and at its end, and several found at once are put in the order
 %% of their monitors' 'DOWN' messages.
 -module(concord_conductor).
--export([run/4]).
+-export([run/5]).
 
 -ifdef('FAULT_SPAWN_NUMBER_PER_PROGRAM').
 -define(COUNTER(K), all).  % planted fault: one spawn counter for the program, not one per kind
@@ -41,6 +44,7 @@
     name,     % binary
     kind,     % kind index
     pid,      % the live process, or undefined
+    started,  % the number of its latest start among the run's starts (orders children, concord_target)
     sup,      % index of its supervisor, or none
     mailbox   % queue of {From, Tag, Args}; empty unless alive
 }).
@@ -55,6 +59,7 @@
 }).
 
 -record(st, {
+    target,              % the target's concord_target module
     mod,                 % the emitted module
     limit,               % turn limit L
     max,                 % process limit P
@@ -62,6 +67,7 @@
     rng,                 % SplitMix64 state
     ready,               % concord_ready: alive ids with mail
     next_id = 0,
+    starts = 0,          % worker starts so far
     ids = #{},           % name -> id, every name that ever came to life
     procs = #{},         % id -> #proc{}
     pids = #{},          % pid -> id, live workers
@@ -82,9 +88,10 @@
 }).
 
 %% Runs the program once; returns the result line as iodata.
-run(Mod, Seed, Limit, Max) ->
+run(Target, Mod, Seed, Limit, Max) ->
     Sups = list_to_tuple([#sup{name = N, parent = P} || {N, P} <- tuple_to_list(Mod:supervisors())]),
-    St0 = #st{mod = Mod, limit = Limit, max = Max, rng = Seed, ready = concord_ready:new(), sups = Sups},
+    St0 = #st{target = Target, mod = Mod, limit = Limit, max = Max, rng = Seed, ready = concord_ready:new(),
+              sups = Sups},
     {Starter, St1} = start_roots(St0),
     St2 = lists:foldl(fun({To, Tag, Args}, S) -> send(null, To, Tag, Args, S) end, St1, ?GIVEN(Mod:given())),
     {Outcome, St3} = turns(St2),
@@ -99,9 +106,9 @@ run(Mod, Seed, Limit, Max) ->
 %% waits for its init, which waits for us (concord_worker:sync/2), so we must keep
 %% answering meanwhile. The helper holds the links of the root supervisors and
 %% traps exits, so that a root that gives up ends alone.
-start_roots(St = #st{mod = Mod}) ->
+start_roots(St = #st{target = Target, mod = Mod}) ->
     C = self(),
-    {Starter, Ref} = spawn_monitor(fun() -> starter(Mod, C) end),
+    {Starter, Ref} = spawn_monitor(fun() -> starter(Target, Mod, C) end),
     {ok, St1} = await(St, fun({roots_started, P}) when P =:= Starter -> {true, ok};
                              ({'DOWN', R, process, _, Why}) when R =:= Ref -> error({starter_died, Why});
                              (_) -> false
@@ -109,10 +116,10 @@ start_roots(St = #st{mod = Mod}) ->
     erlang:demonitor(Ref, [flush]),
     {Starter, St1}.
 
-starter(Mod, C) ->
+starter(Target, Mod, C) ->
     process_flag(trap_exit, true),
-    lists:foreach(fun({worker, Name, K, Args}) -> {ok, _} = gen_server:start(Mod, {worker, {C, K, Name, none, Args}}, []);
-                     ({supervisor, Idx}) -> {ok, _} = supervisor:start_link(Mod, {supervisor, C, Idx})
+    lists:foreach(fun({worker, Name, K, Args}) -> {ok, _} = Target:start_worker(Mod, {C, K, Name, none, Args});
+                     ({supervisor, Idx}) -> {ok, _} = Target:start_supervisor(Mod, C, Idx)
                   end, Mod:roots()),
     C ! {roots_started, self()},
     receive never -> ok end.
@@ -189,12 +196,12 @@ react(Name, Pid, Idx, Decided, St) ->
                    end) of
         {{children, Children}, St1} ->
             erlang:demonitor(Ref, [flush]),
-            case lists:keyfind(Name, 1, Children) of
-                {_, Pid, _, _} ->  % the exit has not reached it yet: ask again
+            case lists:keyfind(Name, 1, entries(Idx, Children, #{Pid => Name}, St1)) of
+                {_, Pid} ->  % the exit has not reached it yet: ask again
                     receive after 1 -> ok end,
                     react(Name, Pid, Idx, Decided, St1);
-                {_, New, _, _} when is_pid(New) -> {Decided#{Pid => {SupName, Name, restart}}, St1};
-                {_, undefined, _, _} -> {Decided#{Pid => {SupName, Name, keep}}, St1};
+                {_, New} when is_pid(New) -> {Decided#{Pid => {SupName, Name, restart}}, St1};
+                {_, undefined} -> {Decided#{Pid => {SupName, Name, keep}}, St1};
                 false -> {Decided#{Pid => {SupName, Name, remove}}, St1};
                 Other -> error({unexpected_child_entry, SupName, Other})
             end;
@@ -204,6 +211,32 @@ react(Name, Pid, Idx, Decided, St) ->
                 none -> {Decided1, St1};
                 _ -> react(SupName, SupPid, Parent, Decided1, St1)
             end
+    end.
+
+%% Supervisor Idx's children as [{Name, Pid | undefined}] from its answer to
+%% which_children, read by the target (concord_target:children/3). A supervisor
+%% that does not name its children has them named from our books (and from
+%% Known, pid -> name, for a worker that has just exited) and listed in the order
+%% their processes started.
+entries(Idx, WhichChildren, Known, St = #st{target = Target, mod = Mod}) ->
+    case Target:children(Mod, Idx, WhichChildren) of
+        {ids, Entries} ->
+            Entries;
+        {pids, Pids} ->
+            Named = [{started_at(P, St), name_of(P, Known, St), P} || P <- Pids],
+            [{Name, P} || {_, Name, P} <- lists:sort(Named)]
+    end.
+
+name_of(Pid, Known, #st{pids = Pids, procs = Procs}) ->
+    case Known of
+        #{Pid := Name} -> Name;
+        _ -> (maps:get(maps:get(Pid, Pids), Procs))#proc.name
+    end.
+
+started_at(Pid, #st{pids = Pids, procs = Procs}) ->
+    case Pids of
+        #{Pid := Id} -> (maps:get(Id, Procs))#proc.started;
+        _ -> -1  % a worker that has just exited: it started before any that is alive
     end.
 
 %% Every supervisor found dead since the last look exited now, before the event
@@ -288,7 +321,7 @@ request({supervisor_start, Idx}, Pid, St = #st{sups = Sups}) ->
     {ok, journal({start, St#st.turn, S#sup.name, <<"supervisor">>}, St1)};
 request({spawn, _K, _Sup}, _Pid, St = #st{live = Live, max = Max}) when Live >= Max ->
     {system_limit, St};  % SPEC §6.6 step 1
-request({spawn, K, Sup}, _Pid, St = #st{mod = Mod, spawned = Sp, sups = Sups}) ->
+request({spawn, K, Sup}, _Pid, St = #st{target = Target, mod = Mod, spawned = Sp, sups = Sups}) ->
     Counter = ?COUNTER(K),
     N = maps:get(Counter, Sp, 0) + 1,
     Name = <<(Mod:spawn_prefix(K))/binary, (integer_to_binary(N))/binary>>,
@@ -297,7 +330,7 @@ request({spawn, K, Sup}, _Pid, St = #st{mod = Mod, spawned = Sp, sups = Sups}) -
                  none -> none;
                  _ -> (element(Sup + 1, Sups))#sup.pid
              end,
-    {{ok, Name, SupPid}, St#st{spawned = Sp#{Counter => N}, pending_spawn = Counter}}.
+    {{ok, Name, SupPid, Target}, St#st{spawned = Sp#{Counter => N}, pending_spawn = Counter}}.
 
 %% SPEC §6.7: a worker came to life (declared, spawned or restarted); a name keeps
 %% its first id.
@@ -306,8 +339,9 @@ started(Pid, Name, K, Sup, St = #st{ids = Ids, procs = Procs, pids = Pids}) ->
                     #{Name := Known} -> {Known, St};
                     _ -> {St#st.next_id, St#st{next_id = St#st.next_id + 1, ids = Ids#{Name => St#st.next_id}}}
                 end,
-    P = #proc{name = Name, kind = K, pid = Pid, sup = Sup, mailbox = queue:new()},
-    St2 = St1#st{procs = Procs#{Id => P}, pids = Pids#{Pid => Id}, live = St#st.live + 1, pending_spawn = undefined},
+    P = #proc{name = Name, kind = K, pid = Pid, started = St#st.starts, sup = Sup, mailbox = queue:new()},
+    St2 = St1#st{procs = Procs#{Id => P}, pids = Pids#{Pid => Id}, live = St#st.live + 1, starts = St#st.starts + 1,
+                 pending_spawn = undefined},
     journal({start, St#st.turn, Name, (St#st.mod):kind_name(K)}, St2).
 
 %% SPEC §6.4: the process is gone; its mailbox and state with it.
@@ -363,16 +397,19 @@ result(Seed, Outcome, St = #st{mod = Mod, procs = Procs}) ->
     Alive = [{Name, Mod:fields(K, S)}
              || Id <- Ids, #proc{name = Name, pid = Pid} <- [maps:get(Id, Procs)], Pid =/= undefined,
                 {K, S} <- [gen_server:call(Pid, concord_state, infinity)]],
-    Sups = [supervisor_result(S) || S <- tuple_to_list(St#st.sups)],
+    Sups = [supervisor_result(Idx, St) || Idx <- lists:seq(0, tuple_size(St#st.sups) - 1)],
     #{run => {Seed, St#st.limit, St#st.max}, outcome => Outcome, turns => St#st.turn, journal => St#st.journal,
       failures => St#st.failures, decisions => St#st.decisions, processes => Processes, alive => Alive,
       supervisors => Sups}.
 
-%% OTP lists children newest first; the result wants start order (SPEC §7.7, [R14]).
-supervisor_result(#sup{name = Name, alive = false}) -> {Name, false, []};
-supervisor_result(#sup{name = Name, pid = Pid}) ->
-    Children = lists:reverse(supervisor:which_children(Pid)),
-    {Name, true, [{Id, is_pid(Child)} || {Id, Child, _, _} <- Children]}.
+%% The result wants start order (SPEC §7.7): entries/4 has it.
+supervisor_result(Idx, St) ->
+    case element(Idx + 1, St#st.sups) of
+        #sup{name = Name, alive = false} -> {Name, false, []};
+        #sup{name = Name, pid = Pid} ->
+            Children = entries(Idx, supervisor:which_children(Pid), #{}, St),
+            {Name, true, [{Id, is_pid(Child)} || {Id, Child} <- Children]}
+    end.
 
 %% CONCORD_ERLANG_STATS=1 (for bench/): memory at the end of the run, before the
 %% result is built, as one JSON line on stderr. `processes` is all of the node's

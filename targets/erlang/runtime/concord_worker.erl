@@ -1,6 +1,8 @@
-%% concord_worker: what every worker of an emitted module shares. The emitted
-%% module is the gen_server callback module; its callbacks delegate here, and its
-%% handler code calls send/3 and spawn/5.
+%% concord_worker: what every worker of an emitted program shares, on every BEAM
+%% target. The worker's gen_server callback module (erlang: concord_prog; elixir:
+%% the kind's module) delegates its callbacks here, and its handler code calls
+%% send/3 and spawn/5 (spawn with the program's module, which the target's start
+%% functions are given: concord_target).
 %%
 %% Everything a worker does that the journal records is a message to the
 %% conductor. Sends are collected and go with the next message the worker sends
@@ -12,7 +14,7 @@
 %% conductor has recorded the event, so the conductor sees them in the order they
 %% happened, whichever process they come from.
 -module(concord_worker).
-%% The gen_server callbacks of the emitted module, each called with ?MODULE first.
+%% The gen_server callbacks of the worker's module, each called with that module first.
 -export([init/2, handle_info/3, handle_call/4, handle_cast/3, terminate/3]).
 -export([supervisor_started/2, send/3, spawn/5, sync/2]).
 
@@ -96,18 +98,17 @@ flush(C) ->
     end.
 
 %% SPEC §6.6. The conductor checks the process limit and names the child; the
-%% child is then started the OTP way by this process: supervisor:start_child/2
-%% under a supervisor (OTP says `noproc` if it is dead, SPEC [R13]), an unlinked
-%% gen_server otherwise. Returns the new name.
+%% child is then started by this process, the target's way (concord_target):
+%% start_child under a supervisor (which exits with `noproc` if it is dead, SPEC
+%% [R13]), an unlinked gen_server otherwise. Returns the new name.
 spawn(Mod, K, Args, Sup, Restart) ->
     C = get('$concord_conductor'),
     flush(C),
     case sync(C, {spawn, K, Sup}) of
         system_limit ->
             throw({concord_exit, {fail, <<"SYSTEM_LIMIT">>}});
-        {ok, Name, SupPid} ->
-            Start = {worker, {C, K, Name, Sup, Args}},
-            case start(Mod, Start, Name, SupPid, Restart) of
+        {ok, Name, SupPid, Target} ->
+            case start(Target, Mod, {C, K, Name, Sup, Args}, SupPid, Restart) of
                 ok ->
                     Name;
                 noproc ->
@@ -116,13 +117,11 @@ spawn(Mod, K, Args, Sup, Restart) ->
             end
     end.
 
-start(Mod, Start, _Name, none, _Restart) ->
-    {ok, _} = gen_server:start(Mod, Start, []),
+start(Target, Mod, Start, none, _Restart) ->
+    {ok, _} = Target:start_worker(Mod, Start),
     ok;
-start(Mod, Start, Name, SupPid, Restart) ->
-    Spec = #{id => Name, start => {gen_server, start_link, [Mod, Start, []]}, restart => Restart,
-             shutdown => 5000, type => worker, modules => [Mod]},
-    try supervisor:start_child(SupPid, Spec) of
+start(Target, Mod, Start = {_, _, _, Sup, _}, SupPid, Restart) ->
+    try Target:start_child(Mod, Sup, SupPid, Start, Restart) of
         {ok, _Pid} -> ok
     catch
         exit:{noproc, _} -> noproc

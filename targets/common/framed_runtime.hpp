@@ -1,0 +1,75 @@
+// targets/common/framed_runtime.hpp: a target's persistent interpreter process (a
+// node, a BEAM, ...) fed one frame per request: the emitted program and the
+// request's runs. The process is a harness-supervised subprocess like any backend,
+// but a long-lived one: started at the first request that has a good run, reused,
+// and replaced after it died, hung, printed garbage or printed between requests. Its
+// faults become TIMEOUT, CRASH, BAD_OUTPUT or MEMORY lines through collect_answers()
+// (runners/backend.hpp), costing the request they happen in and nothing more.
+//
+// A frame is a 4-byte big-endian length N and N bytes: a line of `SEED TURNS MAX`
+// runs separated by `;`, a '\n', then the program's source. The interpreter answers
+// one line per run, a result or an error object.
+#pragma once
+
+#include <sys/types.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "oracle/program.hpp"
+#include "oracle/state.hpp"
+#include "runners/serve.hpp"
+#include "runners/subprocess.hpp"
+
+namespace concord {
+
+struct FramedRuntimeConfig {
+  std::string target;                               // "js": the prefix of the runtime's own error messages
+  std::string who;                                  // "node": names the process in harness messages
+  std::function<std::string(const Program&)> emit;  // the program's source; a throw answers INTERNAL per run
+  // The command that starts the interpreter, given its fresh temporary directory (its
+  // TMPDIR and working directory). Throws std::runtime_error when something it needs
+  // is missing; the message names it.
+  std::function<Command(const std::string& tmpdir)> command;
+  std::string start_hint;  // added to the message when the command cannot be started: what names it
+  // Text of the interpreter's stderr that says it died for want of memory: its runs
+  // are then MEMORY, not CRASH.
+  std::vector<std::string> memory_markers;
+  double run_timeout = 30;  // per run; run 0 includes loading the program
+  double request_timeout = 240;
+};
+
+// One frame for `source` and `runs` (throws std::length_error past 4 GiB).
+std::string runtime_frame(const std::string& source, const std::vector<RunSettings>& runs);
+
+class FramedRuntime {
+ public:
+  explicit FramedRuntime(FramedRuntimeConfig cfg);
+  ~FramedRuntime();  // closes the interpreter's stdin, gives it a moment to end, kills the rest
+  FramedRuntime(const FramedRuntime&) = delete;
+  FramedRuntime& operator=(const FramedRuntime&) = delete;
+
+  // An Answerer (runners/serve.hpp): BAD_REQUEST runs are answered in place, the
+  // others by the interpreter in one frame. An emit failure answers INTERNAL per run;
+  // an interpreter that cannot be started, CRASH naming what is missing.
+  void answer(const Program& p, const std::vector<RunRequest>& runs, const Emit& emit);
+
+  // The live interpreter's pid (its process group), or -1 before the first request
+  // and after a fault.
+  pid_t pid() const;
+  const FramedRuntimeConfig& config() const { return cfg_; }
+
+ private:
+  void start();  // throws SubprocessError or std::runtime_error
+  void stop();
+  void run_frame(const std::string& frame, const std::vector<RunSettings>& good,
+                 const std::function<void(size_t, const std::string&)>& on_answer);
+
+  FramedRuntimeConfig cfg_;
+  std::unique_ptr<TempDir> tmp_;  // the interpreter's TMPDIR and working directory
+  std::unique_ptr<Subprocess> proc_;
+};
+
+}  // namespace concord

@@ -1,0 +1,457 @@
+// targets/elixir/emitter/emit_elixir.cpp: prints a checked program as the Elixir
+// modules of targets/elixir/README.md ("The emitted modules"). The program's tables
+// and its start functions go to Concord.Prog; each kind becomes a GenServer module
+// whose handlers are private functions that rebind the state `s` statement by
+// statement (Elixir variables rebind; a branch's rebinding stays in the branch, so
+// `if` and `repeat` yield the new state as their value); each supervisor becomes a
+// Supervisor (or DynamicSupervisor) module with its child specs. Bodies and
+// expressions are walked by targets/common/walker.hpp; operators are the functions
+// of Concord.Ops (targets/elixir/runtime/concord_ops.ex), exact on int64.
+#include "emit_elixir.hpp"
+
+#include <cstdio>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "targets/common/code_writer.hpp"
+#include "targets/common/walker.hpp"
+
+namespace concord {
+namespace {
+
+const char* const kMain = "Concord.Prog";
+
+// Every module is compiled in memory for a few short runs: the Erlang compiler's
+// optimisation passes would cost more than they save (as for the erlang target).
+const char* const kCompileOptions =
+    "@compile [:no_ssa_opt, :no_bool_opt, :no_share_opt, :no_recv_opt, :no_bsm_opt, :no_copt]";
+
+std::string kind_module(size_t k) { return std::string(kMain) + ".K" + std::to_string(k); }
+std::string supervisor_module(int32_t idx) { return std::string(kMain) + ".S" + std::to_string(idx); }
+
+std::string lower(const std::string& s) {
+  std::string out = s;
+  for (char& ch : out)
+    if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+  return out;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+std::string atom(const char* word) { return std::string(":") + word; }
+
+// The function of Concord.Ops for an operator; Elixir's Kernel has div, rem, not
+// and Bitwise band, bor, bxor, bnot, hence dv, rm and the trailing underscores.
+const char* op_function(Op op) {
+  switch (op) {
+    case Op::Neg: return "neg";
+    case Op::Not: return "not_";
+    case Op::BNot: return "bnot_";
+    case Op::Mul: return "mul";
+    case Op::Div: return "dv";
+    case Op::Rem: return "rm";
+    case Op::Add: return "add";
+    case Op::Sub: return "sub";
+    case Op::Shl: return "shl";
+    case Op::Shr: return "shr";
+    case Op::Lt: return "lt";
+    case Op::Le: return "le";
+    case Op::Gt: return "gt";
+    case Op::Ge: return "ge";
+    case Op::Eq: return "eq";
+    case Op::Ne: return "ne";
+    case Op::BAnd: return "band_";
+    case Op::BXor: return "bxor_";
+    case Op::BOr: return "bor_";
+  }
+  return "?";
+}
+
+class ElixirEmitter : public Walker {
+ public:
+  explicit ElixirEmitter(const Program& p) : p_(p), w_(2) {
+    if (!p.checked) throw std::logic_error("emit_elixir needs a program that check() accepted");
+    sups_.resize(static_cast<size_t>(p.supervisor_count));
+    for (const Decl& d : p_.system)
+      if (auto* s = std::get_if<SupervisorDecl>(&d)) collect(*s, ":none");
+  }
+
+  std::string run() {
+    w_.line("# Emitted by concord (targets/elixir/emitter) for the elixir target. Do not edit.");
+    w_.line("# The contract with the runtime (targets/elixir/runtime and the conductor of");
+    w_.line("# targets/erlang/runtime) is targets/elixir/README.md. Each module skips the Erlang");
+    w_.line("# compiler's optimisation passes (@compile): it is compiled for a few short runs.");
+    main_module();
+    for (size_t k = 0; k < p_.kinds.size(); k++) kind_module_text(k);
+    for (const auto& [s, parent] : sups_) supervisor_module_text(*s);
+    return w_.str();
+  }
+
+ private:
+  // --- expressions: one hook per operand shape ---------------------------------------
+  std::string on_int(const Expr& e) override { return std::to_string(e.value); }  // unbounded: MIN is fine
+  std::string on_addr(const Expr& e) override { return elixir_string(e.name); }
+  std::string on_self(const Expr&) override { return element(0); }
+  std::string on_var(const Expr& e) override {
+    switch (e.scope) {
+      case Scope::Param: return element(1 + e.slot);
+      case Scope::Field: return element(field_position(e.slot));
+      case Scope::Arg: return arg(e.slot);
+    }
+    return "?";
+  }
+  std::string on_unary(const Expr& e, const std::string& arg) override {
+    return std::string(op_function(e.op)) + "(" + arg + ")";
+  }
+  std::string on_binary(const Expr& e, const std::string& lhs, const std::string& rhs) override {
+    return std::string(op_function(e.op)) + "(" + lhs + ", " + rhs + ")";
+  }
+
+  // A slot of the state tuple {self, params..., fields...} (0-based, as elem/2 counts).
+  std::string element(int32_t position) {
+    state_read_ = true;
+    return "elem(s, " + std::to_string(position) + ")";
+  }
+  // Handler parameter i (0-based) is a<i+1>; unread ones are named _a<i+1>.
+  std::string arg(int32_t i) {
+    args_read_[static_cast<size_t>(i)] = true;
+    return "a" + std::to_string(i + 1);
+  }
+  int32_t field_position(int32_t field) const { return 1 + static_cast<int32_t>(kind_->params.size()) + field; }
+
+  std::string exprs(const std::vector<Expr>& es, size_t from) {
+    std::vector<std::string> out;
+    for (size_t i = from; i < es.size(); i++) out.push_back(expr(es[i]));
+    return join(out);
+  }
+
+  // --- statements: one hook per kind; each rebinds `s` when it changes the state ----
+  void on_assign(const Stmt& s) override { set_field(s.slot, expr(s.exprs[0])); }
+
+  // Both branches start from the same `s` and end with the state they made.
+  void on_if(const Stmt& s) override {
+    w_.open("s = if " + expr(s.exprs[0]) + " != 0 do");
+    branch(s.body);
+    w_.middle("else");
+    branch(s.orelse);
+    w_.close("end");
+  }
+
+  void on_repeat(const Stmt& s) override {
+    w_.open("s = rep(" + std::to_string(s.count) + ", s, fn s ->");
+    branch(s.body);
+    w_.close("end)");
+  }
+
+  void on_send(const Stmt& s) override {
+    std::string to = expr(s.exprs[0]);
+    w_.line(":concord_worker.send(" + to + ", " + elixir_string(s.name) + ", [" + exprs(s.exprs, 1) + "])");
+  }
+
+  // Without `under` the restart type means nothing; the model's default is printed.
+  void on_spawn(const Stmt& s) override {
+    std::string sup = s.slot3 >= 0 ? std::to_string(s.slot3) : ":none";
+    std::string call = ":concord_worker.spawn(" + std::string(kMain) + ", " + std::to_string(s.slot) + ", [" +
+                       exprs(s.exprs, 0) + "], " + sup + ", " + atom(restart_name(s.restart)) + ")";
+    if (s.slot2 >= 0)
+      set_field(s.slot2, call);
+    else
+      w_.line(call);
+  }
+
+  // The runtime catches these throws and ends the turn with the exit.
+  void on_stop(const Stmt&) override { w_.line("throw({:concord_exit, :normal})"); }
+  void on_fail(const Stmt& s) override { w_.line("throw({:concord_exit, {:fail, " + elixir_string(s.name) + "}})"); }
+
+  void set_field(int32_t field, const std::string& value) {
+    w_.line("s = put_elem(s, " + std::to_string(field_position(field)) + ", " + value + ")");
+  }
+
+  // A block whose value is the state it ends with.
+  void branch(const std::vector<Stmt>& b) {
+    body(b);
+    w_.line("s");
+  }
+
+  void start_function(const Kind& k) {
+    kind_ = &k;
+    state_read_ = false;
+  }
+
+  // --- Concord.Prog --------------------------------------------------------------------
+  void main_module() {
+    w_.line();
+    w_.open("defmodule " + std::string(kMain) + " do");
+    w_.line("@moduledoc false");
+    w_.line(kCompileOptions);
+    w_.line();
+    w_.line("# --- the system ---");
+    std::vector<std::string> sups, roots, given;
+    for (const auto& [s, parent] : sups_) sups.push_back("{" + elixir_string(s->name) + ", " + parent + "}");
+    terms("def supervisors, do: ", "{", sups, "}");
+    for (const Decl& d : p_.system) {
+      if (auto* pd = std::get_if<ProcessDecl>(&d)) {
+        start_function(p_.kinds[static_cast<size_t>(pd->kind_index)]);
+        roots.push_back("{:worker, " + elixir_string(pd->name) + ", " + std::to_string(pd->kind_index) + ", [" +
+                        exprs(pd->args, 0) + "]}");
+      } else {
+        roots.push_back("{:supervisor, " + std::to_string(std::get<SupervisorDecl>(d).index) + "}");
+      }
+    }
+    terms("def roots, do: ", "[", roots, "]");
+    for (const Given& g : p_.given)
+      given.push_back("{" + elixir_string(g.to) + ", " + elixir_string(g.tag) + ", [" + exprs(g.args, 0) + "]}");
+    terms("def given, do: ", "[", given, "]");
+
+    // Each function over kinds or supervisors ends with a catch-all clause: a
+    // program may have none of them.
+    w_.line();
+    w_.line("# --- kinds ---");
+    for (size_t k = 0; k < p_.kinds.size(); k++) w_.line("def kind(" + std::to_string(k) + "), do: " + kind_module(k));
+    w_.line("def kind(k), do: :erlang.error(:badarg, [k])");
+    for (size_t k = 0; k < p_.kinds.size(); k++)
+      w_.line("def kind_name(" + std::to_string(k) + "), do: " + elixir_string(p_.kinds[k].name));
+    w_.line("def kind_name(k), do: :erlang.error(:badarg, [k])");
+    for (size_t k = 0; k < p_.kinds.size(); k++)
+      w_.line("def spawn_prefix(" + std::to_string(k) + "), do: " + elixir_string(lower(p_.kinds[k].name) + "-"));
+    w_.line("def spawn_prefix(k), do: :erlang.error(:badarg, [k])");
+    w_.line("def fields(k, s), do: kind(k).fields(s)");
+
+    w_.line();
+    w_.line("# --- how processes start, and what a supervisor's which_children says ---");
+    w_.line("def start_worker({_c, k, _name, _sup, _args} = start), do: GenServer.start(kind(k), start)");
+    for (const auto& [s, parent] : sups_)
+      w_.line("def start_supervisor(" + std::to_string(s->index) + ", c), do: " + supervisor_module(s->index) +
+              ".start_link(c)");
+    w_.line("def start_supervisor(idx, _c), do: :erlang.error(:badarg, [idx])");
+    w_.open("def worker_spec({_c, k, name, _sup, _args} = start, restart),");
+    w_.last("do: Supervisor.child_spec({kind(k), start}, id: name, restart: restart)");
+    for (const auto& [s, parent] : sups_) {
+      const char* api = is_dynamic_supervisor(*s) ? "DynamicSupervisor" : "Supervisor";
+      w_.open("def start_child(" + std::to_string(s->index) + ", sup, start, restart),");
+      w_.last(std::string("do: ") + api + ".start_child(sup, worker_spec(start, restart))");
+    }
+    w_.line("def start_child(idx, _sup, _start, _restart), do: :erlang.error(:badarg, [idx])");
+    // A DynamicSupervisor's children have no ids: the conductor names them by pid.
+    for (const auto& [s, parent] : sups_)
+      if (is_dynamic_supervisor(*s)) {
+        w_.open("def children(" + std::to_string(s->index) + ", which_children),");
+        w_.last("do: {:pids, Enum.map(which_children, fn {:undefined, pid, _, _} -> pid end)}");
+      }
+    w_.open("def children(_idx, which_children),");
+    w_.last("do: {:ids, Enum.reverse(Enum.map(which_children, fn {id, child, _, _} -> {id, child} end))}");
+    w_.close("end");
+  }
+
+  // --- a kind: Concord.Prog.K<k> ----------------------------------------------------
+  void kind_module_text(size_t k) {
+    const Kind& kind = p_.kinds[k];
+    std::string K = std::to_string(k);
+    w_.line();
+    w_.open("defmodule " + kind_module(k) + " do");
+    w_.line("@moduledoc false");
+    w_.line(kCompileOptions);
+    w_.line("use GenServer");
+    w_.line("import Concord.Ops, warn: false");
+    w_.line();
+    w_.line("def start_link(start), do: GenServer.start_link(__MODULE__, start)");
+    w_.line();
+    w_.line("@impl true");
+    w_.line("def init(start), do: :concord_worker.init(__MODULE__, start)");
+    w_.line("@impl true");
+    w_.line("def handle_info(msg, w), do: :concord_worker.handle_info(__MODULE__, msg, w)");
+    w_.line("@impl true");
+    w_.line("def handle_call(msg, from, w), do: :concord_worker.handle_call(__MODULE__, msg, from, w)");
+    w_.line("@impl true");
+    w_.line("def handle_cast(msg, w), do: :concord_worker.handle_cast(__MODULE__, msg, w)");
+    w_.line("@impl true");
+    w_.line("def terminate(reason, w), do: :concord_worker.terminate(__MODULE__, reason, w)");
+    w_.line();
+    w_.line("# The state is the tuple {self, params..., fields...}.");
+    new_state(k);
+    start_function(kind);
+    if (kind.init.empty()) {
+      w_.line("def init_body(" + K + ", s), do: s");
+    } else {
+      w_.open("def init_body(" + K + ", s) do");
+      branch(kind.init);
+      w_.close("end");
+    }
+    dispatch(k);
+    fields(k);
+    for (size_t h = 0; h < kind.handlers.size(); h++) handler(k, h);
+    w_.close("end");
+  }
+
+  // The initialisers see the parameters and self (SPEC §4.2), so they read the
+  // tuple before the fields; it is bound only when one of them reads it.
+  void new_state(size_t k) {
+    const Kind& kind = p_.kinds[k];
+    start_function(kind);
+    std::vector<std::string> inits;
+    for (const Field& f : kind.state) inits.push_back(expr(f.init));
+    std::string head = "def new_state(" + std::to_string(k) + ", name, args)";
+    std::string value = "List.to_tuple([name | args]" + (inits.empty() ? "" : " ++ [" + join(inits) + "]") + ")";
+    if (!state_read_) return w_.line(head + ", do: " + value);
+    w_.open(head + " do");
+    w_.line("s = List.to_tuple([name | args])");
+    w_.line(value);
+    w_.close("end");
+  }
+
+  // A message matches a handler by tag, number of arguments and their types (SPEC §6.5).
+  void dispatch(size_t k) {
+    const Kind& kind = p_.kinds[k];
+    for (size_t h = 0; h < kind.handlers.size(); h++) {
+      const Handler& hd = kind.handlers[h];
+      std::vector<std::string> args, guards;
+      for (size_t i = 0; i < hd.params.size(); i++) {
+        args.push_back("a" + std::to_string(i + 1));
+        guards.push_back((hd.params[i].type == Type::Int ? "is_integer(" : "is_binary(") + args.back() + ")");
+      }
+      std::string when = guards.empty() ? "" : " when " + join_with(guards, " and ");
+      std::string call = handler_name(h) + "(" + join(args) + (args.empty() ? "s)" : ", s)");
+      w_.line("def dispatch(" + std::to_string(k) + ", " + elixir_string(hd.tag) + ", [" + join(args) + "], s)" + when +
+              ", do: " + call);
+    }
+    w_.line("def dispatch(_k, _tag, _args, _s), do: :no_handler");
+  }
+
+  void fields(size_t k) {
+    const Kind& kind = p_.kinds[k];
+    start_function(kind);
+    std::vector<std::string> pairs;
+    for (size_t f = 0; f < kind.state.size(); f++)
+      pairs.push_back("{" + elixir_string(kind.state[f].name) + ", " +
+                      element(field_position(static_cast<int32_t>(f))) + "}");
+    w_.line(std::string("def fields(") + (pairs.empty() ? "_s" : "s") + "), do: [" + join(pairs) + "]");
+  }
+
+  static std::string join_with(const std::vector<std::string>& items, const std::string& sep) {
+    std::string out;
+    for (const std::string& s : items) out += (out.empty() ? "" : sep) + s;
+    return out;
+  }
+
+  static std::string handler_name(size_t h) { return "h" + std::to_string(h); }
+
+  // Elixir warns about unused variables, and which parameters a body reads is
+  // known only once it is printed: print it into scratch first, then for real
+  // with the unread parameters named _a<i>.
+  void handler(size_t k, size_t h) {
+    args_read_.assign(p_.kinds[k].handlers[h].params.size(), false);
+    CodeWriter real = std::exchange(w_, CodeWriter(2));
+    handler_function(k, h);
+    w_ = std::move(real);
+    handler_function(k, h);
+  }
+
+  void handler_function(size_t k, size_t h) {
+    const Handler& hd = p_.kinds[k].handlers[h];
+    start_function(p_.kinds[k]);
+    std::vector<std::string> params;
+    for (size_t i = 0; i < hd.params.size(); i++)
+      params.push_back((args_read_[i] ? "a" : "_a") + std::to_string(i + 1));
+    params.push_back("s");
+    w_.line();
+    std::string head = "defp " + handler_name(h) + "(" + join(params) + ")";
+    if (hd.body.empty()) return w_.line(head + ", do: s");
+    w_.open(head + " do");
+    branch(hd.body);
+    w_.close("end");
+  }
+
+  // --- a supervisor: Concord.Prog.S<index> ------------------------------------------
+  void supervisor_module_text(const SupervisorDecl& s) {
+    std::string idx = std::to_string(s.index);
+    bool dynamic = is_dynamic_supervisor(s);
+    const char* api = dynamic ? "DynamicSupervisor" : "Supervisor";
+    w_.line();
+    w_.open("defmodule " + supervisor_module(s.index) + " do");
+    w_.line("@moduledoc false");
+    w_.line(kCompileOptions);
+    w_.line(std::string("use ") + api);
+    w_.line();
+    w_.line(std::string("def start_link(c), do: ") + api + ".start_link(__MODULE__, c)");
+    w_.line();
+    w_.line("@impl true");
+    w_.open("def init(c) do");
+    w_.line(":concord_worker.supervisor_started(c, " + idx + ")");
+    // The period never expires (SPEC §7.4): MaxR restarts over the incarnation's life.
+    std::string limits = "max_restarts: " + std::to_string(s.intensity) + ", max_seconds: 1_000_000_000";
+    if (dynamic) {
+      w_.line("DynamicSupervisor.init(strategy: :one_for_one, " + limits + ")");
+    } else {
+      std::vector<std::string> children;
+      for (const Child& c : s.children) children.push_back(child_spec(c, idx));
+      terms("children = ", "[", children, "]");
+      w_.line("Supervisor.init(children, strategy: " + atom(strategy_name(s.strategy)) + ", " + limits + ")");
+    }
+    w_.close("end");
+    w_.close("end");
+  }
+
+  // A static child spec; `c` is the conductor, passed down the tree.
+  std::string child_spec(const Child& c, const std::string& sup) {
+    std::string restart = atom(restart_name(c.restart));
+    if (auto* pd = std::get_if<ProcessDecl>(&c.decl)) {
+      start_function(p_.kinds[static_cast<size_t>(pd->kind_index)]);
+      std::string start = "{c, " + std::to_string(pd->kind_index) + ", " + elixir_string(pd->name) + ", " + sup +
+                          ", [" + exprs(pd->args, 0) + "]}";
+      return "Supervisor.child_spec({" + kind_module(static_cast<size_t>(pd->kind_index)) + ", " + start +
+             "}, id: " + elixir_string(pd->name) + ", restart: " + restart + ")";
+    }
+    const SupervisorDecl& s = std::get<SupervisorDecl>(c.decl);
+    return "Supervisor.child_spec({" + supervisor_module(s.index) + ", c}, id: " + elixir_string(s.name) +
+           ", restart: " + restart + ")";
+  }
+
+  // `head open items close` with one item a line, or on one line when empty.
+  void terms(const std::string& head, const std::string& open, const std::vector<std::string>& items,
+             const std::string& close) {
+    if (items.empty()) return w_.line(head + open + close);
+    w_.open(head + open);
+    for (size_t i = 0; i < items.size(); i++) w_.line(items[i] + (i + 1 < items.size() ? "," : ""));
+    w_.close(close);
+  }
+
+  void collect(const SupervisorDecl& s, const std::string& parent) {
+    sups_[static_cast<size_t>(s.index)] = {&s, parent};
+    for (const Child& c : s.children)
+      if (auto* sd = std::get_if<SupervisorDecl>(&c.decl)) collect(*sd, std::to_string(s.index));
+  }
+
+  const Program& p_;
+  CodeWriter w_;
+  std::vector<std::pair<const SupervisorDecl*, std::string>> sups_;  // by index, with the parent's index or :none
+  const Kind* kind_ = nullptr;                                       // the kind whose code is printed
+  bool state_read_ = false;      // whether the code printed since start_function() read `s`
+  std::vector<bool> args_read_;  // the handler parameters its body reads
+};
+
+}  // namespace
+
+bool is_dynamic_supervisor(const SupervisorDecl& s) { return s.children.empty() && s.strategy == Strategy::OneForOne; }
+
+std::string elixir_string(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char ch : s) {
+    if (ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\\' && ch != '#') {
+      out += static_cast<char>(ch);
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02X", ch);
+      out += buf;
+    }
+  }
+  return out + "\"";
+}
+
+std::string emit_elixir(const Program& p) { return ElixirEmitter(p).run(); }
+
+}  // namespace concord

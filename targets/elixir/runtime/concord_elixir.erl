@@ -1,0 +1,59 @@
+%% concord_elixir: the elixir target's side of the shared BEAM runtime (the
+%% behaviour concord_target of targets/erlang/runtime). A program is Elixir source:
+%% Concord.Prog (the program's tables and how it starts and asks its processes),
+%% one GenServer module per kind and one Supervisor or DynamicSupervisor module per
+%% supervisor (targets/elixir/README.md). It is compiled in memory by Elixir's own
+%% compiler (Code.compile_string/2), run by the shared conductor, and purged.
+-module(concord_elixir).
+-behaviour(concord_target).
+-export([name/0, setup/0, load/1, unload/1]).
+-export([start_worker/2, start_supervisor/3, start_child/5, children/3]).
+
+-define(MAIN, 'Elixir.Concord.Prog').
+
+name() -> <<"elixir">>.
+
+%% Elixir's compiler needs its application; Concord.Ops (the operators) is in the
+%% runtime's ebin, loaded once here rather than at the first program's first turn.
+setup() ->
+    {ok, _} = application:ensure_all_started(elixir),
+    {module, _} = code:ensure_loaded('Elixir.Concord.Ops'),
+    ok.
+
+load(Source) ->
+    try 'Elixir.Code':compile_string(Source, <<"concord_prog.ex">>) of
+        Compiled ->
+            Loaded = [M || {M, _Beam} <- Compiled],
+            case lists:member(?MAIN, Loaded) of
+                true -> {ok, ?MAIN, Loaded};
+                false -> unload(Loaded), {error, "it defines no module Concord.Prog"}
+            end
+    catch
+        Class:Reason:Stack ->
+            %% Whatever compiled before the error is loaded: purge it.
+            unload(loaded()),
+            Banner = 'Elixir.Exception':format_banner(Class, Reason, Stack),
+            {error, string:slice(Banner, 0, 2000)}
+    end.
+
+unload(Modules) ->
+    [begin
+         code:purge(M),   % kills any process a run left behind
+         code:delete(M),
+         code:purge(M)
+     end || M <- Modules],
+    ok.
+
+%% Every module of a program (Concord.Prog and Concord.Prog.*) that is loaded.
+loaded() ->
+    [M || {M, _} <- code:all_loaded(), lists:prefix("Elixir.Concord.Prog", atom_to_list(M))].
+
+%% --- starting and asking: the emitted Concord.Prog does it, as Elixir code -------
+
+start_worker(Mod, Start) -> Mod:start_worker(Start).
+
+start_supervisor(Mod, C, Idx) -> Mod:start_supervisor(Idx, C).
+
+start_child(Mod, SupIdx, SupPid, Start, Restart) -> Mod:start_child(SupIdx, SupPid, Start, Restart).
+
+children(Mod, Idx, WhichChildren) -> Mod:children(Idx, WhichChildren).

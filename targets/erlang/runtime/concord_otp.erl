@@ -1,0 +1,84 @@
+%% concord_otp: the erlang target's side of the shared BEAM runtime (the behaviour
+%% concord_target): how its module is compiled and loaded, how its workers and
+%% supervisors are started, and how an OTP supervisor's which_children answer
+%% reads. The emitted module concord_prog is both the gen_server and the
+%% supervisor callback module (targets/erlang/README.md).
+-module(concord_otp).
+-behaviour(concord_target).
+-export([name/0, setup/0, load/1, unload/1]).
+-export([start_worker/2, start_supervisor/3, start_child/5, children/3]).
+
+-define(MODULE_NAME, concord_prog).
+
+name() -> <<"erlang">>.
+
+setup() -> ok.
+
+%% compile:forms/2 on the parsed source, without the optimisation passes: they
+%% cost more compile time than the short runs they would speed up.
+-define(COMPILE_OPTIONS, [binary, return_errors, no_spawn_compiler_process,
+                          no_ssa_opt, no_bool_opt, no_share_opt, no_recv_opt, no_bsm_opt, no_copt]).
+
+load(Source) ->
+    try
+        Forms = forms(binary_to_list(Source)),
+        case compile:forms(Forms, ?COMPILE_OPTIONS) of
+            {ok, ?MODULE_NAME, Beam} ->
+                {module, ?MODULE_NAME} = code:load_binary(?MODULE_NAME, "concord_prog.erl", Beam),
+                {ok, ?MODULE_NAME, [?MODULE_NAME]};
+            {ok, Other, _} ->
+                {error, io_lib:format("it defines module ~p, not ~p", [Other, ?MODULE_NAME])};
+            {error, Errors, _Warnings} ->
+                {error, format_errors(Errors)}
+        end
+    catch
+        throw:{parse, Why} -> {error, Why}
+    end.
+
+unload(Modules) ->
+    [begin
+         code:purge(M),   % kills any process a run left behind
+         code:delete(M),
+         code:purge(M)
+     end || M <- Modules],
+    ok.
+
+forms(Source) ->
+    case erl_scan:string(Source) of
+        {ok, Tokens, _} -> split_forms(Tokens, []);
+        {error, {Line, Mod, Desc}, _} -> throw({parse, io_lib:format("line ~p: ~s", [Line, Mod:format_error(Desc)])})
+    end.
+
+split_forms([], []) -> [];
+split_forms([], _Partial) -> throw({parse, "the source ends inside a form"});
+split_forms([Dot = {dot, _} | Rest], Acc) ->
+    case erl_parse:parse_form(lists:reverse([Dot | Acc])) of
+        {ok, Form} -> [Form | split_forms(Rest, [])];
+        {error, {Line, Mod, Desc}} -> throw({parse, io_lib:format("line ~p: ~s", [Line, Mod:format_error(Desc)])})
+    end;
+%% The parser does not preprocess; ?MODULE is the one macro an emitted module uses.
+split_forms([{'?', _}, {var, Anno, 'MODULE'} | Rest], Acc) -> split_forms(Rest, [{atom, Anno, ?MODULE_NAME} | Acc]);
+split_forms([T | Rest], Acc) -> split_forms(Rest, [T | Acc]).
+
+format_errors(Errors) ->
+    Text = [io_lib:format("line ~p: ~s; ", [Line, Mod:format_error(Desc)])
+            || {_File, Es} <- Errors, {Line, Mod, Desc} <- Es],
+    lists:sublist(lists:flatten(Text), 2000).
+
+%% --- starting and asking --------------------------------------------------------
+
+start_worker(Mod, Start) -> gen_server:start(Mod, {worker, Start}, []).
+
+start_supervisor(Mod, C, Idx) -> supervisor:start_link(Mod, {supervisor, C, Idx}).
+
+%% A dynamic child (SPEC §6.6): OTP's start_child on a non-simple supervisor,
+%% which appends it to the child list [R10].
+start_child(Mod, _SupIdx, SupPid, Start = {_C, _K, Name, _Sup, _Args}, Restart) ->
+    Spec = #{id => Name, start => {gen_server, start_link, [Mod, {worker, Start}, []]}, restart => Restart,
+             shutdown => 5000, type => worker, modules => [Mod]},
+    supervisor:start_child(SupPid, Spec).
+
+%% OTP lists children newest first, by id (the name); start order is the reverse
+%% (SPEC §7.7, [R14]).
+children(_Mod, _Idx, WhichChildren) ->
+    {ids, [{Id, Child} || {Id, Child, _, _} <- lists:reverse(WhichChildren)]}.

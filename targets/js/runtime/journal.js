@@ -1,0 +1,108 @@
+// targets/js/runtime/journal.js: the run's events (SPEC §9.2) as they happen, in a
+// compact form that result.js prints at the end. An event is a record of int32
+// fields in chunks of an Int32Array: a deliver costs 7 × 4 bytes plus a reference to
+// its message's arguments (shared with the message, never copied), where the same
+// event as a JavaScript string costs some hundreds of bytes; and a long run's journal
+// is never one array past V8's maximum length.
+//
+// Records, by their first field:
+//   START     turn, name, kind (a kind's index; -1: a supervisor)
+//   DELIVER   turn, ready, to, from (-1: null), sig, args (an index into `args`; -1: none)
+//   DROP      turn, from (-1: null), to, sig, args
+//   EXIT      turn, name, reason (an index into `reasons`)
+//   DECISION  turn, supervisor, child, action (an index into ACTIONS)
+// Names are name ids, sig a signature id, turns and ready counts fit in int32 (SPEC
+// §11: at most 10^9 turns, 10^7 processes).
+'use strict';
+
+const { grew } = require('./memory.js');
+
+const START = 0, DELIVER = 1, DROP = 2, EXIT = 3, DECISION = 4;
+const ACTIONS = ['restart', 'keep', 'remove', 'give_up'];
+const RESTART = 0, KEEP = 1, REMOVE = 2, GIVE_UP = 3;
+const FIRST = 1 << 10, CHUNK = 1 << 16;  // int32 fields of the first chunk, and of the largest
+const LONGEST = 7;  // fields of the longest record
+
+class Journal {
+  constructor() {
+    this.ends = [];  // fields used in each chunk but the last
+    this.chunk = new Int32Array(FIRST);  // most runs are short: their journal is one small chunk
+    this.chunks = [this.chunk];
+    this.at = 0;  // the next free field of `chunk`
+    this.args = [];  // argument arrays of DELIVER and DROP records
+    this.reasons = ['normal', 'shutdown'];  // exit reasons by index; failure codes after these
+    this.reasonIds = new Map([['normal', 0], ['shutdown', 1]]);
+  }
+
+  // Room for one record; returns the chunk, its fields from this.at on. Each chunk
+  // is twice the last, up to CHUNK fields.
+  room() {
+    if (this.at + LONGEST > this.chunk.length) {
+      this.ends.push(this.at);
+      this.chunk = new Int32Array(Math.min(2 * this.chunk.length, CHUNK));
+      this.chunks.push(this.chunk);
+      this.at = 0;
+    }
+    grew();
+    return this.chunk;
+  }
+
+  start(turn, name, kind) {
+    const c = this.room(), i = this.at;
+    c[i] = START, c[i + 1] = turn, c[i + 2] = name, c[i + 3] = kind;
+    this.at = i + 4;
+  }
+
+  deliver(turn, ready, to, from, sig, args) {
+    const c = this.room(), i = this.at;
+    c[i] = DELIVER, c[i + 1] = turn, c[i + 2] = ready, c[i + 3] = to, c[i + 4] = from, c[i + 5] = sig;
+    c[i + 6] = args.length === 0 ? -1 : this.args.push(args) - 1;
+    this.at = i + 7;
+  }
+
+  drop(turn, from, to, sig, args) {
+    const c = this.room(), i = this.at;
+    c[i] = DROP, c[i + 1] = turn, c[i + 2] = from, c[i + 3] = to, c[i + 4] = sig;
+    c[i + 5] = args.length === 0 ? -1 : this.args.push(args) - 1;
+    this.at = i + 6;
+  }
+
+  exit(turn, name, reason) {
+    let r = this.reasonIds.get(reason);
+    if (r === undefined) {
+      r = this.reasons.push(reason) - 1;
+      this.reasonIds.set(reason, r);
+    }
+    const c = this.room(), i = this.at;
+    c[i] = EXIT, c[i + 1] = turn, c[i + 2] = name, c[i + 3] = r;
+    this.at = i + 4;
+  }
+
+  decision(turn, sup, child, action) {
+    const c = this.room(), i = this.at;
+    c[i] = DECISION, c[i + 1] = turn, c[i + 2] = sup, c[i + 3] = child, c[i + 4] = action;
+    this.at = i + 5;
+  }
+
+  // Calls visit(chunk, index) for each record in order.
+  forEach(visit) {
+    for (let k = 0; k < this.chunks.length; k++) {
+      const c = this.chunks[k], end = k < this.ends.length ? this.ends[k] : this.at;
+      for (let i = 0; i < end; i += LENGTH[c[i]]) visit(c, i);
+    }
+  }
+
+  // The bytes it holds (bench statistics): its chunks and its references to argument
+  // arrays (the arrays themselves are the messages').
+  bytes() {
+    let bytes = this.args.length * 8;
+    for (const c of this.chunks) bytes += c.byteLength;
+    return bytes;
+  }
+}
+
+const LENGTH = [4, 7, 6, 4, 5];  // fields per record, by kind
+
+module.exports = {
+  Journal, START, DELIVER, DROP, EXIT, DECISION, ACTIONS, RESTART, KEEP, REMOVE, GIVE_UP,
+};

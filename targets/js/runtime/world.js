@@ -1,0 +1,167 @@
+// targets/js/runtime/world.js: the state of one run (SPEC §6–§8) and the life of
+// worker processes: names, ids, mailboxes, start, exit, send, spawn.
+//
+// Invariants:
+// - A name is a name id: an index into `names`. The program's own names (its addr
+//   literals and declared names) come first, in the program's order, so an addr
+//   literal in emitted code is its id; spawned names are added as they first appear.
+//   Addrs are name ids everywhere (state, messages), so addr equality is `===`.
+// - Every name has at most one process for the whole run (`procOf`); a restart
+//   reuses the process object, its id and its place in `procs` (§8.1).
+// - A process is in the ready set exactly when it is alive and its mailbox is not
+//   empty; `p.ready` says whether it is, and markReady() keeps the two in step.
+// - A mailbox is a singly linked list of messages, `head` the oldest (FIFO, §6.5);
+//   an idle process allocates nothing for it.
+// - `live` counts the alive workers (the process limit, §6.6).
+// - Every event goes to the journal (journal.js) when it happens; result.js prints it.
+'use strict';
+
+const { Journal } = require('./journal.js');
+const { grew } = require('./memory.js');
+const { ReadySet } = require('./ready_set.js');
+const { SplitMix64 } = require('./splitmix.js');
+const FAULT = require('./fault.js');
+const KEEP_MAILBOX = FAULT === 'FAULT_RESTART_KEEPS_MAILBOX';  // a planted fault (targets/FAULTS.md)
+
+// Ends the running handler (§6.4); the reason is in world.reason. One object, never
+// an Error: throwing it captures no stack.
+const HALT = Object.freeze({ halt: true });
+
+class Proc {
+  constructor(id, name, kind, params, sup) {
+    this.id = id;          // §8.1: creation order
+    this.name = name;      // name id
+    this.kind = kind;      // the kind object of the program
+    this.params = params;  // creation arguments, kept for restarts
+    this.state = null;     // state fields in declaration order; null while dead
+    this.head = null;      // mailbox: oldest message
+    this.tail = null;      // mailbox: newest message
+    this.alive = false;
+    this.ready = false;    // in the ready set
+    this.sup = sup;        // the Sup it is a child of, or null (unsupervised)
+    this.entry = null;     // its entry in sup's child list, while it has one
+  }
+}
+
+class Msg {
+  constructor(from, sig, args) {
+    this.from = from;  // sender's name id; -1 for a given message
+    this.sig = sig;    // signature id: tag and argument types
+    this.args = args;
+    this.next = null;
+  }
+}
+
+class World {
+  constructor(prog, seed, turns, maxProcesses) {
+    this.prog = prog;
+    this.seed = seed;  // a BigInt
+    this.turnLimit = turns;
+    this.maxProcesses = maxProcesses;
+    this.gen = new SplitMix64(seed);
+    this.turn = 0;  // the current turn (0 at start)
+    this.outcome = '';  // §8.2, when the run has ended
+    this.turns = 0;  // turns executed
+    this.names = prog.names.slice();  // name id -> name
+    this.procOf = new Array(this.names.length).fill(null);  // name id -> Proc
+    this.procs = [];  // by id
+    this.sups = [];  // by the supervisor's pre-order index (supervision.js)
+    this.spawned = new Array(prog.kinds.length).fill(0);  // per kind: successful spawns
+    this.readySet = new ReadySet();
+    this.live = 0;
+    this.reason = '';  // the reason of the handler ending now (HALT)
+    this.journal = new Journal();
+    this.supervision = null;  // the supervision rules (supervision.js) call back here
+  }
+
+  // The id of a spawned name k-N: the program's id when the program names it (an
+  // addr literal), else a new one. A run makes each k-N once (N counts up), so a
+  // name that is not the program's is new: no map of the run's names is needed.
+  spawnedName(name) {
+    const id = this.prog.nameIds.get(name);
+    if (id !== undefined) return id;
+    this.procOf.push(null);
+    return this.names.push(name) - 1;
+  }
+
+  markReady(p) {
+    const want = p.alive && p.head !== null;
+    if (want !== p.ready) {
+      p.ready = want;
+      this.readySet.update(p.id, want ? 1 : -1);
+    }
+  }
+
+  // §6.7, §8.1: a name comes to life for the first time: it takes the next id.
+  createProcess(name, kind, params, sup) {
+    const p = new Proc(this.procs.length, name, kind, params, sup);
+    this.procs.push(p);
+    this.procOf[name] = p;
+    this.startProcess(p);
+    return p;
+  }
+
+  // §6.7: fresh state, `start` event, then init (which cannot fail). The mailbox is
+  // empty: the process is new, or its mailbox went when it ended.
+  startProcess(p) {
+    p.alive = true;
+    p.state = p.kind.state(p);
+    this.live++;
+    this.journal.start(this.turn, p.name, p.kind.index);
+    p.kind.init(p);
+    this.markReady(p);
+  }
+
+  // §6.4: it stops being alive; mailbox and state are discarded.
+  endProcess(p, reason) {
+    p.alive = false;
+    if (!KEEP_MAILBOX) p.head = p.tail = null;
+    p.state = null;
+    this.live--;
+    this.markReady(p);
+    this.journal.exit(this.turn, p.name, reason);
+  }
+
+  // A process exits by itself (its handler ended it): then whoever watches it
+  // reacts, before anything else happens in the turn (§6.4). In v1 that is its
+  // supervisor; links and monitors will be told here too.
+  exitProcess(p, reason) {
+    this.endProcess(p, reason);
+    if (p.sup !== null) this.supervision.childExited(p.sup, p.entry, reason);
+  }
+
+  // §6.5: appended to a live receiver's mailbox, or dropped and journaled.
+  send(from, to, sig, args) {
+    const p = this.procOf[to];
+    if (p === null || !p.alive) {
+      this.journal.drop(this.turn, from, to, sig, args);
+      return;
+    }
+    const m = new Msg(from, sig, args);
+    if (p.tail === null) p.head = m;
+    else p.tail.next = m;
+    p.tail = m;
+    this.markReady(p);
+    grew();
+  }
+
+  // §6.6: the checks in order, then the new process named k-N, started, and with
+  // `under` appended to the supervisor's children. Returns the new name.
+  spawn(kindIndex, args, supIndex, restart) {
+    if (this.live >= this.maxProcesses) this.halt('SYSTEM_LIMIT');
+    const sup = supIndex < 0 ? null : this.sups[supIndex];
+    if (sup !== null && !sup.alive) this.halt('NOPROC');
+    const kind = this.prog.kinds[kindIndex];
+    const name = this.spawnedName(kind.prefix + ++this.spawned[kindIndex]);
+    const p = this.createProcess(name, kind, args, sup);
+    if (sup !== null) this.supervision.addDynamicChild(sup, p, restart);
+    return name;
+  }
+
+  halt(reason) {
+    this.reason = reason;
+    throw HALT;
+  }
+}
+
+module.exports = { World, HALT };
