@@ -26,7 +26,7 @@ void init_world(World& w) {
   // Name ids of the program (addr literals, declared names, reason literals) come
   // first, so a literal's resolved slot is its name id in the world.
   for (const std::string& n : w.prog.names) intern_name(w, n);
-  Words& k = w.words;
+  ReasonIds& k = w.words;
   k.normal = intern_name(w, "normal");
   k.shutdown = intern_name(w, "shutdown");
   k.killed = intern_name(w, "killed");
@@ -99,8 +99,10 @@ RunResult run(const Program& p, const RunSettings& settings) {
     w.turn = ++r.turns;
     uint64_t x = w.rng.next();
     int32_t id = w.ready.kth(static_cast<int64_t>(x % static_cast<uint64_t>(ready)));
-    if (w.procs[id].wait) resume(w, id, ready);
-    else deliver(w, id, ready);
+    if (w.procs[id].wait)
+      resume(w, id, ready);
+    else
+      deliver(w, id, ready);
     settle(w);
   }
   return r;

@@ -218,3 +218,19 @@ given go() to @c;
                                                           "3 decision sup d restart", "3 exit c shutdown",
                                                           "3 start d D", "3 start c C"}));
 }
+
+// §18.1: only the first reply of a handler answers; the second does nothing
+// [R29/reply_twice].
+TEST(Calls, OnlyTheFirstReplyCounts) {
+  ojson r = run_text(R"(concord 2;
+kind B() { on req() { reply 1; reply 2; } }
+kind A() { state v: int = 0; on go() { v = call req() to @b; } }
+process b = B();
+process a = A();
+given go() to @a;
+)");
+  EXPECT_EQ(lines(r), (Lines{"0 start b B", "0 start a A", "1 deliver(1) a<-- go()", "2 call(1) b<-a req()",
+                             "3 resume(1) a<-b 1"}));
+  EXPECT_EQ(state_of(r, "a")["v"], 1);
+  EXPECT_EQ(r["outcome"], "quiescent");
+}

@@ -556,3 +556,96 @@ given go() to @w1;
                    "1 decision inner w1 restart", "1 start w1 W", "1 decision outer w2 restart", "1 exit w1 shutdown",
                    "1 exit inner shutdown", "1 start inner supervisor", "1 start w1 W", "1 start w2 W"}));
 }
+
+// §16.2 exit(e, r) to a name with no live process does nothing; the sender goes
+// on [R19/dead_target].
+TEST(ExitSignals, ToTheDeadDoesNothing) {
+  ojson r = run_text(R"(concord 2;
+kind Z() { on quit() { send go() to @a; stop; } }
+kind A() { state n: int = 0; on go() { exit(@z, BOOM); n = 1; } }
+process z = Z();
+process a = A();
+given quit() to @z;
+)");
+  EXPECT_EQ(lines(r), (Lines{"0 start z Z", "0 start a A", "1 deliver(1) z<-- quit()", "1 exit z normal",
+                             "2 deliver(1) a<-z go()"}));
+  EXPECT_EQ(state_of(r, "a")["n"], 1);
+}
+
+// §16.2 monitor(self): allowed, never fires [R25/self]; monitoring twice holds two
+// monitors: two downs in creation order, whether the holder traps or not
+// [R25/twice, R25/trapping].
+TEST(Monitors, SelfAndTwice) {
+  ojson r = run_text(R"(concord 2;
+kind X() { on go() { monitor(self); } on bye() { fail BOOM; } }
+process x = X();
+given go() to @x;
+given bye() to @x;
+)");
+  EXPECT_EQ(lines(r), (Lines{"0 start x X", "1 deliver(1) x<-- go()", "2 deliver(1) x<-- bye()", "2 exit x BOOM"}));
+  const char* twice = R"(concord 2;
+kind X(t: int) {
+    state n: int = 0;
+    init { trap_exit(t); }
+    on go() { monitor(@a); monitor(@a); send die() to @a; }
+    on down(w: addr, r: reason) { n = n + 1; }
+}
+kind A() { on die() { fail BOOM; } }
+process a = A();
+process x = X(TRAP);
+given go() to @x;
+)";
+  for (const char* trap : {"0", "1"}) {
+    std::string src = twice;
+    src.replace(src.find("TRAP"), 4, trap);
+    r = run_text(src);
+    EXPECT_EQ(lines_from(r, 2), (Lines{"2 deliver(1) a<-x die()", "2 exit a BOOM", "2 signal down a->x BOOM message",
+                                       "2 signal down a->x BOOM message", "3 deliver(1) x<-a down(a,BOOM)",
+                                       "4 deliver(1) x<-a down(a,BOOM)"}))
+        << "trap " << trap;
+    EXPECT_EQ(state_of(r, "x")["n"], 2);
+  }
+}
+
+// §16.5: a supervisor that gives up terminates its children; their links get
+// shutdown, after the supervisor's reaction (§17.2) [R23/give_up].
+TEST(Supervision, GivingUpTerminatesLinkedChildren) {
+  ojson r = run_text(R"(concord 2;
+kind W() { on die() { fail BOOM; } }
+kind X() { state why: reason = normal; init { trap_exit(1); link(@w1); } on exit(f: addr, r: reason) { why = r; } }
+supervisor s one_for_one intensity 0 {
+    permanent process w1 = W();
+    permanent process w2 = W();
+}
+process x = X();
+given die() to @w2;
+)");
+  EXPECT_EQ(lines(r), (Lines{"0 start s supervisor", "0 start w1 W", "0 start w2 W", "0 start x X",
+                             "1 deliver(1) w2<-- die()", "1 exit w2 BOOM", "1 decision s w2 give_up",
+                             "1 exit w1 shutdown", "1 exit s shutdown", "1 signal link w1->x shutdown message",
+                             "2 deliver(1) x<-w1 exit(w1,shutdown)"}));
+  EXPECT_EQ(state_of(r, "x")["why"], "shutdown");
+}
+
+// §16.1, §16.5: the restarted process has neither the links nor the monitors of
+// the one before: when it fails, x hears nothing [R23/restarted_not_watched].
+TEST(Supervision, TheRestartedProcessIsNotWatched) {
+  ojson r = run_text(R"(concord 2;
+kind W() { on die() { fail BOOM; } }
+kind X() {
+    state n: int = 0;
+    init { trap_exit(1); link(@w); monitor(@w); }
+    on exit(f: addr, r: reason) { n = n + 1; }
+    on down(f: addr, r: reason) { n = n + 10; send die() to @w; }
+}
+supervisor s one_for_one intensity 5 { permanent process w = W(); }
+process x = X();
+given die() to @w;
+)");
+  EXPECT_EQ(lines(r), (Lines{"0 start s supervisor", "0 start w W", "0 start x X", "1 deliver(1) w<-- die()",
+                             "1 exit w BOOM", "1 signal link w->x BOOM message", "1 signal down w->x BOOM message",
+                             "1 decision s w restart", "1 start w W", "2 deliver(1) x<-w exit(w,BOOM)",
+                             "3 deliver(1) x<-w down(w,BOOM)", "4 deliver(1) w<-x die()", "4 exit w BOOM",
+                             "4 decision s w restart", "4 start w W"}));
+  EXPECT_EQ(state_of(r, "x")["n"], 11);
+}

@@ -392,3 +392,40 @@ given quit() to @t;
                                      "1 exit s shutdown", "1 decision top s auto_shutdown", "1 exit a shutdown",
                                      "1 exit top shutdown"}));
 }
+
+// §21: a significant child that the supervisor terminates for a restart has not
+// exited by itself: no auto_shutdown, both start again [R48/terminated_by_strategy].
+TEST(Significant, TerminatedByTheStrategy) {
+  ojson r = run_text(R"(concord 2;
+kind W() { on die() { fail BOOM; } }
+supervisor s one_for_all intensity 5 auto_shutdown any_significant {
+    permanent process a = W();
+    transient significant process t = W();
+}
+given die() to @a;
+)");
+  EXPECT_EQ(lines(r), (Lines{"0 start s supervisor", "0 start a W", "0 start t W", "1 deliver(1) a<-- die()",
+                             "1 exit a BOOM", "1 decision s a restart", "1 exit t shutdown", "1 start a W",
+                             "1 start t W"}));
+  EXPECT_EQ(children(r, "s"), (Lines{"a:running", "t:running"}));
+}
+
+// §21 all_significant: a significant child whose start was ignored is not running
+// and does not count: when the only running one ends, the supervisor shuts down
+// [R47/never_started].
+TEST(Significant, AnIgnoredChildDoesNotCount) {
+  ojson r = run_text(R"(concord 2;
+kind I() { init { ignore; } }
+kind W() { on quit() { stop; } }
+supervisor s one_for_one intensity 5 auto_shutdown all_significant {
+    permanent process a = W();
+    transient significant process t1 = I();
+    transient significant process t2 = W();
+}
+given quit() to @t2;
+)");
+  EXPECT_EQ(lines(r), (Lines{"0 start s supervisor", "0 start a W", "0 start t1 I", "0 exit t1 normal",
+                             "0 start t2 W", "1 deliver(1) t2<-- quit()", "1 exit t2 normal",
+                             "1 decision s t2 auto_shutdown", "1 exit a shutdown", "1 exit s shutdown"}));
+  EXPECT_EQ(children(r, "s"), (Lines{"dead"}));
+}

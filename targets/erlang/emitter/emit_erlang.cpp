@@ -234,23 +234,6 @@ class ErlangEmitter : public Walker {
   void on_stop(const Stmt&) override { w_.line("throw({concord_exit, normal}),"); }
   void on_fail(const Stmt& s) override { w_.line("throw({concord_exit, {fail, " + bin(s.name) + "}}),"); }
 
-  // Version 2 is not implemented by this target yet: the launcher answers
-  // UNSUPPORTED (refuse_version_2 refuses every version 2 program before these).
-  [[noreturn]] static void v2(const char* what) {
-    throw Unsupported(std::string("erlang target: version 2 '") + what + "' is not supported yet");
-  }
-  void on_ignore(const Stmt&) override { v2("ignore"); }
-  void on_link(const Stmt&) override { v2("link"); }
-  void on_unlink(const Stmt&) override { v2("unlink"); }
-  void on_monitor(const Stmt&) override { v2("monitor"); }
-  void on_demonitor(const Stmt&) override { v2("demonitor"); }
-  void on_trap_exit(const Stmt&) override { v2("trap_exit"); }
-  void on_exit(const Stmt&) override { v2("exit"); }
-  void on_call(const Stmt&) override { v2("call"); }
-  void on_reply(const Stmt&) override { v2("reply"); }
-  void on_api(const Stmt& s) override { v2(api_name(s.api)); }
-  std::string on_reason(const Expr&) override { v2("reason"); }
-
   void set_field(int32_t field, const std::string& value) {
     std::string in = state_;
     state_ = fresh();
