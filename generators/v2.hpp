@@ -17,6 +17,7 @@
 
 #include "generators/expressions.hpp"
 #include "generators/statements.hpp"
+#include "generators/supervision.hpp"
 
 namespace concord::gen::v2 {
 
@@ -42,11 +43,40 @@ inline Expr reason(const ExprScope& sc) {
   return *reason_literal();
 }
 
-// Addr operands: usually a process that exists (a declared one, a spawned form),
-// or self; expressions of the version 1 generators otherwise.
-inline Expr addr(const ExprScope& sc) {
-  if (!sc.addrs.empty() && *chance(3, 1)) return addr_expr(*rc::gen::elementOf(sc.addrs));
-  return *expr(sc, Type::Addr, 2);
+// A declared process and the handlers of its kind (what a call to it can match).
+struct Callee {
+  std::string name, kind;
+  std::vector<Signature> handles;
+};
+
+// A supervisor and the names of its static children: workers, supervisors.
+struct Family {
+  std::string name;
+  std::vector<std::string> workers, supervisors;
+};
+
+// What the whole program offers the code of every kind.
+struct Shape {
+  std::vector<std::string> declared;  // declared processes: the names most likely alive
+  std::vector<Callee> callees;        // those whose kind has handlers
+  std::vector<Family> families;       // every supervisor, pre-order
+};
+
+// What code of one kind may use: its scope, its fields, the program's facts and shape.
+struct Place {
+  ExprScope exprs;
+  std::vector<Var> fields;
+  const ProgramFacts* facts;
+  const Shape* shape;
+  std::string kind;  // the kind whose code this is
+};
+
+// Addr operands: usually a declared process, else an addr literal (a spawned form,
+// maybe never alive) or any addr expression of the version 1 generators.
+inline Expr addr(const Place& pl) {
+  if (!pl.shape->declared.empty() && *chance(3, 1)) return addr_expr(*rc::gen::elementOf(pl.shape->declared));
+  if (!pl.exprs.addrs.empty() && *chance(1, 1)) return addr_expr(*rc::gen::elementOf(pl.exprs.addrs));
+  return *expr(pl.exprs, Type::Addr, 2);
 }
 
 inline Stmt with(StmtKind k, std::vector<Expr> es, std::string name = "") {
@@ -55,34 +85,40 @@ inline Stmt with(StmtKind k, std::vector<Expr> es, std::string name = "") {
   return s;
 }
 
-// What code of one kind may use: its scope, its fields, and the program's facts.
-struct Place {
-  ExprScope exprs;
-  std::vector<Var> fields;
-  const ProgramFacts* facts;
-};
-
-/// `[f =] call t(a...) to e` for a handled signature (V7), bound to any field or
-/// not (a field of another type than the reply: BAD_REPLY, §18.1).
+/// `[f =] call t(a...) to e` (V7): usually to a declared process with one of its
+/// own handlers, else any handled signature to any addr; bound to any field or not
+/// (a field of another type than the reply: BAD_REPLY, §18.1).
 inline Stmt call(const Place& pl) {
-  const Signature& sig = *rc::gen::elementOf(pl.facts->sigs);
-  Stmt s = with(StmtKind::Call, {addr(pl.exprs)}, sig.tag);
+  std::vector<Callee> callees;  // not of the caller's kind: most would be the caller (CALLING_SELF)
+  for (const Callee& c : pl.shape->callees)
+    if (c.kind != pl.kind) callees.push_back(c);
+  bool matched = !callees.empty() && *chance(3, 1);
+  const Callee* callee = matched ? &callees[*uniform<size_t>(0, callees.size())] : nullptr;
+  const Signature& sig = *rc::gen::elementOf(matched ? callee->handles : pl.facts->sigs);
+  Stmt s = with(StmtKind::Call, {matched ? addr_expr(callee->name) : addr(pl)}, sig.tag);
   for (Type t : sig.types) s.exprs.push_back(*expr(pl.exprs, t, 2));
   if (!pl.fields.empty() && *chance(1, 1)) s.bind = (*rc::gen::elementOf(pl.fields)).name;
   return s;
 }
 
-/// A supervisor API request (§20, V8): a child named by an addr (usually a declared
-/// process) or `supervisor t`; bound to an int field or not.
+/// A supervisor API request (§20, V8): usually about a static child of the
+/// supervisor (a worker by its addr, a supervisor by `supervisor t`), else any
+/// addr or supervisor (not_found); bound to an int field or not.
 inline Stmt api(const Place& pl) {
-  const std::vector<std::string>& sups = pl.facts->supervisors;
+  const Family& f = pl.shape->families[*uniform<size_t>(0, pl.shape->families.size())];
   Stmt s = make_stmt(StmtKind::Api);
   s.api = *rc::gen::element(ApiOp::TerminateChild, ApiOp::RestartChild, ApiOp::DeleteChild);
-  s.under = *rc::gen::elementOf(sups);
-  if (*chance(4, 1))
-    s.exprs.push_back(addr(pl.exprs));
+  s.under = f.name;
+  bool own = !f.workers.empty() && *chance(3, 1);
+  bool own_sup = !own && !f.supervisors.empty() && *chance(1, 1);
+  if (own)
+    s.exprs.push_back(addr_expr(*rc::gen::elementOf(f.workers)));
+  else if (own_sup)
+    s.name = *rc::gen::elementOf(f.supervisors);
+  else if (*chance(4, 1))
+    s.exprs.push_back(addr(pl));
   else
-    s.name = *rc::gen::elementOf(sups);
+    s.name = *rc::gen::elementOf(pl.facts->supervisors);
   std::vector<std::string> ints = names_of_type(pl.fields, Type::Int);
   if (!ints.empty() && *chance(1, 1)) s.bind = *rc::gen::elementOf(ints);
   return s;
@@ -97,7 +133,7 @@ inline Stmt reply(const Place& pl) {
 /// One statement of version 2 in a handler body, as the profile weighs the forms.
 inline Stmt handler_stmt(const Place& pl) {
   const Profile& pr = *pl.exprs.profile;
-  bool sups = !pl.facts->supervisors.empty(), sigs = !pl.facts->sigs.empty();
+  bool sups = !pl.shape->families.empty(), sigs = !pl.facts->sigs.empty();
   int form = *weighted<int>({{pr.w_link, rc::gen::just(0)},
                              {pr.w_unlink, rc::gen::just(1)},
                              {pr.w_monitor, rc::gen::just(2)},
@@ -111,14 +147,14 @@ inline Stmt handler_stmt(const Place& pl) {
                              {pr.w_stop_reason, rc::gen::just(10)},
                              {1, rc::gen::just(11)}});  // a comparison of reasons, kept in a field
   switch (form) {
-    case 0: return with(StmtKind::Link, {addr(pl.exprs)});
-    case 1: return with(StmtKind::Unlink, {addr(pl.exprs)});
-    case 2: return with(StmtKind::Monitor, {addr(pl.exprs)});
-    case 3: return with(StmtKind::Demonitor, {addr(pl.exprs)});
-    case 4: return with(StmtKind::TrapExit, {int_expr(*chance(3, 1) ? 1 : 0)});
-    case 5: return with(StmtKind::Exit, {addr(pl.exprs), reason(pl.exprs)});
+    case 0: return with(StmtKind::Link, {addr(pl)});
+    case 1: return with(StmtKind::Unlink, {addr(pl)});
+    case 2: return with(StmtKind::Monitor, {addr(pl)});
+    case 3: return with(StmtKind::Demonitor, {addr(pl)});
+    case 4: return with(StmtKind::TrapExit, {int_expr(*chance(1, 1) ? 1 : 0)});
+    case 5: return with(StmtKind::Exit, {addr(pl), reason(pl.exprs)});
     case 6: {
-      Stmt s = with(StmtKind::Exit, {addr(pl.exprs)});
+      Stmt s = with(StmtKind::Exit, {addr(pl)});
       s.kill = true;
       return s;
     }
@@ -140,9 +176,9 @@ inline Stmt handler_stmt(const Place& pl) {
 
 /// One statement of version 2 in an init body (V4): link, monitor, trap_exit.
 inline Stmt init_stmt(const Place& pl) {
-  switch (*rc::gen::inRange(0, 4)) {
-    case 0: return with(StmtKind::Link, {addr(pl.exprs)});
-    case 1: return with(StmtKind::Monitor, {addr(pl.exprs)});
+  switch (*uniform(0, 3)) {
+    case 0: return with(StmtKind::Link, {addr(pl)});
+    case 1: return with(StmtKind::Monitor, {addr(pl)});
     default: return with(StmtKind::TrapExit, {int_expr(1)});
   }
 }
@@ -199,7 +235,7 @@ inline Handler system_handler(const std::string& tag, Place pl) {
 }
 
 /// Version 2 for one kind (its code already generated).
-inline void kind(Kind& k, const ProgramFacts& facts) {
+inline void kind(Kind& k, const ProgramFacts& facts, const Shape& shape) {
   const Profile& pr = *facts.profile;
   if (*chance(pr.w_reason_field, 1)) {
     Field f;
@@ -213,13 +249,14 @@ inline void kind(Kind& k, const ProgramFacts& facts) {
   ExprScope code{{}, facts.addrs, true, facts.profile, facts.unknown};
   for (const Param& p : k.params) code.vars.push_back(Var{p.name, p.type});
   for (const Var& f : fields) code.vars.push_back(f);
-  Place init{code, fields, &facts};
+  Place init{code, fields, &facts, &shape, k.name};
   insert_some(k.init, pr.max_v2_init_stmts, [&] { return init_stmt(init); });
+  if (*chance(1, 2)) k.init.insert(k.init.begin(), with(StmtKind::TrapExit, {int_expr(1)}));  // its links cannot fail
   int how = *weighted<int>({{pr.w_start_ok, rc::gen::just(0)},
                             {pr.w_start_fails, rc::gen::just(1)},
                             {pr.w_start_ignored, rc::gen::just(2)}});
   if (how) k.init.push_back(failing_start(init, how == 2));
-  Place handlers{code, fields, &facts};
+  Place handlers{code, fields, &facts, &shape, k.name};
   handlers.exprs.init = false;
   for (Handler& h : k.handlers) {
     Place pl = handlers;
@@ -262,6 +299,41 @@ inline void all_supervisors(const Decl& d, std::vector<const SupervisorDecl*>& o
   }
 }
 
+inline void families(const Decl& d, std::vector<Family>& out) {
+  auto* s = std::get_if<SupervisorDecl>(&d);
+  if (!s) return;
+  Family f{s->name, {}, {}};
+  for (const Child& c : s->children) {
+    if (auto* w = std::get_if<ProcessDecl>(&c.decl))
+      f.workers.push_back(w->name);
+    else
+      f.supervisors.push_back(std::get<SupervisorDecl>(c.decl).name);
+  }
+  out.push_back(std::move(f));
+  for (const Child& c : s->children) families(c.decl, out);
+}
+
+inline Shape shape_of(const Program& p) {
+  Shape out;
+  std::vector<const ProcessDecl*> procs;
+  collect_processes(p.system, procs);
+  for (const ProcessDecl* d : procs) {
+    out.declared.push_back(d->name);
+    for (const Kind& k : p.kinds)
+      if (k.name == d->kind && !k.handlers.empty()) {
+        Callee c{d->name, k.name, {}};
+        for (const Handler& h : k.handlers) {
+          Signature sig{h.tag, {}};
+          for (const Param& prm : h.params) sig.types.push_back(prm.type);
+          c.handles.push_back(std::move(sig));
+        }
+        out.callees.push_back(std::move(c));
+      }
+  }
+  for (const Decl& d : p.system) families(d, out.families);
+  return out;
+}
+
 /// The whole program, made version 2 (see the banner).
 inline void program(Program& p, const ProgramFacts& facts) {
   const Profile& pr = *facts.profile;
@@ -270,8 +342,9 @@ inline void program(Program& p, const ProgramFacts& facts) {
     if (auto* s = std::get_if<SupervisorDecl>(&d)) supervisor(*s, pr);
   std::vector<const SupervisorDecl*> sups;
   for (const Decl& d : p.system) all_supervisors(d, sups);
+  Shape shape = shape_of(p);
   for (Kind& k : p.kinds) {
-    kind(k, facts);
+    kind(k, facts, shape);
     for (Handler& h : k.handlers) significant_spawns(h.body, sups, pr);
   }
 }

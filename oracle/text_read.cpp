@@ -6,6 +6,7 @@
 // names in version 1).
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cstring>
 
 #include "error.hpp"
@@ -15,18 +16,36 @@
 namespace concord {
 
 static const char* const kKeywords[] = {
-    "kind", "state", "init", "on", "process", "supervisor", "given", "send", "to",
-    "spawn", "under", "stop", "fail", "if", "else", "repeat", "self", "int", "addr",
-    "intensity", "permanent", "transient", "temporary", "one_for_one", "one_for_all",
-    "rest_for_one"};
+    "kind",  "state",     "init",      "on",        "process",   "supervisor",  "given",       "send",        "to",
+    "spawn", "under",     "stop",      "fail",      "if",        "else",        "repeat",      "self",        "int",
+    "addr",  "intensity", "permanent", "transient", "temporary", "one_for_one", "one_for_all", "rest_for_one"};
 
 // Version 2 reserves these too (§23.1).
-static const char* const kKeywords2[] = {
-    "concord",   "call",      "reply",           "link",            "unlink",          "monitor",
-    "demonitor", "trap_exit", "exit",            "down",            "kill",            "ignore",
-    "reason",    "normal",    "shutdown",        "killed",          "noproc",          "significant",
-    "auto_shutdown", "never", "any_significant", "all_significant", "terminate_child", "restart_child",
-    "delete_child"};
+static const char* const kKeywords2[] = {"concord",
+                                         "call",
+                                         "reply",
+                                         "link",
+                                         "unlink",
+                                         "monitor",
+                                         "demonitor",
+                                         "trap_exit",
+                                         "exit",
+                                         "down",
+                                         "kill",
+                                         "ignore",
+                                         "reason",
+                                         "normal",
+                                         "shutdown",
+                                         "killed",
+                                         "noproc",
+                                         "significant",
+                                         "auto_shutdown",
+                                         "never",
+                                         "any_significant",
+                                         "all_significant",
+                                         "terminate_child",
+                                         "restart_child",
+                                         "delete_child"};
 
 bool is_keyword(const std::string& word, int version) {
   for (const char* k : kKeywords)
@@ -43,8 +62,8 @@ enum class Tok { Ident, Int, Addr, Punct, End };
 
 struct Token {
   Tok kind = Tok::End;
-  std::string text;  // identifier, punctuation, addr name (without @), literal digits
-  int64_t value = 0; // Int
+  std::string text;   // identifier, punctuation, addr name (without @), literal digits
+  int64_t value = 0;  // Int
   int line = 1, col = 1;
   std::string where() const { return std::to_string(line) + ":" + std::to_string(col); }
 };
@@ -57,9 +76,11 @@ class Lexer {
  public:
   Lexer(const std::string& src, int version) : s_(src), version_(version) {}
 
-  std::vector<Token> run() {
+  // The tokens of the text, or its first `limit` ones.
+  std::vector<Token> run(size_t limit = SIZE_MAX) {
     std::vector<Token> out;
     for (;;) {
+      if (out.size() == limit) return out;
       skip_space();
       Token t;
       t.line = line_;
@@ -74,7 +95,8 @@ class Lexer {
         t.kind = Tok::Ident;
         while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_')) t.text += next();
       } else if (std::isdigit(static_cast<unsigned char>(c)) ||
-                 (c == '-' && !operand_before && i_ + 1 < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_ + 1])))) {
+                 (c == '-' && !operand_before && i_ + 1 < s_.size() &&
+                  std::isdigit(static_cast<unsigned char>(s_[i_ + 1])))) {
         lex_int(t);
       } else if (c == '@') {
         next();
@@ -93,7 +115,9 @@ class Lexer {
             break;
           }
         if (t.text.empty()) {
-          std::string shown = std::isprint(static_cast<unsigned char>(c)) ? std::string(1, c) : "byte " + std::to_string(static_cast<unsigned char>(c));
+          std::string shown = std::isprint(static_cast<unsigned char>(c))
+                                  ? std::string(1, c)
+                                  : "byte " + std::to_string(static_cast<unsigned char>(c));
           throw InputError(t.where(), "unexpected character '" + shown + "'");
         }
         for (size_t k = 0; k < t.text.size(); k++) next();
@@ -119,8 +143,10 @@ class Lexer {
     bool overflow = false;
     while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) {
       unsigned d = static_cast<unsigned>(s_[i_] - '0');
-      if (mag > (limit - d) / 10) overflow = true;
-      else mag = mag * 10 + d;
+      if (mag > (limit - d) / 10)
+        overflow = true;
+      else
+        mag = mag * 10 + d;
       t.text += next();
     }
     if (i_ < s_.size() && (std::isalpha(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_'))
@@ -178,11 +204,16 @@ class Parser {
     p.version = version_;
     if (is("concord") && peek(1).kind == Tok::Int) k_ += 3;  // the header (header_version checked it)
     while (!at_end()) {
-      if (is("kind")) p.kinds.push_back(kind());
-      else if (is("process")) p.system.push_back(process());
-      else if (is("supervisor")) p.system.push_back(supervisor(1));  // a root is depth 1, as in JSON
-      else if (is("given")) p.given.push_back(given());
-      else fail_here("expected 'kind', 'process', 'supervisor' or 'given'");
+      if (is("kind"))
+        p.kinds.push_back(kind());
+      else if (is("process"))
+        p.system.push_back(process());
+      else if (is("supervisor"))
+        p.system.push_back(supervisor(1));  // a root is depth 1, as in JSON
+      else if (is("given"))
+        p.given.push_back(given());
+      else
+        fail_here("expected 'kind', 'process', 'supervisor' or 'given'");
     }
     return p;
   }
@@ -300,8 +331,10 @@ class Parser {
         Handler h;
         h.where = peek().where();
         advance();
-        if (v2() && (is("exit") || is("down"))) h.tag = advance().text;  // the system messages (§16.4)
-        else h.tag = name("a message tag");
+        if (v2() && (is("exit") || is("down")))
+          h.tag = advance().text;  // the system messages (§16.4)
+        else
+          h.tag = name("a message tag");
         h.params = params();
         h.body = block(1);
         k.handlers.push_back(std::move(h));
@@ -370,9 +403,12 @@ class Parser {
       Child c;
       c.restart = restart();
       c.significant = v2() && accept("significant");
-      if (is("process")) c.decl = process();
-      else if (is("supervisor")) c.decl = supervisor(depth + 1);
-      else fail_here("expected 'process' or 'supervisor'");
+      if (is("process"))
+        c.decl = process();
+      else if (is("supervisor"))
+        c.decl = supervisor(depth + 1);
+      else
+        fail_here("expected 'process' or 'supervisor'");
       s.children.push_back(std::move(c));
     }
     return s;
@@ -454,8 +490,10 @@ class Parser {
     expect("(");
     s.under = name("a supervisor name");
     expect(",");
-    if (accept("supervisor")) s.name = name("a supervisor name");
-    else s.exprs.push_back(expr(0));
+    if (accept("supervisor"))
+      s.name = name("a supervisor name");
+    else
+      s.exprs.push_back(expr(0));
     expect(")");
     expect(";");
     return s;
@@ -502,8 +540,10 @@ class Parser {
       expect("(");
       s.exprs.push_back(expr(0));
       expect(",");
-      if (accept("kill")) s.kill = true;
-      else s.exprs.push_back(expr(0));
+      if (accept("kill"))
+        s.kill = true;
+      else
+        s.exprs.push_back(expr(0));
       expect(")");
       expect(";");
     } else if (is("call")) {
@@ -647,7 +687,8 @@ class Parser {
     } else if (is("self")) {
       advance();
       e.kind = ExprKind::Self;
-    } else if (v2() && t.kind == Tok::Ident && (is_reason_word(t.text) || std::isupper(static_cast<unsigned char>(t.text[0])))) {
+    } else if (v2() && t.kind == Tok::Ident &&
+               (is_reason_word(t.text) || std::isupper(static_cast<unsigned char>(t.text[0])))) {
       e.kind = ExprKind::Reason;  // a reason word or a code (§23.1); check() checks the code's form
       e.name = advance().text;
     } else if (t.kind == Tok::Ident && !is_keyword(t.text, version_)) {
@@ -672,11 +713,11 @@ class Parser {
 
 }  // namespace
 
+// The header's three tokens read alike in both versions; the rest is lexed by the
+// version they name (§14.1): whether `-` after `reply` starts a literal depends on it.
 Program parse_program(const std::string& text) {
-  std::vector<Token> toks = Lexer(text, 1).run();
-  int version = header_version(toks);
-  if (version != 1) toks = Lexer(text, version).run();
-  return Parser(std::move(toks), version).program();
+  int version = header_version(Lexer(text, 1).run(3));
+  return Parser(Lexer(text, version).run(), version).program();
 }
 
 }  // namespace concord

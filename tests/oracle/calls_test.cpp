@@ -36,8 +36,8 @@ process s = S();
 process c = C();
 given go() to @c;
 )");
-  EXPECT_EQ(lines_from(r, 1), (Lines{"1 deliver(1) c<-- go()", "2 call(1) s<-c ask()", "3 resume(1) c<-s s",
-                                     "3 exit c BAD_REPLY"}));
+  EXPECT_EQ(lines_from(r, 1),
+            (Lines{"1 deliver(1) c<-- go()", "2 call(1) s<-c ask()", "3 resume(1) c<-s s", "3 exit c BAD_REPLY"}));
 }
 
 // §18.2: a callee that exits before replying, even with normal, fails its caller
@@ -50,9 +50,9 @@ supervisor sup one_for_one intensity 1 { transient process c = C(); }
 process s = S();
 given go() to @c;
 )");
-  EXPECT_EQ(lines_from(r, 1), (Lines{"1 deliver(1) c<-- go()", "2 call(1) s<-c ask()", "2 exit s normal",
-                                     "2 signal call s->c normal exit", "2 exit c NORMAL", "2 decision sup c restart",
-                                     "2 start c C"}));
+  EXPECT_EQ(lines_from(r, 1),
+            (Lines{"1 deliver(1) c<-- go()", "2 call(1) s<-c ask()", "2 exit s normal",
+                   "2 signal call s->c normal exit", "2 exit c NORMAL", "2 decision sup c restart", "2 start c C"}));
   EXPECT_EQ(r["failures"], ojson::parse(R"([{"process":"c","code":"NORMAL","turn":2}])"));
 }
 
@@ -93,8 +93,7 @@ process c = C();
 process d = C();
 given go() to @c;
 )");
-  EXPECT_EQ(lines_from(r, 1),
-            (Lines{"1 deliver(1) c<-- go()", "1 signal call x-1->c noproc exit", "1 exit c NOPROC"}));
+  EXPECT_EQ(lines_from(r, 1), (Lines{"1 deliver(1) c<-- go()", "1 signal call x-1->c noproc exit", "1 exit c NOPROC"}));
   r = run_text(R"(concord 2;
 kind C() { on me() { call ask() to self; } }
 process d = C();
@@ -150,8 +149,8 @@ process s = S();
 process c = C();
 given go() to @c;
 )");
-  EXPECT_EQ(lines_from(r, 1), (Lines{"1 deliver(1) c<-- go()", "2 call(1) s<-c ask()", "3 resume(1) c<-s 7",
-                                     "4 deliver(1) c<-s hi()"}));
+  EXPECT_EQ(lines_from(r, 1),
+            (Lines{"1 deliver(1) c<-- go()", "2 call(1) s<-c ask()", "3 resume(1) c<-s 7", "4 deliver(1) c<-s hi()"}));
   EXPECT_EQ(state_of(r, "c"), ojson::parse(R"({"got":7,"n":11})"));
 }
 
@@ -169,8 +168,8 @@ given go() to @c;
   std::string abnormal = src, normal = src;
   abnormal.replace(abnormal.find("END;"), 4, "fail BOOM;");
   normal.replace(normal.find("END;"), 4, "stop;");
-  EXPECT_EQ(lines_from(run_text(abnormal), 2), (Lines{"2 call(1) s<-c ask()", "2 exit s BOOM",
-                                                      "2 signal link s->c BOOM exit", "2 exit c BOOM"}));
+  EXPECT_EQ(lines_from(run_text(abnormal), 2),
+            (Lines{"2 call(1) s<-c ask()", "2 exit s BOOM", "2 signal link s->c BOOM exit", "2 exit c BOOM"}));
   EXPECT_EQ(lines_from(run_text(normal), 2),
             (Lines{"2 call(1) s<-c ask()", "2 exit s normal", "2 signal link s->c normal ignore",
                    "2 signal call s->c normal exit", "2 exit c NORMAL"}));
@@ -214,9 +213,9 @@ given go() to @c;
   EXPECT_EQ(lines_from(run_text(trapping), 1),
             (Lines{"1 deliver(1) c<-- go()", "2 call(1) s<-c ask()", "3 deliver(1) d<-s die()", "3 exit d BOOM",
                    "3 decision sup d restart", "3 exit c killed", "3 start d D", "3 start c C"}));
-  EXPECT_EQ(lines_from(run_text(not_trapping), 3), (Lines{"3 deliver(1) d<-s die()", "3 exit d BOOM",
-                                                          "3 decision sup d restart", "3 exit c shutdown",
-                                                          "3 start d D", "3 start c C"}));
+  EXPECT_EQ(lines_from(run_text(not_trapping), 3),
+            (Lines{"3 deliver(1) d<-s die()", "3 exit d BOOM", "3 decision sup d restart", "3 exit c shutdown",
+                   "3 start d D", "3 start c C"}));
 }
 
 // §18.1: only the first reply of a handler answers; the second does nothing

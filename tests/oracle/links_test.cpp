@@ -39,11 +39,12 @@ process b = Q();
 process c = Q();
 given quit(noproc) to @a;
 )");
-  EXPECT_EQ(lines(r), (Lines{"0 start a Q", "0 start b Q", "0 start c Q", "1 deliver(1) a<-- quit(noproc)",
-                             "1 exit a noproc"}));
+  EXPECT_EQ(lines(r),
+            (Lines{"0 start a Q", "0 start b Q", "0 start c Q", "1 deliver(1) a<-- quit(noproc)", "1 exit a noproc"}));
   EXPECT_EQ(r["failures"], ojson::parse(R"([{"process":"a","code":"noproc","turn":1}])"));
-  r = run_text("concord 2;\nkind Q() { on quit(r: reason) { stop r; } }\nprocess a = Q();\n"
-               "given quit(shutdown) to @a;\n");
+  r = run_text(
+      "concord 2;\nkind Q() { on quit(r: reason) { stop r; } }\nprocess a = Q();\n"
+      "given quit(shutdown) to @a;\n");
   EXPECT_EQ(r["failures"], ojson::array());
 }
 
@@ -61,10 +62,10 @@ given go() to @a;
 )");
   // Turn 3: c's exit queues a link signal to b (its only link: a-b and b-c); b
   // exits BOOM and queues one to a; a exits BOOM.
-  EXPECT_EQ(lines(r), (Lines{"0 start a A", "0 start b B", "0 start c C", "1 deliver(1) a<-- go()",
-                             "2 deliver(1) b<-a go()", "3 deliver(1) c<-b go()", "3 exit c BOOM",
-                             "3 signal link c->b BOOM exit", "3 exit b BOOM", "3 signal link b->a BOOM exit",
-                             "3 exit a BOOM"}));
+  EXPECT_EQ(lines(r),
+            (Lines{"0 start a A", "0 start b B", "0 start c C", "1 deliver(1) a<-- go()", "2 deliver(1) b<-a go()",
+                   "3 deliver(1) c<-b go()", "3 exit c BOOM", "3 signal link c->b BOOM exit", "3 exit b BOOM",
+                   "3 signal link b->a BOOM exit", "3 exit a BOOM"}));
   EXPECT_EQ(r["failures"].size(), 3u);
 }
 
@@ -187,8 +188,8 @@ kind S() { state n: int = 0; on go() { exit(self, normal); send hi() to self; } 
 process s = S();
 given go() to @s;
 )");
-  EXPECT_EQ(lines(r), (Lines{"0 start s S", "1 deliver(1) s<-- go()", "1 signal exit s->s normal exit",
-                             "1 exit s normal"}));
+  EXPECT_EQ(lines(r),
+            (Lines{"0 start s S", "1 deliver(1) s<-- go()", "1 signal exit s->s normal exit", "1 exit s normal"}));
 }
 
 // §16.3 exit(self, R) in a trapping unsupervised worker: no message; it exits with
@@ -288,9 +289,9 @@ process t = T();
 process d = D();
 given go() to @d;
 )");
-  EXPECT_EQ(lines(r), (Lines{"0 start t T", "0 start d D", "1 deliver(1) d<-- go()", "1 exit d BOOM",
-                             "1 signal link d->t BOOM message", "2 deliver(1) t<-d cut()",
-                             "3 deliver(1) t<-d exit(d,BOOM)"}));
+  EXPECT_EQ(lines(r),
+            (Lines{"0 start t T", "0 start d D", "1 deliver(1) d<-- go()", "1 exit d BOOM",
+                   "1 signal link d->t BOOM message", "2 deliver(1) t<-d cut()", "3 deliver(1) t<-d exit(d,BOOM)"}));
   EXPECT_EQ(state_of(r, "t")["n"], 1);
 }
 
@@ -322,9 +323,9 @@ process t = T();
 process x = X();
 given go() to @t;
 )");
-  EXPECT_EQ(lines(r), (Lines{"0 start t T", "0 start x X", "1 deliver(1) t<-- go()", "2 deliver(1) x<-t die()",
-                             "2 exit x normal", "2 signal link x->t normal message", "3 deliver(1) t<-x exit(x,normal)",
-                             "3 exit t NO_HANDLER"}));
+  EXPECT_EQ(lines(r),
+            (Lines{"0 start t T", "0 start x X", "1 deliver(1) t<-- go()", "2 deliver(1) x<-t die()", "2 exit x normal",
+                   "2 signal link x->t normal message", "3 deliver(1) t<-x exit(x,normal)", "3 exit t NO_HANDLER"}));
 }
 
 // §16.3 down: one message per monitor, for a watcher that does not trap; a
@@ -379,9 +380,9 @@ process w = W();
 process y = Y();
 given go() to @w;
 )");
-  EXPECT_EQ(lines(r), (Lines{"0 start w W", "0 start y Y", "1 deliver(1) w<-- go()", "2 deliver(1) y<-w die()",
-                             "2 exit y normal", "2 signal down y->w normal message",
-                             "3 deliver(1) w<-y down(y,normal)"}));
+  EXPECT_EQ(lines(r),
+            (Lines{"0 start w W", "0 start y Y", "1 deliver(1) w<-- go()", "2 deliver(1) y<-w die()", "2 exit y normal",
+                   "2 signal down y->w normal message", "3 deliver(1) w<-y down(y,normal)"}));
   EXPECT_EQ(state_of(r, "w")["n"], 1);
 }
 
@@ -431,8 +432,8 @@ given go() to @w;
   EXPECT_EQ(state_of(r, "w")["log"], 12);
   // Not trapping: the link kills w first; the down then finds it exited (no event).
   r = run_text(not_trapping);
-  EXPECT_EQ(lines_from(r, 2), (Lines{"2 deliver(1) x<-w die()", "2 exit x BOOM", "2 signal link x->w BOOM exit",
-                                     "2 exit w BOOM"}));
+  EXPECT_EQ(lines_from(r, 2),
+            (Lines{"2 deliver(1) x<-w die()", "2 exit x BOOM", "2 signal link x->w BOOM exit", "2 exit w BOOM"}));
 }
 
 // §17.1 step 3: link signals by ascending id (not in link order), then downs in
@@ -453,10 +454,10 @@ process c = T(@b);
 given m() to @c;
 )",
                      0, 3);
-  EXPECT_EQ(lines_from(r, 1), (Lines{"1 deliver(1) c<-- m()", "2 deliver(1) b<-c m()", "3 deliver(1) x<-b m()",
-                                     "3 exit x normal", "3 signal link x->a normal message",
-                                     "3 signal link x->c normal message", "3 signal down x->c normal message",
-                                     "3 signal down x->b normal message"}));
+  EXPECT_EQ(lines_from(r, 1),
+            (Lines{"1 deliver(1) c<-- m()", "2 deliver(1) b<-c m()", "3 deliver(1) x<-b m()", "3 exit x normal",
+                   "3 signal link x->a normal message", "3 signal link x->c normal message",
+                   "3 signal down x->c normal message", "3 signal down x->b normal message"}));
   EXPECT_EQ(r["outcome"], "turn_limit");
 }
 
@@ -489,10 +490,10 @@ given go() to @a;
 )");
   // Signals first (b dies by the link), then the supervisor handles a's exit
   // (restart, count 1), then b's (count 2 > 1: give up, terminating a again).
-  EXPECT_EQ(lines(r), (Lines{"0 start sup supervisor", "0 start a W", "0 start b W", "1 deliver(1) a<-- go()",
-                             "1 exit a BOOM", "1 signal link a->b BOOM exit", "1 exit b BOOM",
-                             "1 decision sup a restart", "1 start a W", "1 decision sup b give_up", "1 exit a shutdown",
-                             "1 exit sup shutdown"}));
+  EXPECT_EQ(lines(r),
+            (Lines{"0 start sup supervisor", "0 start a W", "0 start b W", "1 deliver(1) a<-- go()", "1 exit a BOOM",
+                   "1 signal link a->b BOOM exit", "1 exit b BOOM", "1 decision sup a restart", "1 start a W",
+                   "1 decision sup b give_up", "1 exit a shutdown", "1 exit sup shutdown"}));
   EXPECT_EQ(children(r, "sup"), (Lines{"dead"}));
 }
 
@@ -620,10 +621,10 @@ supervisor s one_for_one intensity 0 {
 process x = X();
 given die() to @w2;
 )");
-  EXPECT_EQ(lines(r), (Lines{"0 start s supervisor", "0 start w1 W", "0 start w2 W", "0 start x X",
-                             "1 deliver(1) w2<-- die()", "1 exit w2 BOOM", "1 decision s w2 give_up",
-                             "1 exit w1 shutdown", "1 exit s shutdown", "1 signal link w1->x shutdown message",
-                             "2 deliver(1) x<-w1 exit(w1,shutdown)"}));
+  EXPECT_EQ(lines(r),
+            (Lines{"0 start s supervisor", "0 start w1 W", "0 start w2 W", "0 start x X", "1 deliver(1) w2<-- die()",
+                   "1 exit w2 BOOM", "1 decision s w2 give_up", "1 exit w1 shutdown", "1 exit s shutdown",
+                   "1 signal link w1->x shutdown message", "2 deliver(1) x<-w1 exit(w1,shutdown)"}));
   EXPECT_EQ(state_of(r, "x")["why"], "shutdown");
 }
 
@@ -642,10 +643,10 @@ supervisor s one_for_one intensity 5 { permanent process w = W(); }
 process x = X();
 given die() to @w;
 )");
-  EXPECT_EQ(lines(r), (Lines{"0 start s supervisor", "0 start w W", "0 start x X", "1 deliver(1) w<-- die()",
-                             "1 exit w BOOM", "1 signal link w->x BOOM message", "1 signal down w->x BOOM message",
-                             "1 decision s w restart", "1 start w W", "2 deliver(1) x<-w exit(w,BOOM)",
-                             "3 deliver(1) x<-w down(w,BOOM)", "4 deliver(1) w<-x die()", "4 exit w BOOM",
-                             "4 decision s w restart", "4 start w W"}));
+  EXPECT_EQ(lines(r),
+            (Lines{"0 start s supervisor", "0 start w W", "0 start x X", "1 deliver(1) w<-- die()", "1 exit w BOOM",
+                   "1 signal link w->x BOOM message", "1 signal down w->x BOOM message", "1 decision s w restart",
+                   "1 start w W", "2 deliver(1) x<-w exit(w,BOOM)", "3 deliver(1) x<-w down(w,BOOM)",
+                   "4 deliver(1) w<-x die()", "4 exit w BOOM", "4 decision s w restart", "4 start w W"}));
   EXPECT_EQ(state_of(r, "x")["n"], 11);
 }

@@ -57,8 +57,8 @@ uint64_t fnv1a(uint64_t h, const std::string& s) {
 // ============================================================================
 
 TEST(Profiles, HaveTheirNamesDefaultFirst) {
-  EXPECT_EQ(gen::profile_names(), (std::vector<std::string>{"default", "supervision", "spawn-heavy", "arith",
-                                                            "dynamic-supervision"}));
+  EXPECT_EQ(gen::profile_names(),
+            (std::vector<std::string>{"default", "supervision", "spawn-heavy", "arith", "dynamic-supervision", "v2"}));
   for (const std::string& n : gen::profile_names()) EXPECT_EQ(gen::profile_named(n).name, n);
   EXPECT_EQ(&gen::profile_named("default"), &gen::default_profile());
 }
@@ -160,6 +160,14 @@ TEST_P(ByProfile, ProgramsAreValid) {
   }));
 }
 
+// A profile's programs are of its language version (SPEC §14): version 1 unless the
+// profile says 2, so that campaigns of the version 1 profiles run on every target.
+TEST_P(ByProfile, ProgramsAreOfTheProfilesVersion) {
+  const gen::Profile& prof = profile();
+  EXPECT_TRUE(prof.version == 1 || prof.version == 2);
+  for (uint64_t seed = 1; seed <= 20; seed++) EXPECT_EQ(gen::generate_program(seed, prof).version, prof.version);
+}
+
 TEST_P(ByProfile, RunSettingsAreInTheProfilesRanges) {
   const gen::Profile& prof = profile();
   EXPECT_TRUE(rc::check("run settings of profile " + prof.name, [&prof] {
@@ -236,7 +244,7 @@ TEST(Generate, ProgramsOfASeedArePinnedPerGeneratorVersion) {
     int version;
     uint64_t fingerprint;
   };
-  const Pinned pinned[] = {{1, 0x7e3c95fd1f710ef1ULL}};
+  const Pinned pinned[] = {{1, 0x7e3c95fd1f710ef1ULL}, {2, 0xfda4c340fb5dfeeeULL}};
   bool found = false;
   for (const Pinned& p : pinned)
     if (p.version == gen::GENERATOR_VERSION) {

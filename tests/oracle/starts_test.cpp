@@ -139,10 +139,10 @@ given go() to @w;
 )");
   EXPECT_EQ(lines_from(r, 1),
             (Lines{"1 deliver(1) w<-- go()", "1 exit w BOOM", "1 signal exit w->x kill exit", "1 exit x killed",
-                   "1 signal link x->l killed exit", "1 exit l killed", "1 decision sup w restart",
-                   "1 exit z shutdown", "1 start w W", "1 start l L", "1 exit l NOPROC", "1 decision sup l restart",
-                   "1 exit w shutdown", "1 start w W", "1 start l L", "1 exit l NOPROC",
-                   "1 decision sup l give_up", "1 exit w shutdown", "1 exit sup shutdown"}));
+                   "1 signal link x->l killed exit", "1 exit l killed", "1 decision sup w restart", "1 exit z shutdown",
+                   "1 start w W", "1 start l L", "1 exit l NOPROC", "1 decision sup l restart", "1 exit w shutdown",
+                   "1 start w W", "1 start l L", "1 exit l NOPROC", "1 decision sup l give_up", "1 exit w shutdown",
+                   "1 exit sup shutdown"}));
 }
 
 // §19.3: a restart whose start is ignored leaves the child not running, not
@@ -233,8 +233,9 @@ supervisor sup one_for_one intensity 1 { temporary process t = W(); }
 process a = A();
 given go() to @a;
 )");
-  EXPECT_EQ(lines_from(r, 1), (Lines{"1 deliver(1) a<-- go()", "1 exit t shutdown", "1 api a sup terminate_child t ok",
-                                     "1 api a sup restart_child t not_found", "1 api a sup terminate_child a not_found"}));
+  EXPECT_EQ(lines_from(r, 1),
+            (Lines{"1 deliver(1) a<-- go()", "1 exit t shutdown", "1 api a sup terminate_child t ok",
+                   "1 api a sup restart_child t not_found", "1 api a sup terminate_child a not_found"}));
 }
 
 // §20: restart_child answers failed or ignored when the start does; the child stays
@@ -251,11 +252,10 @@ supervisor sup one_for_one intensity 0 { transient process l = L(); transient pr
 process a = A();
 given go() to @a;
 )");
-  EXPECT_EQ(lines_from(r, 1),
-            (Lines{"1 deliver(1) a<-- go()", "1 exit l shutdown", "1 api a sup terminate_child l ok",
-                   "1 signal link l->x shutdown exit", "1 exit x shutdown", "1 start l L", "1 exit l NOPROC",
-                   "1 api a sup restart_child l failed", "1 start i I", "1 exit i normal",
-                   "1 api a sup restart_child i ignored"}));
+  EXPECT_EQ(lines_from(r, 1), (Lines{"1 deliver(1) a<-- go()", "1 exit l shutdown", "1 api a sup terminate_child l ok",
+                                     "1 signal link l->x shutdown exit", "1 exit x shutdown", "1 start l L",
+                                     "1 exit l NOPROC", "1 api a sup restart_child l failed", "1 start i I",
+                                     "1 exit i normal", "1 api a sup restart_child i ignored"}));
   EXPECT_EQ(state_of(r, "a"), ojson::parse(R"({"r1":5,"r2":4})"));
   EXPECT_EQ(children(r, "sup"), (Lines{"l:stopped", "i:stopped"}));
 }
@@ -292,8 +292,7 @@ given go() to @s;
   trapping.replace(trapping.find("TRAP"), 4, "1");
   not_trapping.replace(not_trapping.find("TRAP"), 4, "0");
   ojson r = run_text(trapping);
-  EXPECT_EQ(lines_from(r, 1),
-            (Lines{"1 deliver(1) s<-- go()", "1 exit s killed", "1 api s sup terminate_child s ok"}));
+  EXPECT_EQ(lines_from(r, 1), (Lines{"1 deliver(1) s<-- go()", "1 exit s killed", "1 api s sup terminate_child s ok"}));
   EXPECT_EQ(children(r, "sup"), (Lines{"s:stopped"}));
   EXPECT_EQ(lines_from(run_text(not_trapping), 1),
             (Lines{"1 deliver(1) s<-- go()", "1 exit s shutdown", "1 api s sup terminate_child s ok"}));
@@ -353,9 +352,9 @@ supervisor s one_for_one intensity 1 auto_shutdown all_significant {
 }
 given quit() to @a;
 )");
-  EXPECT_EQ(lines_from(r, 1), (Lines{"1 deliver(1) a<-- quit()", "1 exit a normal", "1 decision s a keep",
-                                     "2 deliver(1) b<-a quit()", "2 exit b normal", "2 decision s b auto_shutdown",
-                                     "2 exit c shutdown", "2 exit s shutdown"}));
+  EXPECT_EQ(lines_from(r, 1),
+            (Lines{"1 deliver(1) a<-- quit()", "1 exit a normal", "1 decision s a keep", "2 deliver(1) b<-a quit()",
+                   "2 exit b normal", "2 decision s b auto_shutdown", "2 exit c shutdown", "2 exit s shutdown"}));
 }
 
 // §21: terminate_child of a significant child never shuts the supervisor down
@@ -388,9 +387,9 @@ supervisor top one_for_one intensity 1 auto_shutdown any_significant {
 }
 given quit() to @t;
 )");
-  EXPECT_EQ(lines_from(r, 1), (Lines{"1 deliver(1) t<-- quit()", "1 exit t normal", "1 decision s t auto_shutdown",
-                                     "1 exit s shutdown", "1 decision top s auto_shutdown", "1 exit a shutdown",
-                                     "1 exit top shutdown"}));
+  EXPECT_EQ(lines_from(r, 1),
+            (Lines{"1 deliver(1) t<-- quit()", "1 exit t normal", "1 decision s t auto_shutdown", "1 exit s shutdown",
+                   "1 decision top s auto_shutdown", "1 exit a shutdown", "1 exit top shutdown"}));
 }
 
 // §21: a significant child that the supervisor terminates for a restart has not
@@ -404,9 +403,9 @@ supervisor s one_for_all intensity 5 auto_shutdown any_significant {
 }
 given die() to @a;
 )");
-  EXPECT_EQ(lines(r), (Lines{"0 start s supervisor", "0 start a W", "0 start t W", "1 deliver(1) a<-- die()",
-                             "1 exit a BOOM", "1 decision s a restart", "1 exit t shutdown", "1 start a W",
-                             "1 start t W"}));
+  EXPECT_EQ(lines(r),
+            (Lines{"0 start s supervisor", "0 start a W", "0 start t W", "1 deliver(1) a<-- die()", "1 exit a BOOM",
+                   "1 decision s a restart", "1 exit t shutdown", "1 start a W", "1 start t W"}));
   EXPECT_EQ(children(r, "s"), (Lines{"a:running", "t:running"}));
 }
 
@@ -424,8 +423,8 @@ supervisor s one_for_one intensity 5 auto_shutdown all_significant {
 }
 given quit() to @t2;
 )");
-  EXPECT_EQ(lines(r), (Lines{"0 start s supervisor", "0 start a W", "0 start t1 I", "0 exit t1 normal",
-                             "0 start t2 W", "1 deliver(1) t2<-- quit()", "1 exit t2 normal",
-                             "1 decision s t2 auto_shutdown", "1 exit a shutdown", "1 exit s shutdown"}));
+  EXPECT_EQ(lines(r), (Lines{"0 start s supervisor", "0 start a W", "0 start t1 I", "0 exit t1 normal", "0 start t2 W",
+                             "1 deliver(1) t2<-- quit()", "1 exit t2 normal", "1 decision s t2 auto_shutdown",
+                             "1 exit a shutdown", "1 exit s shutdown"}));
   EXPECT_EQ(children(r, "s"), (Lines{"dead"}));
 }

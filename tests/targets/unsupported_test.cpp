@@ -62,7 +62,7 @@ class V1Only : public Walker {
   std::string out;
 
  protected:
-  void on_assign(const Stmt&) override { out += "assign;"; }
+  void on_assign(const Stmt& s) override { out += expr(s.exprs[0]) + "=;"; }
   void on_if(const Stmt& s) override { body(s.body), body(s.orelse); }
   void on_repeat(const Stmt& s) override { body(s.body); }
   void on_send(const Stmt&) override { out += "send;"; }
