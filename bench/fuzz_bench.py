@@ -1,57 +1,114 @@
 #!/usr/bin/python3
-"""bench/fuzz_bench.py: the campaign throughput stand (issue 5). One default
-campaign (`concord fuzz`, profile default, 8 seeds per program, every target:
-oracle in-process, c, erlang, js) on a fixed seed and case count, run once with the c
-target compiling with `cc -O1` and once with `tcc`; a table of programs and runs
-per second, where the time goes per target, and the divergences found. Both
-campaigns run the same cases, so "0 divergences" with both compilers means both
-gave the oracle's lines byte for byte: the results are identical, which is what
-makes tcc the c target's default compiler when it is installed.
+"""bench/fuzz_bench.py: the campaign throughput stand (issues 5 and 19). Campaigns
+of `concord fuzz` (profile default, 8 seeds per program) on one seed and case count,
+all in the same run:
 
-usage: bench/fuzz_bench.py BUILD_DIR [CASES] [JOBS]     (defaults: 400 cases, all cores)
+  ceiling   the oracle in-process against the oracle as a backend (`concord backend
+            oracle`): generation, the oracle and the protocol, no target at all
+  c, erlang, js
+            each target alone against the oracle
+  default   the default campaign: oracle, c, erlang and js
+  c (cc)    the c target with CONCORD_CC="cc -O1": a compiler process and a binary
+            per program, the path a user's $CONCORD_CC takes (results must agree)
+
+A table of programs/s, its ratio to the ceiling, the CPU time per program (concord
+and every process under it, from getrusage), where the default campaign's time goes
+per target, and the divergences (every campaign runs the same cases: 0 everywhere
+means every target gave the oracle's lines byte for byte). The load average before
+and after is printed: the machine may be shared, and programs/s is wall-clock.
+
+usage: bench/fuzz_bench.py BUILD_DIR [CASES] [JOBS] [--baseline CONCORD]
+       (defaults: 400 cases, all cores; --baseline: another concord binary, e.g. an
+       install of main, whose default campaign runs first as the "before" row)
 """
 import json
 import os
+import resource
+import shlex
 import subprocess
 import sys
 import tempfile
+import time
 
-BUILD = os.path.abspath(sys.argv[1])
-CASES = int(sys.argv[2]) if len(sys.argv) > 2 else 400
-JOBS = int(sys.argv[3]) if len(sys.argv) > 3 else os.cpu_count()
+args = [a for a in sys.argv[1:]]
+baseline = None
+if "--baseline" in args:
+    i = args.index("--baseline")
+    baseline = os.path.abspath(args[i + 1])
+    del args[i:i + 2]
+BUILD = os.path.abspath(args[0])
+CASES = int(args[1]) if len(args) > 1 else 400
+JOBS = int(args[2]) if len(args) > 2 else os.cpu_count()
 CONCORD = os.path.join(BUILD, "concord")
 SEED = 20261130
 
 
-def campaign(cc):
+def campaign(concord, targets, env_extra=None):
+    """One campaign; returns its summary and the CPU seconds it used."""
     tmp = tempfile.mkdtemp(prefix="concord_fuzz_bench_")
-    summary = os.path.join(tmp, "report", "summary.json")
-    env = dict(os.environ, CONCORD_CC=cc)
-    cmd = [CONCORD, "fuzz", "--seed", str(SEED), "--cases", str(CASES), "--jobs", str(JOBS),
-           "--seeds-per-program", "8", "--corpus", os.path.join(tmp, "corpus"), "--report", os.path.join(tmp, "report"), "--quiet"]
-    subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, check=False)
-    with open(summary) as f:
-        return json.load(f), " ".join(cmd[1:])
+    report = os.path.join(tmp, "report")
+    cmd = [concord, "fuzz", "--seed", str(SEED), "--cases", str(CASES), "--jobs", str(JOBS),
+           "--seeds-per-program", "8", "--corpus", os.path.join(tmp, "corpus"), "--report", report, "--quiet"]
+    if targets == "ceiling":
+        cmd += ["--target", "ref", "--backend", "ref=" + concord + " backend oracle"]
+    elif targets != "default":
+        cmd += ["--target", targets]
+    env = dict(os.environ)
+    env.pop("CONCORD_CC", None)
+    env.update(env_extra or {})
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    with open(os.path.join(report, "summary.json")) as f:
+        s = json.load(f)
+    shown = " ".join(shlex.quote(w) for w in cmd[1:] if not w.startswith(tmp) and w not in ("--corpus", "--report"))
+    return s, cpu, shown
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
 
 
 rows = []
-for cc in ["cc -O1", "tcc"]:
-    s, cmd = campaign(cc)
-    rows.append((cc, s))
+load_before = loadavg()
+plan = []
+if baseline:
+    plan.append(("before: default", baseline, "default", None))
+plan += [("ceiling (oracle as backend)", CONCORD, "ceiling", None),
+         ("c", CONCORD, "c", None),
+         ("erlang", CONCORD, "erlang", None),
+         ("js", CONCORD, "js", None),
+         ("default: c, erlang, js", CONCORD, "default", None),
+         ("c (CONCORD_CC=cc -O1)", CONCORD, "c", {"CONCORD_CC": "cc -O1"})]
+commands = {}
+for name, concord, targets, env in plan:
+    s, cpu, shown = campaign(concord, targets, env)
+    rows.append((name, s, cpu))
+    commands[name] = (env, concord, shown)
+load_after = loadavg()
 
-ref = rows[0][1]["programs"] / rows[0][1]["seconds"]
-print(f"campaign throughput: seed {SEED}, {CASES} cases x 8 seeds, {JOBS} jobs, targets oracle, c, erlang, js")
+ceiling = next(s for name, s, _ in rows if name.startswith("ceiling"))
+ceiling_pps = ceiling["programs"] / ceiling["seconds"]
+print(f"campaign throughput: seed {SEED}, {CASES} cases x 8 seeds, {JOBS} jobs, profile default; "
+      f"{os.cpu_count()} cores; load average {load_before} before, {load_after} after")
 print()
-print("| c compiler | programs | runs | wall s | programs/s | runs/s | vs cc | oracle s | generate s | c s | erlang s "
-      "| js s | divergences |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-for cc, s in rows:
+print("| campaign | programs | wall s | programs/s | vs ceiling | cpu ms/program | divergences |")
+print("|---|---|---|---|---|---|---|")
+for name, s, cpu in rows:
     pps = s["programs"] / s["seconds"]
-    t = s["target_seconds"]
-    print(f"| {cc} | {s['programs']} | {s['runs']} | {s['seconds']:.1f} | {pps:.1f} | {s['runs'] / s['seconds']:.0f} | "
-          f"{pps / ref:.2f}x | {t.get('oracle', 0):.1f} | {t.get('generate', 0):.1f} | {t.get('c', 0):.1f} | "
-          f"{t.get('erlang', 0):.1f} | {t.get('js', 0):.1f} | {s['divergent_cases']} |")
+    print(f"| {name} | {s['programs']} | {s['seconds']:.1f} | {pps:.1f} | {pps / ceiling_pps:.2f} | "
+          f"{cpu / max(1, s['programs']) * 1000:.1f} | {s['divergent_cases']} |")
 print()
-print("target: at least 25 programs/s with 8 seeds each across oracle, c, erlang and js on this machine;")
-print("per-target seconds are summed over the workers (CPU-ish time, not wall time).")
-print(f"rerun: bash bench/run_fuzz.sh [CASES] [JOBS]   (one campaign: CONCORD_CC=tcc {CONCORD} {cmd})")
+for name, s, _ in rows:
+    if name.startswith("default") or name.startswith("before"):
+        t = s["target_seconds"]
+        total = sum(t.values()) or 1
+        parts = ", ".join(f"{k} {v:.1f} s ({v / total:.0%})" for k, v in sorted(t.items(), key=lambda kv: -kv[1]))
+        print(f"{name}: time per target, summed over the workers: {parts}")
+print()
+print("programs/s is wall-clock: on a shared machine compare rows of one run, and the cpu column.")
+print("goal (issue 19): the default campaign at 100 programs/s or more on 2 cores.")
+env, concord, shown = commands["default: c, erlang, js"]
+print(f"rerun: bash bench/run_fuzz.sh [CASES] [JOBS]    one campaign: {concord} {shown}")

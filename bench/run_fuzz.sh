@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# bench/run_fuzz.sh: the campaign throughput stand (bench/fuzz_bench.py), cc against tcc.
-# usage: bash bench/run_fuzz.sh [CASES] [JOBS]
+# bench/run_fuzz.sh: the campaign throughput stand (bench/fuzz_bench.py): the oracle-only
+# ceiling, each target alone, the default campaign, and the c target's compiler-process path.
+# usage: bash bench/run_fuzz.sh [CASES] [JOBS] [--baseline CONCORD]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/setup.sh" >/dev/null

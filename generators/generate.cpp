@@ -2,6 +2,7 @@
 // instantiated once for every user of generate.hpp, and generation by seed.
 #include "generators/generate.hpp"
 
+#include <algorithm>
 #include <mutex>
 #include <set>
 
@@ -17,8 +18,15 @@ rc::Gen<Program> any_program(const Profile& p) { return program(p); }
 rc::Gen<Program> any_program() { return program(); }
 rc::Gen<RunSettings> any_run_settings() { return run_settings(); }
 
-Program generate_program(uint64_t seed, const Profile& p) {
+const Profile& profile_of_seed(uint64_t seed, const Profile& p) {
+  if (p.scale_one_in <= 0) return p;
+  SplitMix64 g{seed ^ 0x5ca1e5ca1e5ca1e5ULL};  // a stream of its own: the program's draws stay as they were
+  return g.next() % static_cast<uint64_t>(p.scale_one_in) == 0 ? profile_named("scale") : p;
+}
+
+Program generate_program(uint64_t seed, const Profile& profile) {
   static std::mutex rapidcheck_state;
+  const Profile& p = profile_of_seed(seed, profile);
   Program prog;
   {
     std::lock_guard<std::mutex> lock(rapidcheck_state);
@@ -28,7 +36,9 @@ Program generate_program(uint64_t seed, const Profile& p) {
   return prog;
 }
 
-std::vector<RunSettings> generate_runs(uint64_t seed, const Profile& p, int count) {
+std::vector<RunSettings> generate_runs(uint64_t seed, const Profile& profile, int count) {
+  const Profile& p = profile_of_seed(seed, profile);
+  if (p.max_runs > 0) count = std::min(count, p.max_runs);
   SplitMix64 g{seed};
   auto in_range = [&g](int64_t lo, int64_t hi) {
     return lo + static_cast<int64_t>(g.next() % static_cast<uint64_t>(hi - lo + 1));

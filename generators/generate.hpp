@@ -27,7 +27,7 @@ namespace concord::gen {
 // generator, a pool or a named profile); corpus files record it, so a case can
 // say which generator made it. tests/oracle/profiles_test.cpp pins a fingerprint
 // of the programs of a few seeds per version and fails when they change.
-constexpr int GENERATOR_VERSION = 2;                  // 2: the profile v2
+constexpr int GENERATOR_VERSION = 2;                  // 2: the default profile mixes in scale programs
 constexpr int kGeneratorVersion = GENERATOR_VERSION;  // the same, in the codebase's constant style
 
 /// gen::program(p) of programs.hpp (default: the default profile).
@@ -36,16 +36,21 @@ rc::Gen<Program> any_program();
 /// gen::run_settings() of settings.hpp.
 rc::Gen<RunSettings> any_run_settings();
 
-/// The program of `seed` under profile `p`, at the profile's size, checked (its
+/// The profile a seed's program is drawn from: `p`, or, for about one seed in
+/// p.scale_one_in, the "scale" profile (profile.hpp), whose runs it then gets too.
+const Profile& profile_of_seed(uint64_t seed, const Profile& p);
+
+/// The program of `seed` under profile `p` (profile_of_seed), at the profile's size, checked (its
 /// resolved fields are filled; check() accepts every generated program). Safe to
 /// call from several threads: RapidCheck keeps the state of `*gen` inside
 /// rc::gen::exec in process-wide stacks, so generation takes a lock.
 Program generate_program(uint64_t seed, const Profile& p);
 
-/// `count` run settings for the program of `seed`: distinct seeds drawn from a
-/// SplitMix64 started at `seed`, each run's turn and process limits drawn from the
-/// same stream within the profile's ranges. Run i depends only on `seed`, `p` and
-/// i: a longer list starts with the shorter one.
+/// `count` run settings for the program of `seed` (at most the max_runs of its
+/// profile_of_seed): distinct seeds drawn from a SplitMix64 started at `seed`, each
+/// run's turn and process limits drawn from the same stream within that profile's
+/// ranges. Run i depends only on `seed`, `p` and i: a longer list starts with the
+/// shorter one.
 std::vector<RunSettings> generate_runs(uint64_t seed, const Profile& p, int count);
 
 }  // namespace concord::gen

@@ -16,12 +16,17 @@
 //   dynamic-supervision  supervisors without declared children (Elixir's
 //                DynamicSupervisors: the elixir target), many dynamic children of
 //                every restart type that stop and fail, intensity 0 often.
+//   scale        programs at a runtime's capacities (scale.hpp): tens of thousands
+//                of process ids, mailboxes thousands deep, child lists of hundreds,
+//                thousands of turns, 32-character names, spawned names of many
+//                digits. The default profile mixes them in: about one program in
+//                scale_one_in is a scale program (chosen by the program's seed).
 //   v2           version 2 programs (SPEC §14-§23): links, monitors, exit signals,
 //                calls, failing starts, the supervisor API, significant children.
 //                Only the oracle implements version 2 so far: the other targets
-//                answer UNSUPPORTED, which a campaign reports as a divergence, so
-//                no campaign uses it unless asked (`--profile v2 --targets oracle`
-//                until a target implements version 2).
+//                answer UNSUPPORTED, a divergence on every program, so `concord
+//                fuzz --profile v2` compares no built-in target unless --target
+//                names it (TargetEntry::version, targets/targets.hpp).
 #pragma once
 
 #include <cstdint>
@@ -128,6 +133,19 @@ struct Profile {
   // --- runs (generate.hpp, settings.hpp) ------------------------------------------
   int64_t min_turns = 0, max_turns = 200;         // turn limit L
   int64_t min_processes = 1, max_processes = 50;  // process limit P
+  int max_runs = 0;                               // runs per program at most (generate_runs); 0: as many as asked
+
+  // --- scale programs (scale.hpp) ---------------------------------------------------
+  bool scale = false;           // this profile's programs are scale programs, not programs.hpp's
+  int max_spawn_batch = 20000;  // workers a storm spawns in its first round, at most
+  int max_spawn_rounds = 3;     // rounds of a storm
+  int max_wide_children = 400;  // dynamic children of the wide supervisor
+  int max_flood = 1000;         // messages per round of a flood
+  int max_flood_rounds = 5;
+  int max_rally = 3000;  // turns of a rally
+  // Mixing: about one program in scale_one_in is drawn from the "scale" profile
+  // instead (with that profile's runs), chosen by the program's seed; 0: never.
+  int scale_one_in = 0;
 
   // Coverage names ("category:name", a trailing '*' matches a prefix) that this
   // profile is not meant to reach: its coverage test accepts them as blind spots.
@@ -214,7 +232,8 @@ inline std::vector<Profile> make_profiles() {
 
   Profile d;
   d.name = "default";
-  d.intent = "everything the language has, in balance";
+  d.intent = "everything the language has, in balance, and now and then a program at scale";
+  d.scale_one_in = 40;
   out.push_back(d);
 
   Profile s;
@@ -240,7 +259,8 @@ inline std::vector<Profile> make_profiles() {
   s.w_intensity_zero = 3, s.w_intensity_positive = 2;
   s.min_turns = 20, s.max_turns = 300;
   s.min_processes = 5, s.max_processes = 60;
-  s.may_miss = {"constructs:literal:*", "constructs:op:*"};  // expressions are not its point
+  s.may_miss = {"constructs:literal:*", "constructs:op:*", "constructs:addr:spawned_many_digits",
+                "capacity:*"};  // expressions and scale are not its point
   out.push_back(s);
 
   Profile sp;
@@ -255,8 +275,9 @@ inline std::vector<Profile> make_profiles() {
   sp.w_root_process = 2, sp.w_root_supervisor = 3;
   sp.max_supervisor_depth = 2;
   sp.min_turns = 10, sp.max_turns = 200;
-  sp.min_processes = 1, sp.max_processes = 8;                 // SYSTEM_LIMIT
-  sp.may_miss = {"constructs:literal:*", "constructs:op:*"};  // expressions are not its point
+  sp.min_processes = 1, sp.max_processes = 8;  // SYSTEM_LIMIT
+  sp.may_miss = {"constructs:literal:*", "constructs:op:*", "constructs:addr:spawned_many_digits",
+                 "capacity:*"};  // expressions and scale are not its point
   out.push_back(sp);
 
   Profile a;
@@ -280,9 +301,15 @@ inline std::vector<Profile> make_profiles() {
   a.max_supervisor_depth = 2;
   a.min_turns = 50, a.max_turns = 400;
   // Supervision and spawning are not its point.
-  a.may_miss = {
-      "decisions:*",        "failures:NOPROC",      "failures:SYSTEM_LIMIT",          "constructs:supervisor:*",
-      "constructs:spawn:*", "events:start:restart", "events:start:supervisor_restart"};
+  a.may_miss = {"decisions:*",
+                "failures:NOPROC",
+                "failures:SYSTEM_LIMIT",
+                "constructs:supervisor:*",
+                "constructs:spawn:*",
+                "events:start:restart",
+                "events:start:supervisor_restart",
+                "constructs:addr:spawned_many_digits",
+                "capacity:*"};
   out.push_back(a);
 
   Profile ds;
@@ -310,8 +337,28 @@ inline std::vector<Profile> make_profiles() {
   ds.w_intensity_zero = 2, ds.w_intensity_positive = 3;
   ds.min_turns = 20, ds.max_turns = 300;
   ds.min_processes = 5, ds.max_processes = 60;
-  ds.may_miss = {"constructs:literal:*", "constructs:op:*"};  // expressions are not its point
+  ds.may_miss = {"constructs:literal:*", "constructs:op:*", "constructs:addr:spawned_many_digits",
+                 "capacity:*"};  // expressions and scale are not its point
   out.push_back(ds);
+
+  Profile sc;
+  sc.name = "scale";
+  sc.intent = "tens of thousands of ids, deep mailboxes, wide child lists, long runs, long names and numbers";
+  sc.scale = true;
+  sc.min_turns = 1000, sc.max_turns = 3000;
+  sc.min_processes = 2000, sc.max_processes = 60000;  // sometimes SYSTEM_LIMIT in a storm
+  sc.max_runs = 1;                                    // a scale run costs what dozens of others do
+  // The bounds of its programs (scale.hpp does not read these; they say what a scale
+  // program holds): up to five kinds (storm, flood, rally), six roots, four givens,
+  // a spawner's handler of ten statements.
+  sc.max_kinds = 5, sc.max_roots = 6, sc.max_given = 4, sc.max_body_length = 10;
+  // Its programs are made of a few fixed stressors: most constructs are not its point.
+  sc.may_miss = {"constructs:*",       "events:drop:dead",
+                 "events:exit:normal", "events:start:supervisor_restart",
+                 "failures:DIV_ZERO",  "failures:NO_HANDLER",
+                 "failures:NOPROC",    "decisions:keep",
+                 "decisions:remove",   "decisions:restart:supervisor"};
+  out.push_back(sc);
 
   Profile v;
   v.name = "v2";
@@ -339,6 +386,8 @@ inline std::vector<Profile> make_profiles() {
   // programs; tests/oracle/{calls,starts}_test.cpp reach each by hand. To improve.
   v.may_miss = {"constructs:literal:*",
                 "constructs:op:*",
+                "constructs:addr:spawned_many_digits",
+                "capacity:*",
                 "events:resume",
                 "events:api:restart_child:ignored",
                 "events:api:restart_child:failed",

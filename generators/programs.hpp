@@ -18,6 +18,7 @@
 
 #include "generators/expressions.hpp"
 #include "generators/generate.hpp"  // showValue(Program)
+#include "generators/scale.hpp"
 #include "generators/statements.hpp"
 #include "generators/supervision.hpp"
 #include "generators/v2.hpp"
@@ -216,11 +217,12 @@ inline rc::Gen<std::vector<Given>> given_messages(const std::vector<Kind>& kinds
   return list_of1(facts->profile->max_given, given_message(procs, facts));
 }
 
-/// A valid program (see the banner) drawn as `profile` says. Shrinks kinds first
-/// (fewer kinds), then the system, then the code of the kinds and the given
-/// messages.
+/// A valid program (see the banner) drawn as `profile` says, or a scale program
+/// (scale.hpp) for a scale profile. Shrinks kinds first (fewer kinds), then the
+/// system, then the code of the kinds and the given messages.
 inline rc::Gen<Program> program(const Profile& profile) {
   ProfileRef pr = profile_ref(profile);
+  if (profile.scale) return scale_program(pr);
   return rc::gen::mapcat(kind_headers(pr), [pr](std::vector<Kind> kinds) {
     std::vector<std::string> kind_names;
     for (const Kind& k : kinds) kind_names.push_back(k.name);

@@ -416,6 +416,7 @@ void run_init(World& w, int32_t id) {
 void deliver(World& w, int32_t id, int64_t ready_count) {
   Process& p = w.procs[id];
   Message m = p.mailbox.pop_front();
+  w.queued--;
   Event e{m.caller >= 0 ? EventKind::Call : EventKind::Deliver, w.turn};  // §18.1: a call message
   e.name = p.name;
   e.other = m.from;

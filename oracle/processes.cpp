@@ -44,6 +44,7 @@ Started start_worker(World& w, int32_t id) {
   p.alive = true;
   p.incarnation++;
   p.trap = false;
+  w.queued -= static_cast<int64_t>(p.mailbox.size());
   p.mailbox.clear();
   w.live++;
   Event e{EventKind::Start, w.turn};
@@ -65,6 +66,7 @@ void exit_worker(World& w, int32_t id, int32_t reason, ExitCause cause) {
   Process& p = w.procs[id];
   // 1. Not alive; mailbox, state, trap flag and pending call discarded; the exit event.
   p.alive = false;
+  w.queued -= static_cast<int64_t>(p.mailbox.size());
   p.mailbox.clear();
   p.state.clear();
   p.trap = false;
@@ -107,7 +109,10 @@ void exit_worker(World& w, int32_t id, int32_t reason, ExitCause cause) {
 }
 
 void append_message(World& w, int32_t id, Message m) {
-  w.procs[id].mailbox.push_back(std::move(m));
+  Mailbox& box = w.procs[id].mailbox;
+  box.push_back(std::move(m));
+  w.peak_queued = std::max(w.peak_queued, ++w.queued);
+  w.deepest_mailbox = std::max(w.deepest_mailbox, static_cast<int64_t>(box.size()));
   mark_ready(w, id);
 }
 

@@ -238,6 +238,12 @@ struct World {
 
   std::vector<Event> journal;
 
+  // Peaks of the run, for the sizes campaigns report (runners/failure.hpp RunSize):
+  // no rule reads them.
+  int64_t queued = 0;           // messages in all mailboxes now
+  int64_t peak_queued = 0;      // the most at once
+  int64_t deepest_mailbox = 0;  // the most in one mailbox at once
+
   World(const Program& p, const RunSettings& r) : prog(p), run(r), rng{r.seed} {}
 };
 

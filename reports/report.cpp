@@ -53,8 +53,10 @@ std::string shard_name(uint64_t i, uint64_t n) { return std::to_string(i) + "/" 
 ojson first_differences(const std::vector<Divergence>& ds) {
   ojson out = ojson::array();
   for (const Divergence& d : ds) {
-    out.push_back(ojson{{"target", d.target}, {"run", d.run}, {"kind", d.kind}, {"report", d.report}});
-    if (!d.deviation.empty()) out.back()["deviation"] = d.deviation;
+    ojson e{{"target", d.target}, {"run", d.run}, {"kind", d.kind}, {"report", d.report}};
+    if (!d.deviation.empty()) e["deviation"] = d.deviation;
+    if (!d.stderr_tail.empty()) e["stderr_tail"] = d.stderr_tail;
+    out.push_back(std::move(e));
   }
   return out;
 }
@@ -93,6 +95,7 @@ ojson report_summary(const CampaignConfig& cfg, const CampaignReport& r, const T
   j["divergent_cases"] = t.divergent_cases;
   j["flaky"] = t.flaky;
   j["no_verdict"] = r.no_verdict;
+  j["unconfirmed"] = r.unconfirmed;
   j["interrupted"] = r.interrupted;
   j["deviations"] = t.deviations;
   ojson sigs = ojson::array(), flaky = ojson::array();
@@ -234,8 +237,11 @@ ojson merge_reports(const std::vector<ojson>& summaries, const std::vector<std::
     m["deviations"] = m.value("deviations", uint64_t{0}) + j.value("deviations", uint64_t{0});
     for (const auto& [t, s] : j["target_seconds"].items())
       m["target_seconds"][t] = m["target_seconds"].value(t, 0.0) + s.get<double>();
-    for (const auto& [t, n] : j["no_verdict"].items())
-      m["no_verdict"][t] = m["no_verdict"].value(t, uint64_t{0}) + n.get<uint64_t>();
+    for (const char* key : {"no_verdict", "unconfirmed"}) {
+      const ojson counts = j.value(key, ojson::object());  // named: items() must not outlive it
+      if (!m.contains(key)) m[key] = ojson::object();
+      for (const auto& [t, n] : counts.items()) m[key][t] = m[key].value(t, uint64_t{0}) + n.get<uint64_t>();
+    }
     m["interrupted"] = m.value("interrupted", false) || j.value("interrupted", false);
     for (const ojson& f : j["flaky_cases"]) m["flaky_cases"].push_back(f);
     for (const ojson& s : j["signatures"]) {
@@ -305,10 +311,21 @@ std::string status_words(const ojson& s) {
 
 std::string first_difference_words(const ojson& s) {
   std::string out;
-  for (const ojson& d : s.value("first_difference", ojson::array()))
+  for (const ojson& d : s.value("first_difference", ojson::array())) {
     out += d.value("target", "") + ", run " + std::to_string(d.value("run", 0)) +
            (d.contains("deviation") ? " (declared deviation " + d.value("deviation", "") + ")" : "") + ":\n" +
            d.value("report", "");
+    std::string tail = d.value("stderr_tail", "");
+    if (tail.empty()) continue;
+    out += "  stderr tail of " + d.value("target", "") + ":\n";
+    size_t at = 0;
+    while (at < tail.size()) {
+      size_t nl = tail.find('\n', at);
+      size_t end = nl == std::string::npos ? tail.size() : nl;
+      out += "    " + tail.substr(at, end - at) + "\n";
+      at = end + 1;
+    }
+  }
   return out;
 }
 

@@ -49,7 +49,13 @@ std::string report_html(const ojson& j) {
       << row("wall time", fixed_point(secs, 1) + " s" + (j.value("interrupted", false) ? " (interrupted)" : ""))
       << row("divergent cases", j["divergent_cases"].dump()) << row("signatures", signatures_words(j))
       << row("flaky cases", j["flaky"].dump());
-  for (const auto& [t, n] : j["no_verdict"].items()) out << row("no verdict from " + t, n.dump() + " cases");
+  for (const auto& [t, n] : j["no_verdict"].items()) {
+    uint64_t u = j.value("unconfirmed", ojson::object()).value(t, uint64_t{0});
+    out << row(
+        "no verdict from " + t,
+        n.dump() + " cases" +
+            (u ? " (" + std::to_string(u) + " a crash or hang that did not happen again on a fresh backend)" : ""));
+  }
   out << "</table>\n<p>Reproduce this campaign (add <code>--shard i/N</code> for one shard):</p>\n"
       << html_command(j.value("reproduce", ""));
 

@@ -21,7 +21,12 @@ std::string report_markdown(const ojson& j) {
   out << "| divergent cases | " << j["divergent_cases"] << " |\n";
   out << "| signatures | " << signatures_words(j) << " |\n";
   out << "| flaky cases | " << j["flaky"] << " |\n";
-  for (const auto& [t, n] : j["no_verdict"].items()) out << "| no verdict from " << t << " | " << n << " cases |\n";
+  for (const auto& [t, n] : j["no_verdict"].items()) {
+    uint64_t u = j.value("unconfirmed", ojson::object()).value(t, uint64_t{0});
+    out << "| no verdict from " << t << " | " << n << " cases"
+        << (u ? " (" + std::to_string(u) + " a crash or hang that did not happen again on a fresh backend)" : "")
+        << " |\n";
+  }
   out << "\n## Time per target\n\nSummed over workers and shards.\n\n| target | seconds | share |\n|---|---|---|\n";
   double total = 0;
   for (const auto& [t, s] : j["target_seconds"].items()) total += s.get<double>();

@@ -92,6 +92,10 @@ std::string triage_html(const Triage& t) {
     out << "<h2>" << html_escape(tt.target) << ", run " << tt.run << " (" << settings_words(t.runs[tt.run])
         << "): " << html_escape(where_words(tt.around)) << "</h2>\n"
         << side_table(tt.around, tt.target, "first-" + tt.target);
+    if (!tt.stderr_tail.empty())
+      out << "<p>What " << html_escape(tt.target)
+          << " wrote on stderr last, before it failed:</p>\n<pre class=\"stderr\" id=\"stderr-"
+          << html_escape(tt.target) << "\">" << html_escape(tt.stderr_tail) << "</pre>\n";
   }
   if (!any) out << "<p>No target differs from the oracle on this case.</p>\n";
   out << "</section>\n";

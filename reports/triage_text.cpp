@@ -107,6 +107,8 @@ std::string triage_text(const Triage& t) {
         << tt.target << ", run " << tt.run << " (" << settings_words(t.runs[tt.run]) << "): " << where_words(tt.around)
         << "\n";
     side_by_side(out, tt.around, tt.target);
+    if (!tt.stderr_tail.empty())
+      out << "  what " << tt.target << " wrote on stderr last, before it failed:\n" << indent(tt.stderr_tail, "    ");
     if (tt.around.section != "journal" && !tt.journal.rows.empty()) {  // what led there: the journals' ends
       SideBySide tail = tt.journal;
       if (tail.rows.size() > 6) tail.rows.erase(tail.rows.begin(), tail.rows.end() - 6);

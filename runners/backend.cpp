@@ -8,6 +8,7 @@
 #include <cctype>
 #include <sstream>
 
+#include "oracle/check.hpp"
 #include "oracle/interpreter.hpp"
 
 namespace concord {
@@ -16,6 +17,7 @@ namespace {
 constexpr const char* kCodes[] = {"INVALID_PROGRAM", "BAD_REQUEST", "UNSUPPORTED", "MEMORY",
                                   "INTERNAL",        "TIMEOUT",     "CRASH",       "BAD_OUTPUT"};
 constexpr const char* kIndefinite[] = {"MEMORY", "TIMEOUT", "CRASH"};
+constexpr double kWarmUpSeconds = 20;  // at least, for a backend to start and answer a trivial program
 
 // A short, quoted excerpt of what a backend printed, for messages.
 std::string snippet(const std::string& text) {
@@ -87,6 +89,12 @@ std::string parse_answer(const std::string& line, const RunSettings& run, Answer
   return "";
 }
 
+// "; stderr tail: ..." of what a live process wrote on stderr so far, or "".
+std::string with_stderr_tail(const Subprocess& proc) {
+  std::string tail = stderr_tail(proc.stderr_text());
+  return tail.empty() ? "" : "; stderr tail: " + tail;
+}
+
 struct Ending {
   std::optional<ExitStatus> status;  // nullopt: had to be killed
   std::string text;                  // "exited with 1; stderr tail: ..."
@@ -154,17 +162,19 @@ bool collect_answers(Subprocess& proc, const std::string& who, const std::vector
           on_answer(i, std::move(a));
           continue;
         }
-        on_answer(i, harness_error("BAD_OUTPUT", who + ": " + run + ": " + problem));
+        on_answer(i, harness_error("BAD_OUTPUT", who + ": " + run + ": " + problem + with_stderr_tail(proc)));
         fail_from(i + 1, "BAD_OUTPUT", who + ": not answered: " + run + " was bad output");
         return false;
       }
       case Subprocess::Io::kTimeout:
         on_answer(i, harness_error("TIMEOUT", who + ": no answer for " + run + " within " +
-                                                  (request_first ? "the request timeout" : seconds(run_timeout))));
+                                                  (request_first ? "the request timeout" : seconds(run_timeout)) +
+                                                  with_stderr_tail(proc)));
         fail_from(i + 1, "TIMEOUT", who + ": not answered: " + run + " timed out");
         return false;
       case Subprocess::Io::kTooLong:
-        on_answer(i, harness_error("BAD_OUTPUT", who + ": " + run + ": a line too long to be a result"));
+        on_answer(i, harness_error("BAD_OUTPUT",
+                                   who + ": " + run + ": a line too long to be a result" + with_stderr_tail(proc)));
         fail_from(i + 1, "BAD_OUTPUT", who + ": not answered: " + run + " was bad output");
         return false;
       case Subprocess::Io::kEof: {
@@ -219,13 +229,39 @@ bool Backend::start(std::vector<Answer>& out, size_t runs) {
   }
 }
 
-std::vector<Answer> Backend::request(const ojson& program, const std::vector<RunSettings>& runs) {
+bool Backend::warm_up() {
+  static const ojson kTrivial =
+      ojson::parse(R"({"concord":1,"kinds":[{"name":"K","params":[],"state":[],"init":[],"handlers":[]}],)"
+                   R"("system":[{"process":{"name":"a","kind":"K","args":[]}}],"given":[]})");
+  static const RunSettings kRun{0, 0, 1};
+  static const std::string kExpected = [] {
+    Program p = program_from_json(kTrivial);
+    check(p);
+    std::string line = result_line(run(p, kRun));
+    line.pop_back();
+    return line;
+  }();
+  // Start-up may take long on a loaded machine, whatever a request is allowed.
+  std::vector<Answer> got = request(
+      kTrivial, {kRun},
+      RequestLimits{std::max(spec_.run_timeout, kWarmUpSeconds), std::max(spec_.request_timeout, kWarmUpSeconds)});
+  return got.size() == 1 && got[0].line == kExpected;
+}
+
+std::vector<Answer> Backend::request(const ojson& program, const std::vector<RunSettings>& runs, RequestLimits limits) {
   std::vector<Answer> out;
   if (runs.empty()) return out;
   if (proc_ && proc_->output_pending()) stop();  // it printed between requests, or died: start afresh
+  if (!proc_ && limits.run_timeout > 0 && !warming_) {
+    warming_ = true;
+    warm_up();
+    warming_ = false;
+  }
   if (!proc_ && !start(out, runs.size())) return out;
-  Deadline request_deadline = deadline_after(spec_.request_timeout);
-  Deadline first = std::min(request_deadline, deadline_after(spec_.run_timeout));
+  double run_timeout = limits.run_timeout > 0 ? limits.run_timeout : spec_.run_timeout;
+  Deadline request_deadline =
+      deadline_after(limits.request_timeout > 0 ? limits.request_timeout : spec_.request_timeout);
+  Deadline first = std::min(request_deadline, deadline_after(run_timeout));
   if (proc_->write(request_line(program, runs), first) == Subprocess::Io::kTimeout) {
     for (size_t i = 0; i < runs.size(); i++)
       out.push_back(harness_error("TIMEOUT", spec_.name + ": did not read its request in time"));
@@ -233,7 +269,7 @@ std::vector<Answer> Backend::request(const ojson& program, const std::vector<Run
     return out;
   }
   // A failed write (kEof) means it is gone: reading tells how it ended.
-  bool healthy = collect_answers(*proc_, spec_.name, runs, spec_.run_timeout, request_deadline,
+  bool healthy = collect_answers(*proc_, spec_.name, runs, run_timeout, request_deadline,
                                  [&](size_t, Answer a) { out.push_back(std::move(a)); });
   if (!healthy) stop();
   return out;

@@ -26,6 +26,7 @@ struct BackendSpec {
   std::vector<std::pair<std::string, std::string>> env;  // added to the harness's environment
   Limits limits;                                         // rlimits of the backend process (RLIMIT_CORE is always 0)
   std::vector<Deviation> deviations;                     // its declared deviations from SPEC (deviations.hpp)
+  bool timeouts_given = false;  // set by the user (--timeout, a backends file): a campaign keeps them as they are
 };
 
 // One run's answer: what the backend printed, byte for byte, or the harness's own
@@ -52,6 +53,12 @@ std::string request_line(const ojson& program, const std::vector<RunSettings>& r
 bool collect_answers(Subprocess& proc, const std::string& who, const std::vector<RunSettings>& runs, double run_timeout,
                      Deadline request_deadline, const std::function<void(size_t, Answer)>& on_answer);
 
+// Timeouts of one request in place of the spec's (0: the spec's).
+struct RequestLimits {
+  double run_timeout = 0;
+  double request_timeout = 0;
+};
+
 class Backend {
  public:
   explicit Backend(BackendSpec spec);
@@ -60,7 +67,19 @@ class Backend {
   Backend& operator=(const Backend&) = delete;
 
   // Exactly one answer per run, in order. Never throws for a fault of the backend.
-  std::vector<Answer> request(const ojson& program, const std::vector<RunSettings>& runs);
+  // With limits, a backend process that is not running yet is started and warmed
+  // up first (warm_up()), so that its start-up does not count against them.
+  std::vector<Answer> request(const ojson& program, const std::vector<RunSettings>& runs, RequestLimits limits = {});
+
+  // Starts the backend process if none runs and has it answer a trivial program
+  // (one process, nothing sent, turn limit 0) within the spec's timeouts (20 s at
+  // least, whatever they are: a start on a loaded machine may be slow): a BEAM
+  // node boots, a compiler warms up. True when it answered as the oracle does: the
+  // backend works at all (the health check a campaign makes before it believes
+  // that a target crashed or hung on a program).
+  bool warm_up();
+  // Kills the backend process (if any): the next request starts a fresh one.
+  void restart() { stop(); }
 
   const BackendSpec& spec() const { return spec_; }
   int starts() const { return starts_; }  // processes started so far: 1 + restarts
@@ -74,6 +93,7 @@ class Backend {
   std::unique_ptr<TempDir> tmp_;  // the backend's TMPDIR, removed after it dies
   std::unique_ptr<Subprocess> proc_;
   int starts_ = 0;
+  bool warming_ = false;  // inside warm_up(): its own request must not warm up again
 };
 
 }  // namespace concord

@@ -53,8 +53,10 @@ BackendSpec spec_from_json(const std::string& name, const ojson& j, const std::s
       }
     } else if (k == "run_timeout") {
       s.run_timeout = seconds_at(v, at);
+      s.timeouts_given = true;
     } else if (k == "request_timeout") {
       s.request_timeout = seconds_at(v, at);
+      s.timeouts_given = true;
     } else if (k == "cpu_seconds") {
       s.limits.cpu_seconds = count_at(v, at);
     } else if (k == "address_space_bytes") {
@@ -188,7 +190,10 @@ void Registry::set_deviations(const std::string& name, std::vector<Deviation> ds
 }
 
 void Registry::set_timeout(double seconds) {
-  for (BackendSpec& s : specs_) s.run_timeout = s.request_timeout = seconds;
+  for (BackendSpec& s : specs_) {
+    s.run_timeout = s.request_timeout = seconds;
+    s.timeouts_given = true;
+  }
 }
 
 const BackendSpec* Registry::find(const std::string& name) const {

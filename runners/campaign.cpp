@@ -2,6 +2,7 @@
 // every target, compare; the confirmation, shrinking and storing of divergences.
 #include "campaign.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <mutex>
 #include <set>
@@ -64,6 +65,50 @@ std::string reproduce_line(const CampaignConfig& cfg, uint64_t index) {
   return cfg.reproduce + " --case " + std::to_string(index);
 }
 
+// Did the target answer a run itself: a result, or a definite error that is not
+// the harness's BAD_OUTPUT?
+bool answered_itself(const std::vector<Answer>& answers) {
+  return std::any_of(answers.begin(), answers.end(),
+                     [](const Answer& a) { return a.ok() || (is_definite(a.code()) && a.code() != "BAD_OUTPUT"); });
+}
+
+bool has_failure(const std::vector<Divergence>& ds) {
+  return std::any_of(ds.begin(), ds.end(), [](const Divergence& d) { return is_failure_kind(d.kind); });
+}
+
+bool all_failures(const std::vector<Divergence>& ds) {
+  return !ds.empty() && std::all_of(ds.begin(), ds.end(), [](const Divergence& d) { return is_failure_kind(d.kind); });
+}
+
+// The rerun that confirms a divergence (campaign.hpp, "Failures"): the targets
+// that failed get fresh backend processes, which must pass the health check
+// (`healthy` names those that did; `broken` is set, and nothing rerun, when one
+// did not), and a hang gets twice the time.
+struct Rerun {
+  DiffOutcome outcome;
+  std::vector<std::string> healthy;
+  bool broken = false;
+};
+
+Rerun rerun(Differ& differ, const Program& p, const std::vector<RunSettings>& runs, const std::vector<Divergence>& ds,
+            const std::string& signature) {
+  Rerun r;
+  for (const Divergence& d : ds) {
+    if (!is_failure_kind(d.kind)) continue;
+    differ.restart(d.target);
+    if (!differ.health_check(d.target)) {
+      r.broken = true;
+      return r;
+    }
+    r.healthy.push_back(d.target);
+  }
+  HangLimits before = differ.hang_limits();
+  if (has_failure(ds)) differ.set_hang_limits(kConfirmHangs);
+  r.outcome = differ.run(p, runs, signature_targets(signature));
+  differ.set_hang_limits(before);
+  return r;
+}
+
 // Shrinks a confirmed divergence with this worker's differ: a candidate is
 // interesting when the targets of the signature show the same signature on it.
 ShrinkResult shrink_divergence(Shared& sh, Differ& differ, const Program& p, const std::vector<RunSettings>& runs,
@@ -81,7 +126,29 @@ ShrinkResult shrink_divergence(Shared& sh, Differ& differ, const Program& p, con
       return o.signature == signature && !all_explained(o.divergences);  // never shrink into a known deviation
     };
   };
+  HangLimits before = differ.hang_limits();
+  // A candidate that still hangs costs this much: short limits, but only to shrink a
+  // hang. Any other divergence keeps the campaign's, under which a target that
+  // compiles each program slowly (elixir on a loaded machine) is not taken for hung.
+  bool hangs = std::any_of(targets.begin(), targets.end(),
+                           [&](const std::string& t) { return is_hang(signature_kind(signature, t)); });
+  if (hangs) differ.set_hang_limits(kShrinkHangs);
+  struct Restore {
+    Differ& d;
+    HangLimits h;
+    ~Restore() { d.set_hang_limits(h); }
+  } restore{differ, before};
   return shrink(ShrinkCase{program_to_json(p), runs}, opt);
+}
+
+// A shrunk failure, judged with short timeouts, must still fail on fresh backends
+// with the confirmation's timeouts (a candidate merely slower than kShrinkHangs
+// passes for a hang).
+bool still_fails(Differ& differ, const ShrinkCase& c, const std::vector<Divergence>& ds, const std::string& signature) {
+  Program p = program_from_json(c.program);
+  check(p);
+  Rerun r = rerun(differ, p, c.runs, ds, signature);
+  return !r.broken && r.outcome.signature == signature;
 }
 
 void store_finding(Shared& sh, Finding& f, const ShrinkCase& c) {
@@ -116,12 +183,19 @@ void run_case(Shared& sh, Differ& differ, Coverage& cov, uint64_t index, std::ma
   secs["generate"] += since(t0);
   DiffOutcome o = differ.run(p, runs);
   cov.add_program(p);
-  for (const Answer& a : o.oracle) cov.add_result(a.json);
+  for (size_t i = 0; i < o.oracle.size(); i++) cov.add_result(o.oracle[i].json, &o.oracle_sizes[i]);
 
   std::unique_lock<std::mutex> lock(sh.mu);
   sh.report.totals.programs++;
   sh.report.totals.runs += runs.size();
   for (const std::string& t : o.no_verdict) sh.report.no_verdict[t]++;
+  for (const TargetAnswers& t : o.targets) {
+    if (answered_itself(t.answers)) {
+      sh.report.answered[t.target]++;
+    } else if (!sh.report.first_error.count(t.target) && !t.answers.empty()) {
+      sh.report.first_error[t.target] = t.answers[0].line;
+    }
+  }
   if (o.divergences.empty()) return;
 
   Finding f;
@@ -131,22 +205,32 @@ void run_case(Shared& sh, Differ& differ, Coverage& cov, uint64_t index, std::ma
   f.divergences = o.divergences;
   f.signature = o.signature;
   f.reproduce = reproduce_line(sh.cfg, index);
-  sh.report.totals.divergent_cases++;
 
-  // Rerun on the diverging targets: a divergence that does not repeat is flaky.
+  // Rerun on the diverging targets: a divergence that does not repeat is flaky; a
+  // failure that does not happen again on a fresh backend is no verdict.
   lock.unlock();
-  DiffOutcome again = differ.run(p, runs, signature_targets(o.signature));
+  Rerun again = rerun(differ, p, runs, o.divergences, o.signature);
   lock.lock();
-  if (again.signature != o.signature) {
+  for (const std::string& t : again.healthy) sh.report.answered[t]++;  // it answered the health check
+  if (again.broken || again.outcome.signature != o.signature) {
+    if (all_failures(o.divergences)) {
+      for (const Divergence& d : o.divergences) {
+        sh.report.unconfirmed[d.target]++;
+        sh.report.no_verdict[d.target]++;
+      }
+      return;
+    }
+    sh.report.totals.divergent_cases++;
     f.kind = Finding::Kind::kFlaky;
     sh.report.totals.flaky++;
     if (sh.report.totals.flaky <= kFlakyListed) sh.report.findings.push_back(std::move(f));
     return;
   }
+  sh.report.totals.divergent_cases++;
   sh.report.hits[f.signature]++;
-  if (all_explained(again.divergences)) {  // a known deviation: counted and listed once per signature
+  if (all_explained(again.outcome.divergences)) {  // a known deviation: counted and listed once per signature
     f.kind = Finding::Kind::kDeviation;
-    f.divergences = again.divergences;
+    f.divergences = again.outcome.divergences;
     sh.report.totals.deviations++;
     if (sh.report.hits[f.signature] == 1) sh.report.findings.push_back(std::move(f));
     return;
@@ -173,6 +257,11 @@ void run_case(Shared& sh, Differ& differ, Coverage& cov, uint64_t index, std::ma
     } catch (const std::invalid_argument&) {
       // the divergence did not show a third time: keep the case as found
     }
+    if (f.shrunk && has_failure(f.divergences) && !still_fails(differ, kept, f.divergences, f.signature)) {
+      kept = ShrinkCase{program_to_json(p), runs};
+      f.shrunk = false;
+      f.note = "the shrunk case did not fail again with the confirmation's timeouts: stored as found";
+    }
   }
   lock.lock();
   sh.shrinking--;
@@ -182,6 +271,7 @@ void run_case(Shared& sh, Differ& differ, Coverage& cov, uint64_t index, std::ma
 
 void worker(Shared& sh, int id) {
   Differ differ(sh.cfg.targets);
+  differ.set_hang_limits(kDetectHangs);
   Coverage cov;
   std::map<std::string, double> secs;
   for (;;) {

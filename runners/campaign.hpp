@@ -8,6 +8,22 @@
 // is new to the corpus and to the campaign, shrunk and stored. A divergence that
 // declared deviations of its targets explain (runners/deviations.hpp) is a known
 // deviation: counted and listed, never shrunk, stored or failing.
+//
+// Failures (runners/failure.hpp: a target that crashes, hangs, prints garbage or
+// runs out of memory on a small run, where the oracle answered) are divergences
+// like any other, with one more rule, because a machine can fail a target too (a
+// loaded machine makes it slow; a person, the OOM killer or a harness kills it).
+// A failure counts only when it happens again on a fresh backend process: the
+// failing targets' backends are killed and started afresh, each must first answer
+// a trivial program as the oracle does (the health check: a backend that cannot is
+// broken, not failing on this program), and the same runs are given again, with
+// twice the time for a hang (differ.hpp kConfirmHangs: a merely slow backend
+// answers then). A kill by a signal the target's own code cannot raise (SIGKILL,
+// SIGTERM...) is never a failure in the first place. A failure that does not
+// happen again is counted as no verdict ("unconfirmed"), not as flaky. Targets
+// are timed with kDetectHangs during the campaign and kShrinkHangs while a
+// hang is shrunk; a shrunk failure is checked once more with kConfirmHangs
+// on a fresh backend, and the case is stored unshrunk when it does not hold.
 #pragma once
 
 #include <atomic>
@@ -55,6 +71,7 @@ struct Finding {
   bool stored = false;
   bool shrunk = false;
   ShrinkStats shrink;
+  std::string note;  // what else to know, e.g. why a shrunk case was not kept
   std::string reproduce;
 };
 
@@ -69,7 +86,10 @@ struct CampaignProgress {
 
 struct CampaignReport {
   CampaignProgress totals;
-  std::map<std::string, uint64_t> no_verdict;  // per target: cases with a TIMEOUT, CRASH or MEMORY
+  std::map<std::string, uint64_t> no_verdict;   // per target: cases with a TIMEOUT, CRASH or MEMORY that is no finding
+  std::map<std::string, uint64_t> unconfirmed;  // per target: failures that did not happen again (in no_verdict too)
+  std::map<std::string, uint64_t> answered;     // per target: programs it answered itself (a result, a definite error)
+  std::map<std::string, std::string> first_error;  // per target: the first harness error it got, for messages
   std::vector<Finding> findings;         // new, known, flaky, known deviations; by case index (duplicates counted only)
   std::map<std::string, uint64_t> hits;  // divergent cases per signature
   Coverage coverage;

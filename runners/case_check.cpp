@@ -3,6 +3,7 @@
 
 #include "runners/diff.hpp"
 #include "runners/divergence.hpp"
+#include "runners/failure.hpp"
 
 namespace concord {
 
@@ -48,7 +49,10 @@ CaseVerdict check_case_answers(const Case& c, const std::string& target, const s
       }
       continue;
     }
-    bool indefinite = !got[i].ok() && !is_definite(got[i].code());
+    // A failure the case records for this target (its signature's kind, e.g.
+    // crash:SIGSEGV) that happens again is the recorded bug, not an unknown.
+    bool indefinite =
+        !got[i].ok() && !is_definite(got[i].code()) && answer_failure(got[i]) != signature_kind(c.signature, target);
     return failed("  " + describe(*d, "expected", target), i, indefinite);
   }
   if (!kind.empty())

@@ -166,6 +166,9 @@ Known known_constructs() {
   for (const std::string& r : names_of<Restart>(restart_of)) v.add("spawn:under:" + r);
   // Messages: sends nobody handles, sends to spawned names (maybe never spawned),
   // sends by init bodies, handlers that fail midway after sending; given messages.
+  // An addr literal of a spawned name whose number has 2 to 18 digits (one a run
+  // can reach; 19 digits name nobody).
+  v.add("addr:spawned_many_digits");
   for (const char* s : {"send:stray_tag", "send:mismatched_args", "send:to_spawned_name", "send:in_init",
                         "handler:fail_after_send", "given:message", "given:stray_tag", "given:to_spawned_name"})
     v.add(s);
@@ -225,6 +228,17 @@ Known known_failures() {
   return v;
 }
 
+// What a run reached of a runtime's capacities (coverage.hpp): the thresholds
+// past which structures that grow have grown (a ready set or a name index past
+// 1,024 ids: 16 words of 64 bits), long runs, spawned names of many digits.
+Known known_capacity() {
+  Known v;
+  for (const char* s : {"ids:over_1024", "ids:over_10000", "mailbox:1000_deep", "children:100", "turns:1000",
+                        "spawned_number:4_digits"})
+    v.add(s);
+  return v;
+}
+
 Known known_decisions() {
   Known v;
   for (const std::string& s : names_of<Action>(action_name)) v.add(s, s == "auto_shutdown");
@@ -241,6 +255,12 @@ Known known_outcomes() {
   v.add("turn_limit");
   v.add2("deadlock");  // §18.3
   return v;
+}
+
+// The digits of N in a spawned name k-N, or 0 for a declared name.
+size_t spawned_number_digits(const std::string& name) {
+  size_t dash = name.rfind('-');
+  return dash == std::string::npos ? 0 : name.size() - dash - 1;
 }
 
 // --- a program's constructs ---------------------------------------------------------
@@ -281,6 +301,10 @@ struct ProgramWalk {
   void expr(const Expr& e) {
     count(std::string("expr:") + expr_form(e.kind));
     if (e.kind == ExprKind::Int) literal(e.value);
+    if (e.kind == ExprKind::Addr) {
+      size_t digits = spawned_number_digits(e.name);
+      if (digits >= 2 && digits <= 18) count("addr:spawned_many_digits");
+    }
     if (e.kind == ExprKind::Unary || e.kind == ExprKind::Binary) {
       count(std::string("op:") + op_info(e.op).json);
       if ((e.op == Op::Eq || e.op == Op::Ne) && type_of(e.args[0]) == Type::Addr)
@@ -446,6 +470,8 @@ struct ProgramWalk {
         types.push_back(type_of(e));
       }
       if (g.to.find('-') != std::string::npos) count("given:to_spawned_name");
+      size_t digits = spawned_number_digits(g.to);
+      if (digits >= 2 && digits <= 18) count("addr:spawned_many_digits");
       auto it = kind_of.find(g.to);
       if (it == kind_of.end()) continue;
       bool matched = false;
@@ -475,7 +501,8 @@ const std::map<std::string, Known>& known_table() {
                                               {"events", known_events()},
                                               {"failures", known_failures()},
                                               {"decisions", known_decisions()},
-                                              {"outcomes", known_outcomes()}};
+                                              {"outcomes", known_outcomes()},
+                                              {"capacity", known_capacity()}};
   return k;
 }
 
@@ -505,7 +532,7 @@ std::vector<std::string> report_names(const Coverage& cov, const std::string& ca
 }  // namespace
 
 const std::vector<std::string>& Coverage::categories() {
-  static const std::vector<std::string> v{"constructs", "events", "failures", "decisions", "outcomes"};
+  static const std::vector<std::string> v{"constructs", "events", "failures", "decisions", "outcomes", "capacity"};
   return v;
 }
 
@@ -522,6 +549,7 @@ Coverage::Counts Coverage::*member_of(const std::string& category) {
   if (category == "failures") return &Coverage::failures;
   if (category == "decisions") return &Coverage::decisions;
   if (category == "outcomes") return &Coverage::outcomes;
+  if (category == "capacity") return &Coverage::capacity;
   throw InputError("", "unknown coverage category '" + category + "'");
 }
 }  // namespace
@@ -534,13 +562,30 @@ void Coverage::add_program(const Program& p) {
   ProgramWalk{constructs, {}, {}}.program(p);
 }
 
-void Coverage::add_result(const ojson& r) {
+void Coverage::add_result(const ojson& r, const RunSize* size) {
   results++;
   if (!r.value("ok", false)) {
     outcomes["error:" + r.value("code", std::string("?"))]++;
     return;
   }
   outcomes[r.at("outcome").get<std::string>()]++;
+  // Capacities: ids, turns, child lists and spawned numbers from the result, the
+  // mailbox depth from the oracle's measure.
+  auto reach = [&](const char* peak, uint64_t v, std::initializer_list<std::pair<uint64_t, const char*>> past) {
+    peaks[peak] = std::max(peaks[peak], v);
+    for (const auto& [threshold, name] : past)
+      if (v >= threshold) capacity[name]++;
+  };
+  uint64_t digits = 0;
+  for (const ojson& p : r.at("processes"))
+    digits = std::max<uint64_t>(digits, spawned_number_digits(p.at("name").get<std::string>()));
+  uint64_t children = 0;
+  for (const ojson& s : r.at("supervisors")) children = std::max<uint64_t>(children, s.at("children").size());
+  reach("ids", r.at("processes").size(), {{1025, "ids:over_1024"}, {10001, "ids:over_10000"}});
+  reach("turns", r.at("turns").get<uint64_t>(), {{1000, "turns:1000"}});
+  reach("children", children, {{100, "children:100"}});
+  reach("spawned_number_digits", digits, {{4, "spawned_number:4_digits"}});
+  if (size) reach("mailbox", static_cast<uint64_t>(size->deepest_mailbox), {{1000, "mailbox:1000_deep"}});
   std::set<std::string> started, supervisors;
   // Version 2 (§19): a worker whose start event is the last event about it when it
   // exits ended its start (init failed, stopped or ignored) unless a signal or its
@@ -609,6 +654,8 @@ void Coverage::merge(const Coverage& o) {
   add_counts(failures, o.failures);
   add_counts(decisions, o.decisions);
   add_counts(outcomes, o.outcomes);
+  add_counts(capacity, o.capacity);
+  for (const auto& [k, v] : o.peaks) peaks[k] = std::max(peaks[k], v);
 }
 
 std::vector<std::string> Coverage::blind_spots() const {
@@ -640,6 +687,8 @@ ojson Coverage::to_json() const {
     }
     j[cat] = std::move(o);
   }
+  j["peaks"] = ojson::object();
+  for (const auto& [k, v] : peaks) j["peaks"][k] = v;
   j["blind_spots"] = blind_spots();
   return j;
 }
@@ -651,10 +700,13 @@ Coverage Coverage::from_json(const ojson& j) {
     c.programs_v2 = j.value("programs_v2", uint64_t{0});
     c.results = j.at("results").get<uint64_t>();
     for (const std::string& cat : categories()) {
+      if (cat == "capacity" && !j.contains(cat)) continue;  // a report from before it existed
       Counts& into = c.*member_of(cat);
       for (const auto& [name, n] : j.at(cat).items())
         if (n.get<uint64_t>() > 0) into[name] = n.get<uint64_t>();
     }
+    if (j.contains("peaks"))
+      for (const auto& [name, n] : j.at("peaks").items()) c.peaks[name] = n.get<uint64_t>();
   } catch (const ojson::exception& e) {
     throw InputError("", std::string("not a coverage object: ") + e.what());
   }
@@ -686,6 +738,15 @@ std::string Coverage::to_text() const {
     for (size_t i = 0; i < cells.size(); i++) {
       bool last = i + 1 == cells.size() || (i + 1) % per_line == 0;
       out << cells[i] << (last ? "\n" : std::string(width - cells[i].size(), ' '));
+    }
+    if (cat == "capacity" && !peaks.empty()) {
+      out << "  largest reached:";
+      const char* sep = " ";
+      for (const auto& [k, v] : peaks) {
+        out << sep << k << " " << v;
+        sep = ", ";
+      }
+      out << "\n";
     }
   }
   if (!spots.empty()) {

@@ -6,6 +6,11 @@
 // coverage.cpp, from ops.def and the model's enums, so blind_spots() names every
 // thing the language has that no program or run showed.
 //
+// The category "capacity" counts runs that reached a runtime's growth paths (the
+// sizes of runners/failure.hpp's RunSize and of the result): more than 1,024 and
+// 10,000 process ids, a mailbox 1,000 deep, a child list of 100, 1,000 turns, a
+// spawned name whose number has 4 digits; `peaks` keeps the largest of each.
+//
 // Names are "group:detail" within a category (constructs "stmt:send", "op:shl",
 // events "exit:shutdown"); a blind spot is "category:name" ("events:drop:dead").
 #pragma once
@@ -17,6 +22,7 @@
 
 #include "oracle/program.hpp"
 #include "oracle/program_json.hpp"
+#include "runners/failure.hpp"
 
 namespace concord {
 
@@ -31,19 +37,24 @@ struct Coverage {
   Counts failures;        // failure codes of results' "failures": runtime codes and programs' own codes
   Counts decisions;       // supervisor actions of results' "decisions", and refined ("restart:spawned")
   Counts outcomes;        // "quiescent", "turn_limit", and "error:<code>" for error objects
+  Counts capacity;        // runs that reached a capacity ("ids:over_1024", "mailbox:1000_deep", ...)
+  Counts peaks;           // the largest reached: "ids", "mailbox", "children", "turns", "spawned_number_digits"
 
   // Counts the constructs of one program (checked or not).
   void add_program(const Program& p);
   // Counts one result line's JSON (SPEC §9); an error object {"ok":false,...}
-  // counts only as the outcome "error:<code>".
-  void add_result(const ojson& result);
+  // counts only as the outcome "error:<code>". `size`, the oracle's measure of the
+  // run, gives the mailbox depth (a result does not show it).
+  void add_result(const ojson& result, const RunSize* size = nullptr);
   void merge(const Coverage& other);
 
   // {"programs":N,"results":N,"constructs":{...},"events":{...},"failures":{...},
-  //  "decisions":{...},"outcomes":{...},"blind_spots":[...]}: every known name of a
-  // category first, in the spec's order (0 when unseen), then the others sorted.
+  //  "decisions":{...},"outcomes":{...},"capacity":{...},"peaks":{...},
+  //  "blind_spots":[...]}: every known name of a category first, in the spec's
+  //  order (0 when unseen), then the others sorted.
   ojson to_json() const;
-  // Reads what to_json() wrote (blind_spots is ignored). Throws InputError.
+  // Reads what to_json() wrote (blind_spots is ignored; capacity and peaks may be
+  // missing, as in reports written before they existed). Throws InputError.
   static Coverage from_json(const ojson& j);
 
   // Everything the spec has that was never seen, as "category:name", in the order
@@ -57,7 +68,7 @@ struct Coverage {
   // then the blind spots.
   std::string to_text() const;
 
-  // The categories, in order: constructs, events, failures, decisions, outcomes.
+  // The categories, in order: constructs, events, failures, decisions, outcomes, capacity.
   static const std::vector<std::string>& categories();
   // What the spec has in `category` (the names blind_spots() looks for), version 2's
   // included (SPEC §22): blind_spots() and the reports leave those out while no

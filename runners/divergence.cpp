@@ -42,12 +42,26 @@ std::string element_name(const std::string& array, const ojson& element) {
   return element[key].get<std::string>();
 }
 
+// A failure in words: what the oracle answered, what the target's harness said
+// (its stderr tail apart, in Divergence::stderr_tail).
+std::string failure_report(const Answer& oracle, const std::string& target, const Answer& got) {
+  std::string message = got.json.is_object() ? got.json.value("message", std::string()) : got.line;
+  size_t tail = message.find("; stderr tail: ");
+  if (tail != std::string::npos) message.resize(tail);
+  std::string ref = oracle.ok() ? "a result (" + oracle.json.value("outcome", std::string()) + " after " +
+                                      std::to_string(oracle.json.value("turns", int64_t{0})) + " turns)"
+                                : "error " + oracle.code();
+  return "  oracle: " + ref + "\n  " + target + ": " + got.code() + ": " + message + "\n";
+}
+
 }  // namespace
 
-Answer oracle_answer(const Program& p, const RunSettings& r) {
+Answer oracle_answer(const Program& p, const RunSettings& r, RunSize* size) {
   Answer a;
   try {
-    a.line = result_line(run(p, r));
+    RunResult result = run(p, r);
+    if (size) *size = run_size(*result.world);
+    a.line = result_line(result);
   } catch (const std::bad_alloc&) {
     a.line = error_line("MEMORY", "out of memory");
   }
@@ -57,6 +71,8 @@ Answer oracle_answer(const Program& p, const RunSettings& r) {
 }
 
 std::string difference_kind(const Answer& oracle, const Answer& got) {
+  std::string failure = answer_failure(got);
+  if (!failure.empty() && (oracle.ok() || failure == "bad-output")) return failure;
   if (oracle.ok() && !got.ok()) return "error/" + got.code();
   if (!oracle.ok() && got.ok()) return "oracle-error/" + oracle.code();
   if (!oracle.ok()) return "error/" + got.code();
@@ -93,16 +109,23 @@ std::string difference_kind(const Answer& oracle, const Answer& got) {
 }
 
 std::vector<Divergence> find_divergences(const std::vector<Answer>& oracle, const std::vector<TargetAnswers>& targets,
-                                         std::vector<std::string>* no_verdict) {
+                                         std::vector<std::string>* no_verdict, const std::vector<RunSize>* sizes) {
   std::vector<Divergence> out;
   for (const TargetAnswers& t : targets) {
     bool indefinite = false;
     for (size_t i = 0; i < oracle.size() && i < t.answers.size(); i++) {
-      Comparison c = compare_answers("oracle", oracle[i], t.target, t.answers[i]);
+      const Answer& got = t.answers[i];
+      std::string failure = failure_kind(oracle[i], got, sizes && i < sizes->size() ? &(*sizes)[i] : nullptr);
+      if (!failure.empty()) {
+        out.push_back(
+            Divergence{t.target, i, failure, failure_report(oracle[i], t.target, got), "", stderr_tail_of(got)});
+        break;
+      }
+      Comparison c = compare_answers("oracle", oracle[i], t.target, got);
       if (c.verdict == Verdict::kNoVerdict) indefinite = true;
       if (c.verdict != Verdict::kDiffer) continue;
-      const Deviation* dev = t.deviations ? explaining(*t.deviations, oracle[i], t.answers[i]) : nullptr;
-      out.push_back(Divergence{t.target, i, difference_kind(oracle[i], t.answers[i]), c.report, dev ? dev->id : ""});
+      const Deviation* dev = t.deviations ? explaining(*t.deviations, oracle[i], got) : nullptr;
+      out.push_back(Divergence{t.target, i, difference_kind(oracle[i], got), c.report, dev ? dev->id : "", ""});
       break;
     }
     if (indefinite && no_verdict) no_verdict->push_back(t.target);

@@ -13,37 +13,45 @@
 #include "oracle/program.hpp"
 #include "oracle/state.hpp"
 #include "runners/backend.hpp"
+#include "runners/failure.hpp"
 
 namespace concord {
 
-// The oracle's answer, in-process, as a backend would give it.
-Answer oracle_answer(const Program& p, const RunSettings& r);
+// The oracle's answer, in-process, as a backend would give it; `size`, when given,
+// receives what the run held (runners/failure.hpp).
+Answer oracle_answer(const Program& p, const RunSettings& r, RunSize* size = nullptr);
 
 struct Divergence {
   std::string target;
-  size_t run = 0;         // the first run where the target differs
-  std::string kind;       // what differs first, e.g. "journal/deliver/to", "outcome", "error/CRASH"
-  std::string report;     // the first difference in words (indented lines), compare_answers' report
-  std::string deviation;  // the id of the target's declared deviation that explains it, or ""
+  size_t run = 0;           // the first run where the target differs
+  std::string kind;         // what differs first, e.g. "journal/deliver/to", "outcome", "crash:SIGSEGV"
+  std::string report;       // the first difference in words (indented lines), compare_answers' report
+  std::string deviation;    // the id of the target's declared deviation that explains it, or ""
+  std::string stderr_tail;  // for a failure (crash, hang...): the end of what the target wrote on stderr
 };
 
 // "journal/deliver/to" for a difference at /journal/12/to where event 12 is a
 // delivery; "decisions/restart/action", "failures/DIV_ZERO/code", "alive/state",
 // "outcome"; "/absent" or "/extra" when one side has an element the other lacks;
-// "error/CODE" when the target answered an error where the oracle has a result,
-// "oracle-error/CODE" the other way; "bytes" for the same value in another form.
+// where the oracle has a result and the target a harness's error, what happened
+// (failure.hpp answer_failure: "crash:SIGSEGV", "hang", "memory", "bad-output");
+// "error/CODE" for another error of the target, "oracle-error/CODE" the other way;
+// "bytes" for the same value in another form.
 std::string difference_kind(const Answer& oracle, const Answer& got);
 
 // Every target's answers to the same runs, against the oracle's. At most one
-// divergence per target (its first differing run). Targets that gave no verdict
-// (TIMEOUT, CRASH, MEMORY) on some run are listed in `no_verdict` instead.
+// divergence per target (its first differing run, or its first failure:
+// failure.hpp, judged with the oracle's run sizes `sizes` when given). Targets
+// that gave no verdict on some run (TIMEOUT, CRASH, MEMORY that are no failure of
+// theirs) are listed in `no_verdict`.
 struct TargetAnswers {
   std::string target;
   std::vector<Answer> answers;
   const std::vector<Deviation>* deviations = nullptr;  // the target's declared deviations, if any
 };
 std::vector<Divergence> find_divergences(const std::vector<Answer>& oracle, const std::vector<TargetAnswers>& targets,
-                                         std::vector<std::string>* no_verdict = nullptr);
+                                         std::vector<std::string>* no_verdict = nullptr,
+                                         const std::vector<RunSize>* sizes = nullptr);
 
 // The declaration in `declared` that explains how `got` first differs from
 // `oracle` (answers to the same run), or nullptr: the difference's kind is one of

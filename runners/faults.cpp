@@ -19,57 +19,83 @@ namespace fs = std::filesystem;
 
 constexpr double kBuildTimeout = 300;  // seconds for one compiler run
 
-// The catalogue: C faults first, then Erlang ones, then JavaScript ones; within a
+// The catalogue: C faults first, then Erlang, JavaScript and Elixir ones; within a
 // target, roughly from the scheduler outwards. targets/FAULTS.md has the same rows,
 // with a trigger for each.
 const std::vector<Fault> kCatalogue = {
     {"ready_next", "c", "the scheduler picks the ready process after R[x mod n] (wrapping) when n > 1",
-     "targets/c/runtime/run.c"},
+     "targets/c/runtime/run.c", ""},
     {"mailbox_lifo", "c", "a message to a non-empty mailbox goes to its front: LIFO from two messages on",
-     "targets/c/runtime/mailbox.c"},
+     "targets/c/runtime/mailbox.c", ""},
     {"drop_not_journaled", "c", "a message to a name with no live process vanishes without a drop event",
-     "targets/c/runtime/processes.c"},
+     "targets/c/runtime/processes.c", ""},
     {"system_limit_one_late", "c", "spawn fails with SYSTEM_LIMIT only above P live processes, not at P",
-     "targets/c/runtime/processes.c"},
+     "targets/c/runtime/processes.c", ""},
     {"transient_restarted_on_normal", "c", "a transient child that stops (reason normal) is restarted, not kept",
-     "targets/c/runtime/supervision.c"},
+     "targets/c/runtime/supervision.c", ""},
     {"intensity_one_late", "c", "a supervisor gives up one restart late (when restarts > MaxR + 1)",
-     "targets/c/runtime/supervision.c"},
+     "targets/c/runtime/supervision.c", ""},
     {"one_for_all_reverse_start", "c", "one_for_all starts the children again in reverse start order",
-     "targets/c/runtime/supervision.c"},
+     "targets/c/runtime/supervision.c", ""},
     {"rest_for_one_restarts_all", "c", "rest_for_one restarts the siblings before the failed child too",
-     "targets/c/runtime/supervision.c"},
+     "targets/c/runtime/supervision.c", ""},
     {"mul_saturates", "c", "* saturates at the int64 bounds instead of wrapping modulo 2^64",
-     "targets/c/runtime/concord_rt.h"},
+     "targets/c/runtime/concord_rt.h", ""},
     {"rem_sign_of_divisor", "c", "% takes the sign of the divisor (floored), not of the dividend",
-     "targets/c/runtime/concord_rt.h"},
+     "targets/c/runtime/concord_rt.h", ""},
     {"shift_count_unmasked", "c",
      "<< and >> by a count outside 0..63 shift every bit out instead of using count mod 64",
-     "targets/c/runtime/concord_rt.h"},
+     "targets/c/runtime/concord_rt.h", ""},
+    {"ready_set_stops_growing", "c",
+     "the ready set is capped at 1,024 ids: growing past it loops for ever (the run hangs)",
+     "targets/c/runtime/ready.c", "hang"},
+    {"mailbox_grows_into_null", "c",
+     "a mailbox ring past 4,096 words comes from an empty pool, unchecked (SIGSEGV on a deep mailbox)",
+     "targets/c/runtime/mailbox.c", "crash:SIGSEGV"},
+    {"spawn_digits_reversed", "c", "the number of a spawned name is written backwards in results (worker-12 as 21)",
+     "targets/c/runtime/journal.c", ""},
     {"splitmix_state_unmasked", "erlang",
      "the generator's state is not masked to 64 bits: draws go wrong once it passes 2^64",
-     "targets/erlang/runtime/concord_splitmix.erl"},
+     "targets/erlang/runtime/concord_splitmix.erl", ""},
     {"mailbox_newest_first", "erlang", "the conductor puts a message at the front of its mailbox (LIFO)",
-     "targets/erlang/runtime/concord_conductor.erl"},
+     "targets/erlang/runtime/concord_conductor.erl", ""},
     {"given_reversed", "erlang", "the given messages are sent at turn 0 last first",
-     "targets/erlang/runtime/concord_conductor.erl"},
+     "targets/erlang/runtime/concord_conductor.erl", ""},
     {"spawn_number_per_program", "erlang", "spawned names k-N count the spawns of the whole program, not per kind",
-     "targets/erlang/runtime/concord_conductor.erl"},
+     "targets/erlang/runtime/concord_conductor.erl", ""},
     {"decision_after_restart", "erlang",
      "a supervisor's decision is journaled after the rest of its reaction (after the restarts)",
-     "targets/erlang/runtime/concord_conductor.erl"},
+     "targets/erlang/runtime/concord_conductor.erl", ""},
     {"sends_lost_on_fail", "erlang", "the sends a handler made before it failed are thrown away",
-     "targets/erlang/runtime/concord_worker.erl"},
+     "targets/erlang/runtime/concord_worker.erl", ""},
+    {"ready_tree_stops_growing", "erlang",
+     "the ready tree is capped at 1,024 ids: growing past it loops for ever (the run hangs)",
+     "targets/erlang/runtime/concord_ready.erl", "hang"},
+    {"deep_mailbox_crash", "erlang", "a mailbox holds 1,000 messages at most: the next one crashes the conductor",
+     "targets/erlang/runtime/concord_conductor.erl", "error/INTERNAL"},
+    {"spawn_name_digits_reversed", "erlang", "a spawned name's number is made backwards (the 12th worker is worker-21)",
+     "targets/erlang/runtime/concord_conductor.erl", ""},
     {"draw_rounded_to_double", "js",
      "the 64-bit draw is made one double before x mod |R|: its low bits are rounded away",
-     "targets/js/runtime/splitmix.js"},
+     "targets/js/runtime/splitmix.js", ""},
     {"div_floors", "js", "/ of two safe-range ints rounds toward minus infinity (Math.floor), not toward zero",
-     "targets/js/runtime/int64.js"},
+     "targets/js/runtime/int64.js", ""},
     {"restart_keeps_mailbox", "js", "a process that ends keeps its mailbox, so a restart delivers the old messages",
-     "targets/js/runtime/world.js"},
+     "targets/js/runtime/world.js", ""},
     {"one_for_all_keeps_temporaries", "js",
      "one_for_all starts temporary siblings again instead of removing them from the child list",
-     "targets/js/runtime/supervision.js"},
+     "targets/js/runtime/supervision.js", ""},
+    {"fenwick_stops_growing", "js",
+     "the ready set's Fenwick tree is capped at 1,024 ids: growing past it loops for ever (the run hangs)",
+     "targets/js/runtime/ready_set.js", "hang"},
+    {"journal_chunk_never_allocated", "js",
+     "from its fifth chunk (about 2,500 events) the journal writes through a chunk never allocated (TypeError)",
+     "targets/js/runtime/journal.js", "error/INTERNAL"},
+    {"spawned_number_backwards", "js", "a spawned name's number is written backwards in results (worker-12 as 21)",
+     "targets/js/runtime/result.js", ""},
+    {"child_list_capped", "elixir",
+     "a supervisor holds 100 children at most (max_children: 100): the 101st dynamic child is refused",
+     "targets/elixir/runtime/concord_elixir.erl", "error/INTERNAL"},
 };
 
 std::string upper(std::string s) {
@@ -125,7 +151,7 @@ std::string fault_macro(const Fault& f) { return (f.target == "c" ? "CONCORD_FAU
 
 std::string fault_guard(const Fault& f) {
   if (f.target == "c") return "#ifdef " + fault_macro(f);
-  if (f.target == "erlang") return "-ifdef('" + fault_macro(f) + "')";
+  if (f.target == "erlang" || f.target == "elixir") return "-ifdef('" + fault_macro(f) + "')";
   if (f.target == "js") return "FAULT === '" + fault_macro(f) + "'";
   return "";
 }
@@ -170,6 +196,21 @@ std::vector<std::pair<std::string, std::string>> build_fault(const Fault& f, con
                       "// Written by build_fault() (runners/faults.cpp).\n'use strict';\n\nmodule.exports = '" +
                           fault_macro(f) + "';\n");
     return {{"CONCORD_JS_RUNTIME", runtime.string()}};
+  }
+  if (f.target == "elixir") {
+    // The shared BEAM runtime and the elixir target's own Erlang modules in one run of
+    // erlc (the switch is in the latter), its Elixir modules by elixirc, all in one
+    // ebin that both CONCORD_ERLANG_EBIN and CONCORD_ELIXIR_EBIN name.
+    std::string ebin = (fs::path(work_dir) / "ebin").string();
+    fs::create_directories(ebin);
+    std::vector<std::string> erlc = {"erlc", "-o", ebin, "-pa", ebin, define};
+    for (const std::string& e : sources(src.erlang_runtime_dir, ".erl")) erlc.push_back(e);
+    for (const std::string& e : sources(src.elixir_runtime_dir, ".erl")) erlc.push_back(e);
+    step("erlc (runtime with " + f.name + ")", erlc, work_dir);
+    std::vector<std::string> elixirc = {"elixirc", "--ignore-module-conflict", "-o", ebin};
+    for (const std::string& e : sources(src.elixir_runtime_dir, ".ex")) elixirc.push_back(e);
+    step("elixirc (runtime with " + f.name + ")", elixirc, work_dir);
+    return {{"CONCORD_ERLANG_EBIN", ebin}, {"CONCORD_ELIXIR_EBIN", ebin}};
   }
   throw std::runtime_error("build_fault: fault " + f.name + " has an unknown target \"" + f.target + "\"");
 }

@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio_ext.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -17,6 +18,7 @@
 #include <boost/process.hpp>
 #include <boost/process/extend.hpp>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -74,6 +76,23 @@ void set_limit(int resource, int64_t soft) {
   ::setrlimit(resource, &r);
 }
 
+// The body of a forked child that does not exec (Subprocess(cmd, body)): the
+// descriptors beyond 0-2 closed (among them Boost.Process's exec-error pipe, which
+// the harness reads until it closes), stdio forgetting what the harness had
+// buffered, then the body; _exit, never exit: the harness's atexit handlers and
+// destructors are not the child's to run.
+int run_in_child(const std::function<int()>& body) {
+  ::close_range(3, ~0U, 0);
+  for (FILE* f : {stdin, stdout, stderr}) {
+    ::__fpurge(f);
+    ::clearerr(f);
+  }
+  int code = body();
+  std::fflush(stdout);
+  std::fflush(stderr);
+  return code;
+}
+
 }  // namespace
 
 Deadline deadline_after(double seconds) {
@@ -101,7 +120,7 @@ struct Subprocess::Impl {
   bool stdin_open = true;
   std::optional<ExitStatus> status;  // set once reaped
 
-  explicit Impl(const Command& cmd) {
+  explicit Impl(const Command& cmd, const std::function<int()>* body = nullptr) {
     ignore_sigpipe();
     if (cmd.argv.empty()) throw SubprocessError("empty command");
     for (int fd : {in.native_source(), in.native_sink(), out.native_source(), out.native_sink(), err.native_source(),
@@ -118,7 +137,7 @@ struct Subprocess::Impl {
     Limits lim = cmd.limits;
     pid_t parent = ::getpid();
     const char* dir = cmd.dir.empty() ? nullptr : cmd.dir.c_str();
-    auto exec_setup = [lim, parent, dir](auto&) {
+    auto exec_setup = [lim, parent, dir, body](auto&) {
       if (dir && ::chdir(dir) != 0) ::_exit(127);
       for (int fd = 0; fd < 3; fd++) ::fcntl(fd, F_SETFD, 0);
       struct rlimit no_core = {0, 0};
@@ -128,6 +147,7 @@ struct Subprocess::Impl {
       ::signal(SIGPIPE, SIG_DFL);
       ::prctl(PR_SET_PDEATHSIG, SIGKILL);
       if (::getppid() != parent) ::_exit(127);  // the harness died before prctl
+      if (body) ::_exit(run_in_child(*body));   // instead of exec
     };
     // With an error_code, Boost.Process reports a failed exec through on_error, where
     // the forked child can be reaped (the throwing variant leaves it a zombie).
@@ -183,6 +203,8 @@ struct Subprocess::Impl {
 };
 
 Subprocess::Subprocess(const Command& cmd) : impl_(std::make_unique<Impl>(cmd)) {}
+
+Subprocess::Subprocess(const Command& cmd, std::function<int()> body) : impl_(std::make_unique<Impl>(cmd, &body)) {}
 
 Subprocess::~Subprocess() {
   if (impl_ && !impl_->status) impl_->reap();

@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -62,7 +63,13 @@ class Subprocess {
   };
 
   explicit Subprocess(const Command& cmd);  // throws SubprocessError
-  ~Subprocess();                            // kill() unless already reaped
+  // A child that is a forked copy of the harness running `body` (its return value
+  // is the exit code) instead of exec'ing cmd.argv (whose argv[0] must still name
+  // an executable; it is never run). The same pipes, group, limits and death
+  // signal; the child's stdio streams are reset to the pipes, and every other
+  // descriptor is closed before `body` runs. For a single-threaded harness only.
+  Subprocess(const Command& cmd, std::function<int()> body);
+  ~Subprocess();  // kill() unless already reaped
   Subprocess(const Subprocess&) = delete;
   Subprocess& operator=(const Subprocess&) = delete;
 

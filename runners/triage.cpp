@@ -139,6 +139,7 @@ SideBySide whole_journals(const Answer& oracle, const Answer& got) {
 Triage triage_case(const std::string& path, const Case& c, const std::vector<BackendSpec>& targets,
                    const std::string& declared) {
   Differ differ(targets);
+  differ.set_hang_limits(kDetectHangs);  // a hang shows in seconds, as in a campaign
   return triage_case(path, c, differ, declared);
 }
 
@@ -174,6 +175,7 @@ Triage triage_case(const std::string& path, const Case& c, Differ& differ, const
       tt.run = d->run;
       tt.kind = d->kind;
       tt.report = d->report;
+      tt.stderr_tail = d->stderr_tail;
       tt.deviation = d->deviation;
       if (!tt.deviation.empty())
         for (const Deviation& dev : differ.deviations_of(tt.target))

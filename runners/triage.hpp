@@ -43,6 +43,7 @@ struct TargetTriage {
   std::string pointer;          // the JSON pointer of the first difference; "" for an error or bytes
   SideBySide around;            // a few rows either side of the first difference
   SideBySide journal;           // both journals of that run in full
+  std::string stderr_tail;      // a failure's (crash, hang...): the end of what the target wrote on stderr
 };
 
 struct Triage {

@@ -4,11 +4,11 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config ccache
   libgtest-dev librapidcheck-dev nlohmann-json3-dev
   libboost-dev libboost-filesystem-dev libfmt-dev
-  clang tcc
-  erlang-base erlang-dev elixir
+  clang tcc libtcc-dev
+  erlang-base erlang-dev erlang-common-test elixir
   nodejs
   python3 python3-jsonschema python3-yaml
   chromium parallel

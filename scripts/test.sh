@@ -12,11 +12,16 @@ ctest --test-dir "$root/build" --output-on-failure -j "$jobs"
 
 if [ "${1:-}" != "--no-sanitize" ]; then
   bash "$root/scripts/build.sh" "$root/build-sanitize" -DCONCORD_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
-  # The OTP experiments run no C++; `faults` checks runtime switches, and `cc` is
-  # the `sanitize` corpus run again with the same compiler here; the example_ tests
-  # check CMake files (the sharding example, which runs campaigns, stays). The
-  # erlang tests do stay: the BEAM is not instrumented, but the backend and the
-  # harness that drive it are.
+  # Not again under the sanitizers, as they run no C++ of ours or only what other
+  # labels already run instrumented: `otp` (the OTP experiments), `spec` (schemas),
+  # `faults` (runtime switches), `cc` (the `sanitize` corpus run again with the same
+  # compiler), `html` (Chromium on the report pages), `install` and `slurm` (an
+  # install and a Slurm cluster around the same binary), `elixir` (the erlang
+  # launcher, run instrumented by `erlang`, with Elixir's compiler on the node), and
+  # the example_ tests (CMake files; the sharding example, which runs campaigns,
+  # stays). The erlang tests do stay: the BEAM is not instrumented, but the backend
+  # and the harness that drive it are.
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --test-dir "$root/build-sanitize" --output-on-failure -j "$jobs" -LE "^(otp|faults|cc)$" -E "^example_"
+    ctest --test-dir "$root/build-sanitize" --output-on-failure -j "$jobs" \
+    -LE "^(otp|spec|faults|cc|html|install|slurm|elixir)$" -E "^example_"
 fi

@@ -67,5 +67,7 @@ int cmd_shrink(int argc, char** argv);
 int cmd_mutants(int argc, char** argv);
 int cmd_triage(int argc, char** argv);
 int cmd_report(int argc, char** argv);
+int cmd_export(int argc, char** argv);
+int cmd_buckets(int argc, char** argv);
 
 }  // namespace concord

@@ -68,6 +68,27 @@ void parse_shard(const std::string& s, uint64_t& index, uint64_t& count) {
     throw InputError("--shard", "'" + s + "': the index must be below the count, which must be at least 1");
 }
 
+std::string indented(const std::string& text, const std::string& by) {
+  std::string out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out += by + line + "\n";
+  return out;
+}
+
+// The targets that never answered a run of the campaign themselves (runners/
+// campaign.hpp CampaignReport::answered): not a runtime that fails on some
+// programs, but a command that is not a backend at all (not found, crashing at
+// start, not speaking the protocol). No verdict on them: exit 3, as for `run`.
+std::vector<std::string> never_answered(const CampaignConfig& cfg, const CampaignReport& r) {
+  std::vector<std::string> out;
+  if (r.totals.programs == 0) return out;
+  for (const BackendSpec& s : cfg.targets) {
+    auto it = r.answered.find(s.name);
+    if (it == r.answered.end() || it->second == 0) out.push_back(s.name);
+  }
+  return out;
+}
+
 const char* kind_word(Finding::Kind k) {
   switch (k) {
     case Finding::Kind::kNew: return "NEW";
@@ -87,7 +108,13 @@ void print_report(std::ostream& out, const CampaignConfig& cfg, const CampaignRe
       << " programs, " << t.runs << " runs (" << fixed_point(rate, 1) << " programs/s, "
       << fixed_point(t.elapsed > 0 ? t.runs / t.elapsed : 0, 1) << " runs/s)\n";
   out << "time per target (summed over workers): " << per_target(t.seconds) << "\n";
-  for (const auto& [target, n] : r.no_verdict) out << "no verdict from " << target << " on " << n << " cases\n";
+  for (const auto& [target, n] : r.no_verdict) {
+    out << "no verdict from " << target << " on " << n << " cases";
+    auto u = r.unconfirmed.find(target);
+    if (u != r.unconfirmed.end())
+      out << " (" << u->second << " of them a crash or hang that did not happen again on a fresh backend)";
+    out << "\n";
+  }
   out << "divergent cases: " << t.divergent_cases << ", new signatures: " << t.signatures << ", flaky: " << t.flaky
       << ", known deviations: " << t.deviations << "\n";
   for (const Finding& f : r.findings) {
@@ -95,16 +122,22 @@ void print_report(std::ostream& out, const CampaignConfig& cfg, const CampaignRe
     out << "  " << kind_word(f.kind) << "  " << f.signature << "  (case " << f.case_index << ", "
         << (hit == r.hits.end() ? 1 : hit->second) << " cases, first after " << fixed_point(f.found_after, 1)
         << " s)\n";
-    for (const Divergence& d : f.divergences)
-      if (f.kind == Finding::Kind::kDeviation)
+    for (const Divergence& d : f.divergences) {
+      if (f.kind == Finding::Kind::kDeviation) {
         out << "    " << d.target << ": declared deviation " << d.deviation << "\n";
-      else if (f.kind != Finding::Kind::kKnown)
-        out << "    " << d.target << ", run " << d.run << ":\n" << d.report;
+        continue;
+      }
+      if (f.kind == Finding::Kind::kKnown) continue;
+      out << "    " << d.target << ", run " << d.run << ":\n" << d.report;
+      if (!d.stderr_tail.empty())
+        out << "    stderr tail of " << d.target << ":\n" << indented(d.stderr_tail, "      ");
+    }
     if (f.shrunk)
       out << "    shrunk: size " << f.shrink.size_before << " -> " << f.shrink.size_after << ", processes "
           << f.shrink.processes_before << " -> " << f.shrink.processes_after << ", runs " << f.shrink.runs_before
           << " -> " << f.shrink.runs_after << ", " << f.shrink.tests << " tests in " << fixed_point(f.shrink.seconds, 1)
           << " s" << (f.shrink.timed_out ? " (time limit)" : "") << "\n";
+    if (!f.note.empty()) out << "    note: " << f.note << "\n";
     if (!f.corpus_file.empty())
       out << "    corpus: " << f.corpus_file << (f.stored ? "" : " (a smaller case of this signature was there)")
           << "\n";
@@ -125,6 +158,7 @@ void write_campaign_report(const std::string& dir, const CampaignConfig& cfg, co
                            const Throughput& throughput, const std::string& declared) {
   ojson summary = report_summary(cfg, r, throughput);
   Differ differ(cfg.targets);  // one set of backends for every page
+  differ.set_hang_limits(kDetectHangs);
   for (ojson& s : summary["signatures"]) {
     // A known signature's case is where the campaign that found it stored it.
     std::string known = (fs::path(cfg.corpus_dir) / (case_name_for(s["signature"]) + ".case.json")).string();
@@ -243,6 +277,14 @@ int cmd_fuzz(int argc, char** argv) {
     write_campaign_report(report_dir, cfg, r, throughput, t.declared);
     std::cout << "report: " << report_dir << "/index.html (summary.json, summary.md, junit.xml)\n";
   }
+  std::vector<std::string> silent = never_answered(cfg, r);
+  for (const std::string& t : silent) {
+    auto first = r.first_error.find(t);
+    std::cerr << "concord fuzz: no verdict: target " << t << " never answered a run itself in " << r.totals.programs
+              << " programs" << (first == r.first_error.end() ? "" : "; its first answer: ")
+              << (first == r.first_error.end() ? "" : first->second) << "\n";
+  }
+  if (!silent.empty()) return kInternal;
   bool new_found = false;
   for (const Finding& f : r.findings) new_found = new_found || f.kind == Finding::Kind::kNew;
   if (!cfg.only_cases.empty()) {

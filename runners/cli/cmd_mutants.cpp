@@ -16,6 +16,7 @@
 #include "runners/cli/cli.hpp"
 #include "runners/faults.hpp"
 #include "targets/c/launcher/c_launcher.hpp"
+#include "targets/elixir/launcher/elixir_launcher.hpp"
 #include "targets/erlang/launcher/erlang_launcher.hpp"
 #include "targets/js/launcher/js_launcher.hpp"
 #include "targets/targets.hpp"
@@ -65,7 +66,7 @@ int cmd_mutants(int argc, char** argv) {
   if (faults.empty())
     for (const Fault& f : fault_catalogue()) faults.push_back(&f);
 
-  FaultSources src{c_runtime_dir(), erlang_runtime_dir(), default_c_compiler(), js_runtime_dir()};
+  FaultSources src{c_runtime_dir(), erlang_runtime_dir(), default_c_compiler(), js_runtime_dir(), elixir_runtime_dir()};
   Registry reg(self_exe(), builtin_targets());
   std::cout << "concord mutants: " << faults.size() << " planted faults, a campaign of at most " << fixed1(seconds)
             << " s each (seed " << seed << ", " << jobs << " jobs), work in " << work << "\n"

@@ -32,6 +32,7 @@ int cmd_shrink(int argc, char** argv) {
   std::string signature;
   {
     Differ d(targets);
+    d.set_hang_limits(kDetectHangs);
     signature = d.run(c.program, runs).signature;
   }
   if (signature.empty())
@@ -48,7 +49,10 @@ int cmd_shrink(int argc, char** argv) {
   if (opt.jobs < 1 || opt.jobs > 256) throw InputError("--jobs", "must be 1..256");
   if (const std::string* s = a.option("--time")) opt.max_seconds = parse_duration(*s, "--time");
   std::vector<std::unique_ptr<Differ>> differs;
-  for (int i = 0; i < opt.jobs; i++) differs.push_back(std::make_unique<Differ>(targets));
+  for (int i = 0; i < opt.jobs; i++) {
+    differs.push_back(std::make_unique<Differ>(targets));
+    differs.back()->set_hang_limits(kShrinkHangs);  // a candidate that still hangs costs this much
+  }
   opt.make_test = [&](int worker) -> InterestingFn {
     Differ* d = differs[static_cast<size_t>(worker)].get();
     return [d, &signature, &involved](const ShrinkCase& sc) {
@@ -60,6 +64,21 @@ int cmd_shrink(int argc, char** argv) {
   if (!a.flag("--quiet")) opt.log = [](const std::string& line) { std::cerr << "shrink: " << line << "\n"; };
   std::cout << "shrinking " << file << " (signature " << signature << ") with " << opt.jobs << " jobs\n" << std::flush;
   ShrinkResult r = shrink(ShrinkCase{program_to_json(c.program), runs}, opt);
+  differs.clear();
+  bool failure = false;
+  for (const std::string& t : involved) failure = failure || is_failure_kind(signature_kind(signature, t));
+  if (failure) {  // judged with short timeouts: must still fail with long ones, on fresh backends
+    Differ d(targets);
+    d.set_hang_limits(kConfirmHangs);
+    Program shrunk = program_from_json(r.shrunk.program);
+    check(shrunk);
+    if (d.run(shrunk, r.shrunk.runs, involved).signature != signature) {
+      std::cout << "the shrunk case does not fail the same way with the confirmation's timeouts "
+                   "(a candidate was merely slow): "
+                << file << " is left as it was\n";
+      return kOk;
+    }
+  }
 
   NewCase out;
   out.name = c.name;

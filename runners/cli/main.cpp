@@ -96,10 +96,23 @@ usage:
       around each first difference (the differing field marked >> <<), and a
       command per target that reproduces it. --html: the same as one
       self-contained page, full journals folded. Exit 1 when a target differs.
+  concord export CASE --as ct|exunit|c|gtest [--out DIR]
+      Write a case as a test of another framework that runs without concord
+      (default DIR: NAME-FORMAT): `ct` a Common Test suite running the program's
+      gen_servers and supervisors on OTP, `exunit` the same as an ExUnit test on
+      Elixir, `c` a C test of the program built against the c runtime, `gtest` a
+      GoogleTest case for any runtime that speaks the backend protocol (command in
+      $CONCORD_RUNTIME). Each asserts every run's result line and names the first
+      difference. The folder's README.md says how to run it.
   concord mutants [--time D] [--seed S] [--only NAME]... [--shrink-time D] [--list]
       For every planted fault (targets/FAULTS.md): build the target with it, run a
       campaign against it until the first divergence (at most D, default 60s),
       shrink it, and print a table. Exit 1 when a fault was not found.
+  concord buckets [--time D] [--seed S] [--only NAME]... [--shrink-time D]
+      Measure bucketing by SPEC rule (issue 17): per planted fault, a campaign
+      against it (default 60s), today's signatures of what it stored, then the
+      same cases bucketed by the rule behind their first causal difference and
+      by their shrunk programs up to renaming; prints the table, before and after.
   concord emit-c FILE
       Print the program as C for the c target's runtime (targets/c/runtime).
   concord emit-erlang FILE
@@ -148,6 +161,8 @@ int dispatch(int argc, char** argv) {
   if (cmd == "mutants") return cmd_mutants(argc, argv);
   if (cmd == "triage") return cmd_triage(argc, argv);
   if (cmd == "report") return cmd_report(argc, argv);
+  if (cmd == "export") return cmd_export(argc, argv);
+  if (cmd == "buckets") return cmd_buckets(argc, argv);
   if (cmd == "emit-c") return cmd_emit_c(argc, argv);
   if (cmd == "emit-erlang") return cmd_emit_erlang(argc, argv);
   if (cmd == "emit-js") return cmd_emit_js(argc, argv);

@@ -4,7 +4,8 @@
 # builds the .deb (cpack -G DEB), unpacks it, checks that its dependencies are Debian
 # packages; then, in a private mount namespace where the source and build trees are
 # hidden under empty tmpfs mounts (moved out of the way without disturbing the
-# running ctest), runs `concord run --target all` from the install and from the
+# running ctest), runs `concord run --target all` and `concord export` (a c and an
+# exunit export, run) from the install and from the
 # unpacked .deb on a corpus case, and configures, builds and tests the example
 # project (examples/toy-backend) against the install. Needs root for the mount
 # namespace; fails, never skips, without it.
@@ -33,7 +34,7 @@ command -v dpkg-deb >/dev/null || fail "dpkg-deb missing"
 step "cmake --install into a staging prefix"
 "$cmake" --install "$bin" --prefix "$w/prefix" >"$w/install.log"
 for f in bin/concord share/concord/targets/c/lib/libconcord_rt.a share/concord/targets/c/runtime/concord_rt.h \
-  share/concord/targets/erlang/ebin/concord_node.beam share/concord/spec/SPEC.md lib/cmake/concord/concordConfig.cmake; do
+  share/concord/targets/erlang/ebin/concord_node.beam share/concord/targets/elixir/runtime/concord_ops.ex share/concord/spec/SPEC.md lib/cmake/concord/concordConfig.cmake; do
   [ -e "$w/prefix/$f" ] || fail "the install has no $f"
 done
 
@@ -69,6 +70,12 @@ cd "$w"
 for concord in "$w/prefix/bin/concord" "$w/deb-root/usr/bin/concord"; do
   echo "== \$concord run --target all (source and build trees hidden)"
   "\$concord" run one_for_all_restart.case.json --target all
+  echo "== \$concord export (source and build trees hidden): the runtimes' sources come from the install"
+  rm -rf "$w/export-c" "$w/export-exunit"
+  "\$concord" export one_for_all_restart.case.json --as c --out "$w/export-c"
+  (cd "$w/export-c" && bash -c "\$(grep -m1 '^    ' README.md)")
+  "\$concord" export one_for_all_restart.case.json --as exunit --out "$w/export-exunit"
+  (cd "$w/export-exunit" && elixir one_for_all_restart_test.exs)
 done
 echo "== the example project against the install (source and build trees hidden)"
 "$cmake" -G Ninja -S "$w/toy-backend" -B "$w/toy-build" -DCMAKE_PREFIX_PATH="$w/prefix" >/dev/null

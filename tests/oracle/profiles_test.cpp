@@ -29,6 +29,7 @@
 #include "oracle/program_json.hpp"
 #include "oracle/text.hpp"
 #include "runners/coverage.hpp"
+#include "runners/failure.hpp"
 #include "tests/oracle/check_error.hpp"
 
 namespace concord {
@@ -57,8 +58,8 @@ uint64_t fnv1a(uint64_t h, const std::string& s) {
 // ============================================================================
 
 TEST(Profiles, HaveTheirNamesDefaultFirst) {
-  EXPECT_EQ(gen::profile_names(),
-            (std::vector<std::string>{"default", "supervision", "spawn-heavy", "arith", "dynamic-supervision", "v2"}));
+  EXPECT_EQ(gen::profile_names(), (std::vector<std::string>{"default", "supervision", "spawn-heavy", "arith",
+                                                            "dynamic-supervision", "scale", "v2"}));
   for (const std::string& n : gen::profile_names()) EXPECT_EQ(gen::profile_named(n).name, n);
   EXPECT_EQ(&gen::profile_named("default"), &gen::default_profile());
 }
@@ -202,14 +203,15 @@ TEST_P(ByProfile, RunsAreDistinctInRangeAndStable) {
   const gen::Profile& prof = profile();
   for (uint64_t seed : {0ULL, 7ULL, 0xffffffffffffffffULL}) {
     std::vector<RunSettings> runs = gen::generate_runs(seed, prof, 8);
-    ASSERT_EQ(runs.size(), 8u);
+    const gen::Profile& drawn = gen::profile_of_seed(seed, prof);  // a scale program gets at most max_runs
+    ASSERT_EQ(runs.size(), drawn.max_runs > 0 ? std::min<size_t>(8, static_cast<size_t>(drawn.max_runs)) : 8u);
     std::set<uint64_t> seeds;
     for (const RunSettings& r : runs) {
       seeds.insert(r.seed);
-      EXPECT_GE(r.turns, prof.min_turns);
-      EXPECT_LE(r.turns, prof.max_turns);
-      EXPECT_GE(r.max_processes, prof.min_processes);
-      EXPECT_LE(r.max_processes, prof.max_processes);
+      EXPECT_GE(r.turns, drawn.min_turns);
+      EXPECT_LE(r.turns, drawn.max_turns);
+      EXPECT_GE(r.max_processes, drawn.min_processes);
+      EXPECT_LE(r.max_processes, drawn.max_processes);
       check_settings(r);
     }
     EXPECT_EQ(seeds.size(), runs.size()) << "run seeds are distinct";
@@ -226,75 +228,142 @@ TEST_P(ByProfile, RunsAreDistinctInRangeAndStable) {
   EXPECT_TRUE(gen::generate_runs(1, prof, 0).empty());
 }
 
-// The programs and runs of a few seeds under every profile, fingerprinted. The
-// fingerprint of each GENERATOR_VERSION was recorded by another process (when the
-// version was made), so equality shows that generation depends on nothing but the
-// seed and the profile. When the generators change what a seed produces this test
-// fails: bump GENERATOR_VERSION (generate.hpp) and record the new fingerprint.
+// The programs and runs of a few seeds under each profile, fingerprinted. The
+// fingerprint of each profile at each GENERATOR_VERSION was recorded by another
+// process (when the version or the profile was made), so equality shows that
+// generation depends on nothing but the seed and the profile. When the generators
+// change what a seed produces this test fails: bump GENERATOR_VERSION (generate.hpp)
+// and record the new fingerprints. A new profile only adds its own line.
+uint64_t profile_fingerprint(const std::string& name, uint64_t h = 0xcbf29ce484222325ULL) {
+  const gen::Profile& prof = gen::profile_named(name);
+  for (uint64_t seed = 0; seed < 8; seed++) {
+    h = fnv1a(h, program_to_json(gen::generate_program(seed, prof)).dump());
+    for (const RunSettings& r : gen::generate_runs(seed, prof, 2))
+      h = fnv1a(h, std::to_string(r.seed) + "/" + std::to_string(r.turns) + "/" + std::to_string(r.max_processes));
+  }
+  return h;
+}
+
 TEST(Generate, ProgramsOfASeedArePinnedPerGeneratorVersion) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (const std::string& n : gen::profile_names())
-    for (uint64_t seed = 0; seed < 8; seed++) {
-      const gen::Profile& prof = gen::profile_named(n);
-      h = fnv1a(h, program_to_json(gen::generate_program(seed, prof)).dump());
-      for (const RunSettings& r : gen::generate_runs(seed, prof, 2))
-        h = fnv1a(h, std::to_string(r.seed) + "/" + std::to_string(r.turns) + "/" + std::to_string(r.max_processes));
-    }
   struct Pinned {
     int version;
+    const char* profile;
     uint64_t fingerprint;
   };
-  const Pinned pinned[] = {{1, 0x7e3c95fd1f710ef1ULL}, {2, 0xfda4c340fb5dfeeeULL}};
-  bool found = false;
-  for (const Pinned& p : pinned)
-    if (p.version == gen::GENERATOR_VERSION) {
-      found = true;
-      EXPECT_EQ(h, p.fingerprint) << std::hex << "fingerprint 0x" << h << ": the generators changed what a seed "
-                                  << "produces; bump GENERATOR_VERSION in generators/generate.hpp and pin {" << std::dec
-                                  << gen::GENERATOR_VERSION + 1 << ", 0x" << std::hex << h << "ULL}";
-    }
-  EXPECT_TRUE(found) << std::hex << "no fingerprint pinned for GENERATOR_VERSION " << std::dec << gen::GENERATOR_VERSION
-                     << ": add {" << gen::GENERATOR_VERSION << ", 0x" << std::hex << h << "ULL}";
+  const Pinned pinned[] = {
+      // Version 1's four first profiles hash, chained in this order, to 0x7e3c95fd1f710ef1,
+      // the single fingerprint version 1 was first pinned with.
+      {1, "default", 0x3c2ff2d05f1e5ad3ULL},
+      {1, "supervision", 0xfe42506e1aadda1eULL},
+      {1, "spawn-heavy", 0x13f22aeb3273c177ULL},
+      {1, "arith", 0xb6612060b30b0496ULL},
+      {1, "dynamic-supervision", 0x61d68ccc82dd43bcULL},
+      // Version 2: the default profile mixes in scale programs (profile.hpp), the scale
+      // profile is new; the other profiles give what they gave at version 1.
+      {2, "default", 0x30460e5697a44beeULL},
+      {2, "supervision", 0xfe42506e1aadda1eULL},
+      {2, "spawn-heavy", 0x13f22aeb3273c177ULL},
+      {2, "arith", 0xb6612060b30b0496ULL},
+      {2, "dynamic-supervision", 0x61d68ccc82dd43bcULL},
+      {2, "scale", 0xfb616e93e17f5328ULL},
+      {2, "v2", 0x0ULL},  // version 2 programs (v2.hpp)
+  };
+  for (const std::string& n : gen::profile_names()) {
+    uint64_t h = profile_fingerprint(n);
+    bool found = false;
+    for (const Pinned& p : pinned)
+      if (p.version == gen::GENERATOR_VERSION && n == p.profile) {
+        found = true;
+        EXPECT_EQ(h, p.fingerprint) << std::hex << "profile " << n << ", fingerprint 0x" << h
+                                    << ": the generators changed what a seed produces; bump GENERATOR_VERSION in "
+                                    << "generators/generate.hpp and pin the new fingerprints";
+      }
+    EXPECT_TRUE(found) << std::hex << "no fingerprint pinned for profile " << n << " at GENERATOR_VERSION " << std::dec
+                       << gen::GENERATOR_VERSION << ": add {" << gen::GENERATOR_VERSION << ", \"" << n << "\", 0x"
+                       << std::hex << h << "ULL}";
+  }
 }
 
 // ============================================================================
 // Coverage: what each profile reaches on the oracle
 // ============================================================================
 
-// kPrograms programs of a profile (seeds 1..kPrograms), kRuns runs each. To
-// measure a profile over more programs (nothing is asserted then but the output):
+// kPrograms programs of a profile (seeds 1..kPrograms; a scale profile's are a
+// hundred times larger, so kScalePrograms of them), kRuns runs each (or the
+// profile's max_runs). To measure a profile over more programs (nothing is
+// asserted then but the output):
 //   CONCORD_COVERAGE_PROGRAMS=5000 build/tests/oracle_profiles_test --gtest_filter='*Reaches*'
-constexpr int kPrograms = 300, kRuns = 3;
+constexpr int kPrograms = 300, kScalePrograms = 12, kRuns = 3;
 
-int programs_to_measure() {
+int programs_to_measure(const gen::Profile& prof) {
   const char* n = std::getenv("CONCORD_COVERAGE_PROGRAMS");
-  return n ? std::atoi(n) : kPrograms;
+  return n ? std::atoi(n) : prof.scale ? kScalePrograms : kPrograms;
 }
 
-Coverage coverage_of(const gen::Profile& prof, int programs) {
+Coverage coverage_of(const gen::Profile& prof, int programs, uint64_t& runs) {
   Coverage cov;
+  runs = 0;
   for (uint64_t seed = 1; seed <= static_cast<uint64_t>(programs); seed++) {
     Program p = gen::generate_program(seed, prof);
     cov.add_program(p);
-    for (const RunSettings& r : gen::generate_runs(seed, prof, kRuns)) cov.add_result(result_to_json(run(p, r)));
+    for (const RunSettings& r : gen::generate_runs(seed, prof, kRuns)) {
+      RunResult result = run(p, r);
+      RunSize size = run_size(*result.world);
+      cov.add_result(result_to_json(result), &size);
+      runs++;
+    }
   }
   return cov;
 }
 
 TEST_P(ByProfile, ReachesWhatItIsMeantTo) {
   const gen::Profile& prof = profile();
-  int programs = programs_to_measure();
-  Coverage cov = coverage_of(prof, programs);
+  int programs = programs_to_measure(prof);
+  uint64_t runs = 0;
+  Coverage cov = coverage_of(prof, programs, runs);
   std::cout << "profile " << prof.name << " (" << prof.intent << "):\n" << cov.to_text();
-  if (programs != kPrograms) return;  // a measurement
+  if (std::getenv("CONCORD_COVERAGE_PROGRAMS")) return;  // a measurement
   std::vector<std::string> missed;
   for (const std::string& s : cov.blind_spots())
     if (!waived(prof, s)) missed.push_back(s);
   std::string list;
   for (const std::string& s : missed) list += " " + s;
-  EXPECT_TRUE(missed.empty()) << kPrograms << " programs of profile " << prof.name << " never show:" << list;
-  EXPECT_EQ(cov.programs, static_cast<uint64_t>(kPrograms));
-  EXPECT_EQ(cov.results, static_cast<uint64_t>(kPrograms * kRuns));
+  EXPECT_TRUE(missed.empty()) << programs << " programs of profile " << prof.name << " never show:" << list;
+  EXPECT_EQ(cov.programs, static_cast<uint64_t>(programs));
+  EXPECT_EQ(cov.results, runs);
+  uint64_t asked = 0;  // kRuns, or the max_runs of the profile the seed's program is drawn from
+  for (uint64_t seed = 1; seed <= static_cast<uint64_t>(programs); seed++) {
+    const gen::Profile& drawn = gen::profile_of_seed(seed, prof);
+    asked += static_cast<uint64_t>(drawn.max_runs > 0 ? std::min(kRuns, drawn.max_runs) : kRuns);
+  }
+  EXPECT_EQ(runs, asked);
+}
+
+// The default profile mixes scale programs in (profile.hpp scale_one_in): about one
+// seed in scale_one_in gives the scale profile's program and its runs (at most
+// max_runs), and the choice is the seed's alone.
+TEST(Profiles, TheDefaultMixesScaleProgramsInAtItsRate) {
+  const gen::Profile& d = gen::default_profile();
+  const gen::Profile& scale = gen::profile_named("scale");
+  ASSERT_GT(d.scale_one_in, 1);
+  int mixed = 0, seeds = 4000;
+  for (uint64_t seed = 0; seed < static_cast<uint64_t>(seeds); seed++) {
+    const gen::Profile& p = gen::profile_of_seed(seed, d);
+    ASSERT_TRUE(&p == &d || &p == &scale) << seed;
+    if (&p != &scale) continue;
+    mixed++;
+    if (mixed <= 3) {
+      EXPECT_EQ(gen::generate_runs(seed, d, 8).size(), static_cast<size_t>(scale.max_runs)) << seed;
+      EXPECT_EQ(program_to_json(gen::generate_program(seed, d)), program_to_json(gen::generate_program(seed, scale)));
+    }
+  }
+  double expected = static_cast<double>(seeds) / d.scale_one_in;
+  EXPECT_GT(mixed, expected * 0.7);
+  EXPECT_LT(mixed, expected * 1.3);
+  for (const std::string& n : gen::profile_names()) {
+    if (n == "default") continue;
+    EXPECT_EQ(&gen::profile_of_seed(12345, gen::profile_named(n)), &gen::profile_named(n)) << n;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Profiles, ByProfile, ::testing::ValuesIn(gen::profile_names()), test_name);

@@ -100,13 +100,17 @@ TEST(Triage, AnOutcomeDifferenceIsMarkedAndTheJournalsEndsShown) {
 
 TEST(Triage, ADifferenceAfterANoVerdictIsTheVerdictAsInTheSignature) {
   Case c = load_case(kCase);
-  c.runs.push_back(c.runs[0]);  // run 0: MEMORY (no verdict); run 1: turn_limit (differs)
+  // run 0: killed from outside (no verdict, runners/failure.hpp); run 1: turn_limit
+  // (differs). The first line answers the warm-up: triage times hangs as a campaign
+  // does, so a fresh backend first answers a trivial program (Backend::warm_up).
+  c.runs.push_back(c.runs[0]);
   BackendSpec flaky = test_backends::shell_backend(
-      "memory_then_liar",
-      "\"$CONCORD\" backend oracle | { read -r l; echo '{\"ok\":false,\"code\":\"MEMORY\",\"message\":\"x\"}'; "
+      "killed_then_liar",
+      "\"$CONCORD\" backend oracle | { read -r l; echo \"$l\"; read -r l; "
+      "echo '{\"ok\":false,\"code\":\"CRASH\",\"message\":\"x: killed by signal 9 (SIGKILL)\"}'; "
       "sed -u 's/\"outcome\":\"quiescent\"/\"outcome\":\"turn_limit\"/'; }");
   Triage t = triage_case(kCase, c, {flaky}, "");
-  EXPECT_EQ(t.signature, "memory_then_liar:outcome");
+  EXPECT_EQ(t.signature, "killed_then_liar:outcome");
   const TargetTriage& d = t.targets[0];
   EXPECT_EQ(d.state, TargetTriage::State::kDiffer);
   EXPECT_EQ(d.run, 1u);

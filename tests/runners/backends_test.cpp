@@ -27,12 +27,13 @@ TEST(SplitCommand, SplitsLikeAShellWithoutExpanding) {
 TEST(Registry, HasTheBuiltInsThenUserBackendsInOrder) {
   Registry r("/x/concord", builtin_targets());
   r.add_option("mine=./my-runtime --serve 'a b'");
-  ASSERT_EQ(r.all().size(), 5u);
+  ASSERT_EQ(r.all().size(), 6u);
   EXPECT_EQ(r.all()[0].command, (Words{"/x/concord", "backend", "oracle"}));
   EXPECT_EQ(r.all()[1].name, "c");
   EXPECT_EQ(r.all()[2].command, (Words{"/x/concord", "backend", "erlang"}));
   EXPECT_EQ(r.all()[3].command, (Words{"/x/concord", "backend", "js"}));
   EXPECT_EQ(r.all()[4].command, (Words{"/x/concord", "backend", "elixir"}));
+  EXPECT_EQ(r.all()[5].name, "mine");
   EXPECT_EQ(r.find("mine")->command, (Words{"./my-runtime", "--serve", "a b"}));
   EXPECT_TRUE(r.is_builtin("c"));
   EXPECT_TRUE(r.is_builtin("erlang"));
@@ -41,6 +42,7 @@ TEST(Registry, HasTheBuiltInsThenUserBackendsInOrder) {
   EXPECT_THROW(r.add_option("oracle=other"), InputError);  // built in
   EXPECT_THROW(r.add_option("erlang=other"), InputError);
   EXPECT_THROW(r.add_option("elixir=other"), InputError);
+  EXPECT_THROW(r.add_option("js=other"), InputError);
   EXPECT_THROW(r.add_option("all=x"), InputError);
   EXPECT_THROW(r.add_option("a/b=x"), InputError);
   EXPECT_THROW(r.add_option("nocommand"), InputError);

@@ -267,3 +267,64 @@ TEST(Coverage, PrintsACompactTable) {
     EXPECT_LE(nl - at, 120u) << "a line too long: " << t.substr(at, nl - at);
   }
 }
+
+// A run at scale reaches the capacities (coverage.hpp): ids past 1,024, a mailbox
+// 1,000 deep (from the oracle's measure), a child list of 100, 1,000 turns, a
+// spawned number of 4 digits; the peaks keep the largest, merge takes the largest,
+// and a report from before capacities existed still reads.
+TEST(Coverage, CountsTheCapacitiesARunReachedAndTheirPeaks) {
+  Program p = checked_program(R"(
+kind W() {
+    init { send hi() to self; }
+    on hi() { }
+}
+kind Boss() {
+    on go() {
+        repeat 2 { repeat 600 { spawn W() under wide temporary; } }
+        repeat 1000 { send tick() to self; }
+    }
+    on tick() { }
+}
+supervisor wide one_for_one intensity 1 {
+    permanent process boss = Boss();
+}
+given go() to @boss;
+given hi() to @w-1234;
+)");
+  RunResult r = run(p, RunSettings{0, 1500, 100000});
+  RunSize size = run_size(*r.world);
+  EXPECT_GE(size.deepest_mailbox, 1000);
+  Coverage c;
+  c.add_program(p);
+  c.add_result(result_to_json(r), &size);
+  EXPECT_EQ(count(c.constructs, "addr:spawned_many_digits"), 1u);
+  for (const char* s : {"ids:over_1024", "mailbox:1000_deep", "children:100", "turns:1000", "spawned_number:4_digits"})
+    EXPECT_EQ(count(c.capacity, s), 1u) << s;
+  EXPECT_EQ(count(c.capacity, "ids:over_10000"), 0u);
+  EXPECT_EQ(count(c.peaks, "ids"), 1201u);
+  EXPECT_EQ(count(c.peaks, "children"), 1201u);
+  EXPECT_EQ(count(c.peaks, "spawned_number_digits"), 4u);
+  EXPECT_EQ(count(c.peaks, "turns"), 1500u);
+  std::vector<std::string> spots = c.blind_spots();
+  EXPECT_TRUE(has(spots, "capacity:ids:over_10000"));
+  EXPECT_FALSE(has(spots, "capacity:mailbox:1000_deep"));
+  // Without the oracle's measure the mailbox depth is unknown: not counted.
+  Coverage blind;
+  blind.add_result(result_to_json(r));
+  EXPECT_EQ(count(blind.capacity, "mailbox:1000_deep"), 0u);
+  EXPECT_EQ(count(blind.peaks, "mailbox"), 0u);
+
+  Coverage small;
+  small.add_result(result_to_json(run(p, RunSettings{0, 5, 100000})), nullptr);
+  Coverage m = small;
+  m.merge(c);
+  EXPECT_EQ(count(m.peaks, "turns"), 1500u) << "the largest, not a sum";
+  EXPECT_EQ(count(m.capacity, "ids:over_1024"), 2u);
+  ojson j = m.to_json();
+  EXPECT_EQ(j["peaks"]["ids"], 1201);
+  EXPECT_EQ(Coverage::from_json(j).to_json(), j);
+  j.erase("capacity");
+  j.erase("peaks");
+  EXPECT_TRUE(Coverage::from_json(j).capacity.empty()) << "an older report reads";
+  EXPECT_NE(c.to_text().find("largest reached: children 1201, ids 1201"), std::string::npos) << c.to_text();
+}

@@ -50,8 +50,13 @@ TEST(DifferenceKind, SaysWhichSideLacksAnElement) {
 
 TEST(DifferenceKind, ErrorsAndBytes) {
   Answer ref = answer(kRef);
-  Answer crash = answer(R"({"ok":false,"code":"CRASH","message":"signal 11"})");
-  EXPECT_EQ(difference_kind(ref, crash), "error/CRASH");
+  // A harness's error where the oracle has a result: what happened (failure.hpp).
+  Answer crash = answer(R"x({"ok":false,"code":"CRASH","message":"c: killed by signal 11 (SIGSEGV)"})x");
+  EXPECT_EQ(difference_kind(ref, crash), "crash:SIGSEGV");
+  EXPECT_EQ(difference_kind(ref, answer(R"({"ok":false,"code":"CRASH","message":"why?"})")), "crash:unknown");
+  EXPECT_EQ(difference_kind(ref, answer(R"({"ok":false,"code":"TIMEOUT","message":"late"})")), "hang");
+  EXPECT_EQ(difference_kind(ref, answer(R"({"ok":false,"code":"BAD_OUTPUT","message":"junk"})")), "bad-output");
+  EXPECT_EQ(difference_kind(ref, answer(R"({"ok":false,"code":"INTERNAL","message":"bug"})")), "error/INTERNAL");
   EXPECT_EQ(difference_kind(crash, ref), "oracle-error/CRASH");
   Answer spaced = ref;
   spaced.line += " ";
@@ -79,7 +84,9 @@ TEST(Signature, OneEntryPerTargetSortedAndParsedBack) {
 }
 
 TEST(Signature, NoVerdictIsNotADivergence) {
-  std::vector<TargetAnswers> targets{{"c", {answer(R"({"ok":false,"code":"TIMEOUT","message":"hung"})")}}};
+  // Killed from outside (failure.hpp): no verdict, where a crash of its own would be a failure.
+  std::vector<TargetAnswers> targets{
+      {"c", {answer(R"x({"ok":false,"code":"CRASH","message":"c: killed by signal 9 (SIGKILL)"})x")}}};
   std::vector<std::string> no_verdict;
   EXPECT_TRUE(find_divergences({answer(kRef)}, targets, &no_verdict).empty());
   EXPECT_EQ(no_verdict, std::vector<std::string>{"c"});

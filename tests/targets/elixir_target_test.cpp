@@ -84,7 +84,7 @@ std::string deviation_dir() { return std::string(CONCORD_SOURCE_DIR) + "/tests/t
 
 }  // namespace
 
-// The number of programs is RC_PARAMS' max_success (tests/CMakeLists.txt sets 300).
+// The number of programs is RC_PARAMS' max_success (tests/CMakeLists.txt sets 100).
 // All of them go to one node, so a program that leaves something behind in it
 // shows up as a difference in a later one. RapidCheck prints how many runs each
 // declared deviation explained.

@@ -2,7 +2,7 @@
 // Every corpus program's module compiles with erlc; handlers and supervisors are
 // printed as the contract of targets/erlang/README.md says (the expected lines are
 // derived by hand from its tables); program names reach the module only inside
-// binary literals; and the prelude computes SPEC §5 exactly on int64, checked on a
+// binary literals; and concord_ops (the operators) computes SPEC §5 exactly on int64, checked on a
 // real node. The tests need erl and erlc: without them they fail, never skip.
 #include <gtest/gtest.h>
 
@@ -60,10 +60,13 @@ std::string compile(const TempDir& dir, const std::string& module, const std::st
   return out;
 }
 
-// Evaluates Erlang expressions (separated by commas) on a node that has DIR in its
-// code path and returns what they printed. The node halts even when they crash.
+// Evaluates Erlang expressions (separated by commas) on a node that has DIR and, after
+// it (-pz: a stand-in in DIR wins), the built runtime (concord_ops, which emitted
+// modules import) in its code path and returns what they printed. The node halts
+// even when they crash.
 std::string eval(const TempDir& dir, const std::string& exprs) {
-  CommandResult r = run_tool({"erl", "-noshell", "-pa", dir.path(), "-eval", exprs, "-s", "erlang", "halt"}, dir);
+  CommandResult r = run_tool(
+      {"erl", "-noshell", "-pa", dir.path(), "-pz", CONCORD_ERLANG_EBIN, "-eval", exprs, "-s", "erlang", "halt"}, dir);
   EXPECT_FALSE(r.status.signaled || r.timed_out) << r.err;
   return r.out;
 }
@@ -309,13 +312,11 @@ TEST(EmitErlang, BinaryLiteralsEscapeEverythingElse) {
             "<<81,34,92,10,1,127,255,62,62,34>> [{<<34>>,0}]\n");
 }
 
-// The prelude against the oracle's arithmetic (oracle/arith.hpp) on every pair of
+// concord_ops (the runtime's operators) against the oracle's arithmetic (oracle/arith.hpp) on every pair of
 // edge values, and the values SPEC §5 spells out.
 TEST(EmitErlang, PreludeIsExactOnInt64) {
   TempDir dir("concord-emit-erlang");
-  compile(dir, "concord_prelude_t",
-          "-module(concord_prelude_t).\n-compile([export_all, nowarn_export_all]).\n" + erlang_prelude(),
-          "the prelude");
+  ASSERT_TRUE(fs::exists(CONCORD_ERLANG_EBIN "/concord_ops.beam")) << "the runtime is not built";
 
   const std::vector<int64_t> values = {MIN, MIN + 1, -65, -64, -63, -8, -7, -2,      -1, 0,
                                        1,   2,       7,   63,  64,  65, 70, MAX - 1, MAX};
@@ -359,10 +360,10 @@ TEST(EmitErlang, PreludeIsExactOnInt64) {
   std::string got =
       eval(dir, "Vs = [" + vs +
                     "], "
-                    "[io:format(\"~p~n\", [try concord_prelude_t:F(A, B) catch throw:{concord_exit, "
+                    "[io:format(\"~p~n\", [try concord_ops:F(A, B) catch throw:{concord_exit, "
                     "{fail, <<\"DIV_ZERO\">>}} -> div_zero end]) || F <- [" +
-                    fs_binary + "], A <- Vs, B <- Vs], [io:format(\"~p~n\", [concord_prelude_t:F(A)]) || F <- [" +
-                    fs_unary + "], A <- Vs]");
+                    fs_binary + "], A <- Vs, B <- Vs], [io:format(\"~p~n\", [concord_ops:F(A)]) || F <- [" + fs_unary +
+                    "], A <- Vs]");
 
   std::vector<std::string> want, what;
   for (const auto& [name, f] : binary)
@@ -408,7 +409,7 @@ TEST(EmitErlang, PreludeIsExactOnInt64) {
   std::string exprs, expected;
   for (const auto& [e, v] : spec) {
     bool caught = e.rfind("catch ", 0) == 0;
-    std::string call = (caught ? "catch " : "") + std::string("concord_prelude_t:") + e.substr(caught ? 6 : 0);
+    std::string call = (caught ? "catch " : "") + std::string("concord_ops:") + e.substr(caught ? 6 : 0);
     exprs += (exprs.empty() ? "" : ", ") + std::string("io:format(\"~p~n\", [(") + call + ")])";
     expected += v + "\n";
   }

@@ -3,7 +3,9 @@
 // runtimes' sources; and for every fault, the program tests/targets/faults/<name>.conc
 // run with the settings of its `# settings: SEED TURNS MAX_PROCESSES` line gives the
 // oracle's result line on the normal build of its target and a different line on a
-// build of that target's runtime with the fault switched on.
+// build of that target's runtime with the fault switched on: another result, or the
+// failure the catalogue says (a crash, a hang: then within 5 s, the backend warmed
+// up first, an internal error).
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -14,6 +16,7 @@
 
 #include "oracle/interpreter.hpp"
 #include "runners/backend.hpp"
+#include "runners/divergence.hpp"
 #include "runners/faults.hpp"
 #include "runners/load.hpp"
 #include "tests/targets/c_backend.hpp"
@@ -26,6 +29,26 @@ using namespace concord;
 namespace {
 
 const std::string kSource = CONCORD_SOURCE_DIR;
+
+// The one `concord backend elixir` of this binary (the build's runtime).
+Backend& elixir_backend() {
+  static Backend b([] {
+    BackendSpec s;
+    s.name = "elixir";
+    s.command = {CONCORD_BINARY, "backend", "elixir"};
+    s.run_timeout = 60;
+    s.request_timeout = 300;
+    return s;
+  }());
+  return b;
+}
+
+Backend& normal_backend(const std::string& target) {
+  if (target == "c") return c_backend();
+  if (target == "erlang") return erlang_backend();
+  if (target == "js") return js_backend();
+  return elixir_backend();
+}
 
 std::string program_path(const Fault& f) { return kSource + "/tests/targets/faults/" + f.name + ".conc"; }
 
@@ -67,12 +90,13 @@ TEST(FaultCatalogue, HasTwelveOrMoreDistinctFaultsOnEveryTarget) {
   std::set<std::string> names, targets;
   for (const Fault& f : all) {
     EXPECT_TRUE(names.insert(f.name).second) << "two faults are named " << f.name;
-    EXPECT_TRUE(f.target == "c" || f.target == "erlang" || f.target == "js") << f.name << ": target " << f.target;
+    EXPECT_TRUE(f.target == "c" || f.target == "erlang" || f.target == "js" || f.target == "elixir")
+        << f.name << ": target " << f.target;
     EXPECT_FALSE(f.about.empty()) << f.name;
     EXPECT_EQ(find_fault(f.name), &f);
     targets.insert(f.target);
   }
-  EXPECT_EQ(targets, (std::set<std::string>{"c", "erlang", "js"}));
+  EXPECT_EQ(targets, (std::set<std::string>{"c", "erlang", "js", "elixir"}));
   EXPECT_EQ(find_fault("no_such_fault"), nullptr);
 }
 
@@ -87,11 +111,12 @@ TEST(FaultCatalogue, MatchesTheSwitchesInTheRuntimes) {
     EXPECT_TRUE(fs::exists(program_path(f))) << program_path(f);
     listed.insert(fault_macro(f));
   }
-  // A switch: CONCORD_FAULT_<NAME> in the C runtime, 'FAULT_<NAME>' in the Erlang and
-  // JavaScript ones.
+  // A switch: CONCORD_FAULT_<NAME> in the C runtime, 'FAULT_<NAME>' in the Erlang,
+  // JavaScript and Elixir ones.
   const std::pair<std::string, std::string> switches[] = {{"/targets/c/runtime", "CONCORD_FAULT_"},
                                                           {"/targets/erlang/runtime", "'FAULT_"},
-                                                          {"/targets/js/runtime", "'FAULT_"}};
+                                                          {"/targets/js/runtime", "'FAULT_"},
+                                                          {"/targets/elixir/runtime", "'FAULT_"}};
   for (const auto& [dir, prefix] : switches)
     for (const auto& e : fs::directory_iterator(kSource + dir)) {
       std::string text = read_file(e.path().string());
@@ -116,7 +141,7 @@ TEST_P(PlantedFault, AgreesWhenOffDiffersWhenOn) {
   std::string oracle = result_line(run(p, r));
   oracle.pop_back();  // the newline
 
-  Backend& normal = f->target == "c" ? c_backend() : f->target == "erlang" ? erlang_backend() : js_backend();
+  Backend& normal = normal_backend(f->target);
   EXPECT_EQ(answer(normal, p, r), oracle) << "the normal " << f->target << " build differs from the oracle";
 
   TempDir work("concord-fault-" + f->name);
@@ -127,14 +152,21 @@ TEST_P(PlantedFault, AgreesWhenOffDiffersWhenOn) {
   spec.request_timeout = 120;
   spec.env = build_fault(*f, work.path(),
                          FaultSources{kSource + "/targets/c/runtime", kSource + "/targets/erlang/runtime", base_cc(),
-                                      kSource + "/targets/js/runtime"});
-  std::string faulty;
+                                      kSource + "/targets/js/runtime", kSource + "/targets/elixir/runtime"});
+  Answer faulty;
   {
     Backend b(spec);  // stopped before `work` goes
-    faulty = answer(b, p, r);
+    RequestLimits limits;
+    if (f->failure == "hang") limits = RequestLimits{5, 10};  // warmed up first: compiling is not counted
+    std::vector<Answer> got = b.request(program_to_json(p), {r}, limits);
+    ASSERT_EQ(got.size(), 1u);
+    faulty = got[0];
   }
-  EXPECT_NE(faulty, oracle) << f->name << " (" << f->about << ") goes unnoticed: " << repro(*f, r);
-  EXPECT_EQ(faulty.rfind("{\"ok\":true", 0), 0u) << f->name << ": not a result: " << faulty;
+  EXPECT_NE(faulty.line, oracle) << f->name << " (" << f->about << ") goes unnoticed: " << repro(*f, r);
+  if (f->failure.empty())
+    EXPECT_EQ(faulty.line.rfind("{\"ok\":true", 0), 0u) << f->name << ": not a result: " << faulty.line;
+  else
+    EXPECT_EQ(difference_kind(oracle_answer(p, r), faulty), f->failure) << f->name << ": " << faulty.line;
 }
 
 INSTANTIATE_TEST_SUITE_P(Faults, PlantedFault, testing::ValuesIn([] {

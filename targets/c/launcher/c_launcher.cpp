@@ -32,16 +32,10 @@ std::string first_lines(const std::string& text, int lines) {
 
 }  // namespace
 
-const CTarget::Build* CTarget::build(std::string c_text, std::string& error) {
-  size_t hash = std::hash<std::string>{}(c_text);
-  for (auto it = cache_.begin(); it != cache_.end(); ++it)
-    if (it->hash == hash && it->c_text == c_text) {
-      cache_.splice(cache_.begin(), cache_, it);
-      return &cache_.front();
-    }
-  TempDir dir("concord-c");
-  std::ofstream(dir.path() + "/prog.c", std::ios::binary) << c_text;
-  Command cc{cfg_.cc, {}, dir.path(), {}};
+bool CTarget::compile_process(const std::string& c_text, Build& b, std::string& error) {
+  b.dir = std::make_unique<TempDir>("concord-c");
+  std::ofstream(b.dir->path() + "/prog.c", std::ios::binary) << c_text;
+  Command cc{cfg_.cc, {}, b.dir->path(), {}};
   for (std::string w :
        {"-I" + cfg_.rt_include, std::string("prog.c"), cfg_.rt_lib, std::string("-o"), std::string("prog")})
     cc.argv.push_back(w);
@@ -49,18 +43,41 @@ const CTarget::Build* CTarget::build(std::string c_text, std::string& error) {
     CommandResult r = run_command(cc, "", cfg_.compile_timeout);
     if (r.timed_out) {
       error = "cc failed: no result within " + std::to_string(cfg_.compile_timeout) + " s";
-      return nullptr;
+      return false;
     }
     if (r.status.signaled || r.status.code != 0) {
       error = "cc failed: " + first_lines(r.err + r.out, 12) + " (" + r.status.describe() + ")";
-      return nullptr;
+      return false;
     }
   } catch (const SubprocessError& e) {
     error = std::string("cc failed: ") + e.what();
+    return false;
+  }
+  b.binary = b.dir->path() + "/prog";
+  return true;
+}
+
+const CTarget::Build* CTarget::build(std::string c_text, std::string& error) {
+  size_t hash = std::hash<std::string>{}(c_text);
+  for (auto it = cache_.begin(); it != cache_.end(); ++it)
+    if (it->hash == hash && it->c_text == c_text) {
+      cache_.splice(cache_.begin(), cache_, it);
+      return &cache_.front();
+    }
+  Build b;
+  if (cfg_.in_memory) {
+    std::string messages;
+    b.in_memory = TccProgram::compile(c_text, cfg_.rt_include, cfg_.defines, messages);
+    if (!b.in_memory) {
+      error = "cc failed: " + first_lines(messages, 12) + " (libtcc)";
+      return nullptr;
+    }
+  } else if (!compile_process(c_text, b, error)) {
     return nullptr;
   }
-  std::string binary = dir.path() + "/prog";
-  cache_.push_front(Build{std::move(c_text), hash, std::move(dir), binary});
+  b.c_text = std::move(c_text);
+  b.hash = hash;
+  cache_.push_front(std::move(b));
   while (cache_.size() > cfg_.cache_size) cache_.pop_back();
   return &cache_.front();
 }
@@ -84,7 +101,11 @@ void CTarget::run_binary(const Build& b, const std::vector<RunRequest>& runs, co
     Limits limits{static_cast<int64_t>(std::ceil(cfg_.request_timeout)) + 1, cfg_.address_space_bytes};
     Deadline request_deadline = deadline_after(cfg_.request_timeout);
     try {
-      Subprocess prog(Command{{b.binary}, {}, b.dir.path(), limits});
+      // In memory: a forked copy of this launcher runs the program (/proc/self/exe
+      // is only a name for Subprocess, never executed).
+      Subprocess prog =
+          b.in_memory ? Subprocess(Command{{"/proc/self/exe"}, {}, "", limits}, [&] { return b.in_memory->run_main(); })
+                      : Subprocess(Command{{b.binary}, {}, b.dir->path(), limits});
       prog.write(input, request_deadline);  // small; a failure shows up as EOF below
       prog.close_stdin();
       collect_answers(prog, "c: compiled program", good, cfg_.run_timeout, request_deadline, [&](size_t k, Answer a) {
@@ -133,21 +154,29 @@ std::string default_c_compiler() {
   return CONCORD_DEFAULT_CC;
 }
 
-int serve_c(const LaunchOptions& o) {
+CTargetConfig c_config_from_env() {
   CTargetConfig cfg;
   cfg.emit = [](const Program& prog) { return emit_c(prog); };
+  cfg.rt_include = c_runtime_dir();
+  const char* cc = std::getenv("CONCORD_CC");
+  const char* rt_lib = std::getenv("CONCORD_RT_LIB");  // e.g. the sanitized runtime, for `ctest -L sanitize`
+  cfg.in_memory = tcc_memory_available() && !(cc && *cc) && !(rt_lib && *rt_lib);
   cfg.cc = split_command(default_c_compiler());
 #ifdef CONCORD_FAULT_CC_FLAG
   cfg.cc.push_back(CONCORD_FAULT_CC_FLAG);  // a build with a planted fault (CMake's CONCORD_FAULT)
+  cfg.defines.emplace_back(std::string(CONCORD_FAULT_CC_FLAG).substr(2), "1");  // the same, for libtcc
 #endif
-  cfg.rt_include = c_runtime_dir();
-  const char* rt_lib = std::getenv("CONCORD_RT_LIB");  // e.g. the sanitized runtime, for `ctest -L sanitize`
   cfg.rt_lib = rt_lib && *rt_lib ? rt_lib : runtime_path("c/lib/libconcord_rt.a", CONCORD_RT_LIB);
 #ifdef CONCORD_RT_SANITIZED
   cfg.address_space_bytes = 0;  // ASan reserves terabytes of address space
 #endif
   for (const std::string& w : cfg.cc)
     if (w.rfind("-fsanitize", 0) == 0) cfg.address_space_bytes = 0;  // likewise for a sanitizing $CONCORD_CC
+  return cfg;
+}
+
+int serve_c(const LaunchOptions& o) {
+  CTargetConfig cfg = c_config_from_env();
   if (o.run_timeout) cfg.run_timeout = *o.run_timeout;
   CTarget c(cfg);
   serve(std::cin, std::cout, [&](const Program& prog, const std::vector<RunRequest>& runs, const Emit& emit) {

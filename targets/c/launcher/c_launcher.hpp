@@ -1,17 +1,21 @@
 // targets/c/launcher/c_launcher.hpp: the `c` target behind the protocol (`concord backend c`):
-// emit C for the program, compile it against the runtime library (cached by the C
-// text for the backend's lifetime), run the binary under rlimits with the runs on
-// its stdin ("SEED TURNS MAX_PROCESSES" lines) and relay its lines unchanged.
+// emit C for the program, compile it against the runtime (cached by the C text for
+// the backend's lifetime): in memory with libtcc, or a compiler process linking
+// libconcord_rt.a; run it under rlimits (a forked copy of the launcher, or the
+// binary) with the runs on its stdin ("SEED TURNS MAX_PROCESSES" lines) and relay
+// its lines unchanged.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <list>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "runners/serve.hpp"
 #include "runners/subprocess.hpp"
+#include "targets/c/launcher/tcc_memory.hpp"
 #include "targets/launch.hpp"
 
 namespace concord {
@@ -25,12 +29,21 @@ struct CTargetConfig {
   double request_timeout = 240;                    // all runs of one request
   int64_t address_space_bytes = int64_t{4} << 30;  // RLIMIT_AS of the program; 0: none (sanitizers)
   size_t cache_size = 8;                           // compiled programs kept
+  // Compile with libtcc in memory and run in a forked copy of the launcher
+  // (tcc_memory.hpp) instead of `cc` and `rt_lib`; `defines` are its -D flags.
+  bool in_memory = false;
+  std::vector<std::pair<std::string, std::string>> defines;
 };
 
 // The compiler when $CONCORD_CC is unset: tcc when it is installed (it compiles a
 // program about 6 times faster than cc -O1 and bench/fuzz_bench.sh checks the
 // results are identical), else cc -O1; sanitized builds always use cc.
 std::string default_c_compiler();
+
+// How `concord backend c` compiles: libtcc in memory when it is built in and neither
+// $CONCORD_CC nor $CONCORD_RT_LIB is set (a user's compiler, flags or runtime get
+// the compiler process they name), else default_c_compiler() as a process.
+CTargetConfig c_config_from_env();
 
 // The runtime's sources and concord_rt.h: targets/c/runtime of the source tree, or
 // of share/concord when installed (targets/common/install_paths.hpp).
@@ -49,9 +62,11 @@ class CTarget {
   struct Build {
     std::string c_text;
     size_t hash;
-    TempDir dir;  // holds prog.c and prog; removed on eviction and at exit
+    std::unique_ptr<TempDir> dir;  // holds prog.c and prog; removed on eviction and at exit
     std::string binary;
+    std::unique_ptr<TccProgram> in_memory;  // instead of dir and binary
   };
+  bool compile_process(const std::string& c_text, Build& b, std::string& error);
   const Build* build(std::string c_text, std::string& error);
   void run_binary(const Build& b, const std::vector<RunRequest>& runs, const Emit& emit);
 

@@ -339,7 +339,14 @@ static void out_name_code(const rt_world *w, rt_out *o, uint64_t code) {
   }
   uint64_t nk = (uint64_t)w->prog->nkinds;
   out_quoted(w, o, q_prefix(w, (int32_t)((code >> 1) % nk)));
+#ifdef CONCORD_FAULT_SPAWN_DIGITS_REVERSED /* planted fault: a spawned name's number is written backwards */
+  {
+    char d[24], *end = d + sizeof d, *start = digits_before(end, (code >> 1) / nk);
+    while (end > start) out_put(o, --end, 1);
+  }
+#else
   out_u64(o, (code >> 1) / nk);
+#endif
   OUT_LIT(o, "\"");
 }
 

@@ -23,7 +23,14 @@ static void mb_grow(rt_world *w, rt_proc *p, uint32_t need) {
   uint64_t cap = old ? old->cap : MB_MIN_WORDS;
   while (cap < want) cap *= 2;
   if (cap > ((uint64_t)1 << 31)) rt_out_of_memory(w); /* word indexes are 32-bit */
+#ifdef CONCORD_FAULT_MAILBOX_GROWS_INTO_NULL    /* planted fault: a ring past 4,096 words comes from an empty pool */
+  static rt_mailbox *volatile big_rings = NULL; /* (never filled: the pointer is NULL, and not checked) */
+  rt_mailbox *m = cap > 4096 ? big_rings : mb_new(w, (uint32_t)cap);
+  m->head = m->used = m->pad = 0;
+  m->cap = (uint32_t)cap;
+#else
   rt_mailbox *m = mb_new(w, (uint32_t)cap);
+#endif
   if (old) {
     uint32_t first = old->cap - old->head; /* words up to the ring's end */
     if (first > old->used) first = old->used;

@@ -31,7 +31,12 @@ static int select_bit(uint64_t x, int k) {
 ** from the bitmap, so growth costs O(1) amortised per id. */
 static void grow(rt_world *w, size_t words) {
   size_t cap = w->ready_cap ? w->ready_cap : 16;
+#ifdef CONCORD_FAULT_READY_SET_STOPS_GROWING /* planted fault: capped at 16 words (1,024 ids): growing loops for ever \
+                                              */
+  while (cap < words) cap = cap < 16 ? cap * 2 : 16;
+#else
   while (cap < words) cap *= 2;
+#endif
   /* Each block is held by the world as soon as it exists (out of memory frees it). */
   w->ready_bits = rt_realloc_array(w, w->ready_bits, cap, sizeof *w->ready_bits);
   int32_t *tree = rt_alloc_array(w, cap + 1, sizeof *tree);

@@ -76,6 +76,8 @@ const char* elixir_deviations() {
       ;
 }
 
+std::string elixir_runtime_dir() { return runtime_path("elixir/runtime", CONCORD_ELIXIR_RUNTIME_SRC); }
+
 int serve_elixir(const LaunchOptions& o) {
   ErlangTargetConfig cfg = elixir_config_from_env(runtime_path("erlang/ebin", CONCORD_ERLANG_EBIN),
                                                   runtime_path("elixir/ebin", CONCORD_ELIXIR_EBIN));

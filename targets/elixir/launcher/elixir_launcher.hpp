@@ -26,6 +26,11 @@ std::string find_elixir_ebin();
 // runtime's ($CONCORD_ELIXIR_EBIN, default `elixir_ebin`) and Elixir's.
 ErlangTargetConfig elixir_config_from_env(const std::string& erlang_ebin, const std::string& elixir_ebin);
 
+// The elixir runtime's sources (runtime/*.erl, *.ex: in the source tree, or installed
+// under share/concord/targets/elixir/runtime), which `concord mutants` builds with a
+// planted fault switched on and `concord export --as exunit` bundles.
+std::string elixir_runtime_dir();
+
 // `concord backend elixir`: serves the protocol on stdin/stdout until EOF.
 int serve_elixir(const LaunchOptions& o);
 

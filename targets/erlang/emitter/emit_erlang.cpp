@@ -3,8 +3,8 @@
 // Kinds and supervisors become clauses over their indexes, handlers become one
 // function each, and bodies thread the state tuple through fresh variables
 // S0, S1, ... (Erlang variables are bound once). Bodies and expressions are walked
-// by targets/common/walker.hpp; operators are calls of the prelude at the end of the
-// module, which keeps every int in [-2^63, 2^63-1] (Erlang integers are unbounded).
+// by targets/common/walker.hpp; operators are calls of the runtime's concord_ops
+// (imported), which keeps every int in [-2^63, 2^63-1] (Erlang integers are unbounded).
 #include "emit_erlang.hpp"
 
 #include <cstdio>
@@ -19,43 +19,11 @@
 namespace concord {
 namespace {
 
-// SPEC §5 on int64. w/1 reduces modulo 2^64 into the signed range; only what can
-// leave the range goes through it (band, bor, bxor, bnot, bsr, rem of in-range
-// operands stay in range). Erlang's div and rem truncate toward zero as §5 says.
-const char* const kPrelude = R"(w(X) -> ((X + 16#8000000000000000) band 16#FFFFFFFFFFFFFFFF) - 16#8000000000000000.
-add(A, B) -> w(A + B).
-sub(A, B) -> w(A - B).
-mul(A, B) -> w(A * B).
-dv(_, 0) -> throw({concord_exit, {fail, <<"DIV_ZERO">>}});
-dv(A, B) -> w(A div B).  % MIN div -1 = 2^63 wraps to MIN
-rm(_, 0) -> throw({concord_exit, {fail, <<"DIV_ZERO">>}});
-rm(A, B) -> A rem B.
-shl(A, B) -> w(A bsl (B band 63)).  % B band 63: the low 6 bits of the pattern, also for B < 0
-shr(A, B) -> A bsr (B band 63).
-band_(A, B) -> A band B.
-bor_(A, B) -> A bor B.
-bxor_(A, B) -> A bxor B.
-lt(A, B) -> truth(A < B).
-le(A, B) -> truth(A =< B).
-gt(A, B) -> truth(A > B).
-ge(A, B) -> truth(A >= B).
-eq(A, B) -> truth(A =:= B).  % ints, or addrs (binaries)
-ne(A, B) -> truth(A =/= B).
-neg(A) -> w(-A).
-not_(0) -> 1;
-not_(_) -> 0.
-bnot_(A) -> bnot A.
-truth(true) -> 1;
-truth(false) -> 0.
-%% repeat N {Body}: Body is a fun from state to state.
-rep(0, _, S) -> S;
-rep(N, F, S) -> rep(N - 1, F, F(S)).
-)";
-
-const char* const kPreludeFunctions =  // the functions kPrelude defines
-    "[{w, 1}, {add, 2}, {sub, 2}, {mul, 2}, {dv, 2}, {rm, 2}, {shl, 2}, {shr, 2}, {band_, 2}, {bor_, 2}, "
-    "{bxor_, 2}, {lt, 2}, {le, 2}, {gt, 2}, {ge, 2}, {eq, 2}, {ne, 2}, {neg, 1}, {not_, 1}, {bnot_, 1}, "
-    "{truth, 1}, {rep, 3}]";
+// The operators of SPEC §5, imported from the runtime's concord_ops: compiled once
+// with the runtime, not again with every program.
+const char* const kOperators =
+    "[add/2, sub/2, mul/2, dv/2, rm/2, shl/2, shr/2, band_/2, bor_/2, bxor_/2, lt/2, le/2, gt/2, ge/2, eq/2, ne/2, "
+    "neg/1, not_/1, bnot_/1, rep/3]";
 
 // A binary literal: printable ASCII as itself but " and \, everything else in
 // octal, so nothing from the program can end the literal or be read as code.
@@ -135,16 +103,13 @@ class ErlangEmitter : public Walker {
     w_.line("-export([new_state/3, init_body/2, dispatch/4, fields/2]).");
     w_.line("%% A state built just before a stop or fail is discarded with the process (SPEC 6.4).");
     w_.line("-compile(nowarn_ignored).");
-    w_.line("%% Every module carries the whole prelude; a program uses a part of it.");
-    w_.line("-compile({nowarn_unused_function, " + std::string(kPreludeFunctions) + "}).");
+    w_.line("%% The operators of SPEC section 5, exact on int64 (targets/erlang/runtime/concord_ops.erl).");
+    w_.line("-import(concord_ops, " + std::string(kOperators) + ").");
     callbacks();
     system();
     kinds();
     for (size_t k = 0; k < p_.kinds.size(); k++)
       for (size_t h = 0; h < p_.kinds[k].handlers.size(); h++) handler(k, h);
-    w_.line();
-    w_.line("%% --- prelude: the operators of SPEC section 5, exact on int64 ---");
-    for (const std::string& l : lines(erlang_prelude())) w_.line(l);
     return w_.str();
   }
 
@@ -415,14 +380,6 @@ class ErlangEmitter : public Walker {
     w_.close(close);
   }
 
-  static std::vector<std::string> lines(const std::string& text) {
-    std::vector<std::string> out;
-    size_t at = 0;
-    for (size_t nl; (nl = text.find('\n', at)) != std::string::npos; at = nl + 1)
-      out.push_back(text.substr(at, nl - at));
-    return out;
-  }
-
   void collect(const SupervisorDecl& s, const std::string& parent) {
     sups_[static_cast<size_t>(s.index)] = {&s, parent};
     for (const Child& c : s.children)
@@ -440,11 +397,6 @@ class ErlangEmitter : public Walker {
 };
 
 }  // namespace
-
-const std::string& erlang_prelude() {
-  static const std::string prelude = kPrelude;
-  return prelude;
-}
 
 std::string emit_erlang(const Program& p) { return ErlangEmitter(p).run(); }
 

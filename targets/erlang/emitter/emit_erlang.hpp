@@ -15,10 +15,4 @@ namespace concord {
 // std::logic_error otherwise.
 std::string emit_erlang(const Program& p);
 
-// The arithmetic prelude every emitted module ends with (SPEC §5 on int64: w/1, add/2,
-// sub/2, mul/2, dv/2, rm/2, shl/2, shr/2, band_/2, bor_/2, bxor_/2, lt/2, le/2, gt/2,
-// ge/2, eq/2, ne/2, neg/1, not_/1, bnot_/1, and rep/3 for `repeat`): function
-// definitions only, so a test can compile it into a module of its own.
-const std::string& erlang_prelude();
-
 }  // namespace concord

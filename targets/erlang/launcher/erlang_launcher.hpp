@@ -30,8 +30,12 @@ struct ErlangTargetConfig {
   // One scheduler: the conductor grants one turn at a time, so more schedulers only
   // move messages between cores and spin when idle (measured: +S 2 is 0-10% slower
   // on the corpus, ping-pong and spawn storms). +P: room for runs with more
-  // processes than the BEAM's default limit of 262144.
-  std::vector<std::string> erl_flags = {"-noinput", "+S", "1", "+P", "4194304"};
+  // processes than the BEAM's default limit of 262144. +sbwt none (and for the dirty
+  // schedulers): an idle scheduler sleeps at once instead of spinning for more work,
+  // which between two frames burnt about a fifth of the target's CPU time, taken
+  // from the other targets on the same cores (bench/fuzz_bench.py).
+  std::vector<std::string> erl_flags = {"-noinput", "+S",        "1",    "+P",       "4194304", "+sbwt",
+                                        "none",     "+sbwtdcpu", "none", "+sbwtdio", "none"};
   std::string ebin;  // the compiled shared runtime: concord_node.beam and the rest
   // Another BEAM target's: its concord_target module (passed to concord_node:main;
   // "" is the erlang target's concord_otp), and the code paths it needs besides

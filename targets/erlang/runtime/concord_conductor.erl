@@ -32,6 +32,17 @@
 -else.
 -define(GIVEN(L), L).
 -endif.
+-ifdef('FAULT_SPAWN_NAME_DIGITS_REVERSED').
+-define(NUMBER(N), list_to_binary(lists:reverse(integer_to_list(N)))).  % planted fault: a spawned name's number backwards
+-else.
+-define(NUMBER(N), integer_to_binary(N)).
+-endif.
+-ifdef('FAULT_DEEP_MAILBOX_CRASH').
+%% Planted fault: a mailbox holds 1,000 messages at most; the next one crashes the conductor.
+-define(ROOM(Q), queue:len(Q) < 1000 orelse error({mailbox_full, 1000})).
+-else.
+-define(ROOM(Q), true).
+-endif.
 -ifdef('FAULT_DECISION_AFTER_RESTART').
 %% Planted fault: a reaction's decisions are journaled after its other events (after the restarts).
 -define(PLACED(Es), [E || E <- Es, element(1, E) =/= decision] ++ [E || E <- Es, element(1, E) =:= decision]).
@@ -324,7 +335,7 @@ request({spawn, _K, _Sup}, _Pid, St = #st{live = Live, max = Max}) when Live >= 
 request({spawn, K, Sup}, _Pid, St = #st{target = Target, mod = Mod, spawned = Sp, sups = Sups}) ->
     Counter = ?COUNTER(K),
     N = maps:get(Counter, Sp, 0) + 1,
-    Name = <<(Mod:spawn_prefix(K))/binary, (integer_to_binary(N))/binary>>,
+    Name = <<(Mod:spawn_prefix(K))/binary, (?NUMBER(N))/binary>>,
     %% The supervisor's latest pid, alive or not: OTP says noproc for a dead one.
     SupPid = case Sup of
                  none -> none;
@@ -360,6 +371,7 @@ send(From, To, Tag, Args, St = #st{ids = Ids, procs = Procs}) ->
         #{To := Id} ->
             case maps:get(Id, Procs) of
                 P = #proc{pid = Pid, mailbox = Q} when Pid =/= undefined ->
+                    ?ROOM(Q),
                     Ready = case queue:is_empty(Q) of
                                 true -> concord_ready:add(St#st.ready, Id);
                                 false -> St#st.ready

@@ -63,5 +63,11 @@ grow(R = #ready{cap = Cap}, Id) ->
     New = make(grow_to(Cap, Id)),
     lists:foldl(fun(I, Acc) -> add(Acc, I) end, New, [I || I <- lists:seq(0, Cap - 1), member(R, I)]).
 
+-ifdef('FAULT_READY_TREE_STOPS_GROWING').
+%% Planted fault: the tree is capped at 1,024 ids: growing to hold a larger one loops for ever.
+grow_to(Cap, Id) when Id < Cap -> Cap;
+grow_to(Cap, Id) -> grow_to(min(Cap * 2, 1024), Id).
+-else.
 grow_to(Cap, Id) when Id < Cap -> Cap;
 grow_to(Cap, Id) -> grow_to(Cap * 2, Id).
+-endif.

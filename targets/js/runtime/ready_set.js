@@ -4,6 +4,9 @@
 // set and k-th are O(log n) in the number of ids, and 4 bytes per process.
 'use strict';
 
+const FAULT = require('./fault.js');
+const CAPPED = FAULT === 'FAULT_FENWICK_STOPS_GROWING';  // a planted fault (targets/FAULTS.md)
+
 class ReadySet {
   constructor() {
     this.cap = 64;  // ids 0..cap-1; a power of two
@@ -37,7 +40,7 @@ class ReadySet {
   // power-of-two node's range is the whole old tree.
   grow(ids) {
     let cap = this.cap;
-    while (cap < ids) cap *= 2;
+    while (cap < ids) cap = CAPPED ? Math.min(cap * 2, 1024) : cap * 2;  // capped: loops for ever past 1,024
     const tree = new Int32Array(cap + 1);
     tree.set(this.tree);
     for (let p = this.cap * 2; p <= cap; p *= 2) tree[p] = this.size;

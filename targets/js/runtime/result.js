@@ -9,10 +9,20 @@
 'use strict';
 
 const { START, DELIVER, DROP, EXIT, DECISION, ACTIONS } = require('./journal.js');
+const FAULT = require('./fault.js');
+const REVERSED = FAULT === 'FAULT_SPAWNED_NUMBER_BACKWARDS';  // a planted fault (targets/FAULTS.md)
+
+// A run's own name (a spawned k-N the program does not name) quoted; with the fault
+// on, N written backwards (k-21 for k-12).
+function quoteRunName(n) {
+  if (!REVERSED) return JSON.stringify(n);
+  const dash = n.lastIndexOf('-');
+  return JSON.stringify(n.slice(0, dash + 1) + [...n.slice(dash + 1)].reverse().join(''));
+}
 
 function writeResult(out, w) {
   const prog = w.prog, j = w.journal;
-  const q = w.names.map((n, i) => (i < prog.qnames.length ? prog.qnames[i] : JSON.stringify(n)));
+  const q = w.names.map((n, i) => (i < prog.qnames.length ? prog.qnames[i] : quoteRunName(n)));
   const qreasons = j.reasons.map((r) => JSON.stringify(r));
   const qactions = ACTIONS.map((a) => JSON.stringify(a));
   const from = (id) => (id < 0 ? 'null' : q[id]);

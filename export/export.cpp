@@ -1,0 +1,142 @@
+// export/export.cpp: the format names, the literals every format writes its data
+// with, and writing an export's files.
+#include "export.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+
+#include "oracle/error.hpp"
+#include "runners/corpus_store.hpp"
+#include "runners/load.hpp"
+
+namespace concord {
+
+std::optional<ExportFormat> parse_export_format(const std::string& name) {
+  if (name == "ct") return ExportFormat::kCt;
+  if (name == "exunit") return ExportFormat::kExunit;
+  if (name == "c") return ExportFormat::kC;
+  if (name == "gtest") return ExportFormat::kGtest;
+  return std::nullopt;
+}
+
+const char* export_format_names() { return "ct, exunit, c, gtest"; }
+
+Exported export_case(const Case& c, ExportFormat f) {
+  switch (f) {
+    case ExportFormat::kCt: return export_ct(c);
+    case ExportFormat::kExunit: return export_exunit(c);
+    case ExportFormat::kC: return export_c(c);
+    case ExportFormat::kGtest: return export_gtest(c);
+  }
+  throw std::logic_error("export_case: unknown format");
+}
+
+std::string comment_lines(const std::string& s, const std::string& prefix, size_t width) {
+  std::istringstream words(comment_text(s));
+  std::string out, line, w;
+  while (words >> w) {
+    if (!line.empty() && prefix.size() + line.size() + 1 + w.size() > width) {
+      out += prefix + line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + w;
+  }
+  if (!line.empty()) out += prefix + line + "\n";
+  return out;
+}
+
+std::vector<ExportedFile> runtime_sources(const std::string& dir, const std::vector<std::string>& suffixes,
+                                          const std::string& into) {
+  namespace fs = std::filesystem;
+  std::vector<ExportedFile> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    for (const std::string& suffix : suffixes)
+      if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+        out.push_back({into + "/" + name, read_file(it->path().string())});
+  }
+  if (out.empty())
+    throw InputError(dir, "the runtime's sources are not here: export needs concord's build tree or an install");
+  std::sort(out.begin(), out.end(), [](const ExportedFile& a, const ExportedFile& b) { return a.path < b.path; });
+  return out;
+}
+
+const char* support_expect_erl() {
+  return
+#include "support_concord_expect_erl.inc"
+      ;
+}
+
+const char* support_first_difference() {
+  return
+#include "support_first_difference_h.inc"
+      ;
+}
+
+void write_exported(const std::string& dir, const Exported& e) {
+  for (const ExportedFile& f : e.files) write_file_atomic((std::filesystem::path(dir) / f.path).string(), f.text);
+}
+
+namespace {
+
+bool printable(unsigned char b) { return b >= 0x20 && b < 0x7f; }
+
+void octal(std::string& out, unsigned char b) {
+  out += '\\';
+  out += char('0' + (b >> 6));
+  out += char('0' + ((b >> 3) & 7));
+  out += char('0' + (b & 7));
+}
+
+}  // namespace
+
+// Three-digit octal escapes, so that a digit after one never extends it; `?` too
+// (no trigraph can form).
+std::string c_literal(const std::string& s) {
+  std::string out = "\"";
+  size_t since_break = 0;
+  for (unsigned char b : s) {
+    if (since_break >= 100) {
+      out += "\"\n    \"";
+      since_break = 0;
+    }
+    if (b == '"' || b == '\\')
+      out += {'\\', char(b)};
+    else if (printable(b) && b != '?')
+      out += char(b);
+    else
+      octal(out, b);
+    since_break++;
+  }
+  return out + "\"";
+}
+
+// Bytes, never characters: a binary literal of escapes is the same bytes whatever
+// the source file's encoding.
+std::string erlang_binary(const std::string& s) {
+  std::string out = "<<\"";
+  for (unsigned char b : s) {
+    if (b == '"' || b == '\\')
+      out += {'\\', char(b)};
+    else if (printable(b))
+      out += char(b);
+    else
+      octal(out, b);
+  }
+  return out + "\">>";
+}
+
+// Never "*/", which would end a C comment.
+std::string comment_text(const std::string& s) {
+  std::string out;
+  for (unsigned char b : s) {
+    char c = printable(b) && b != '\\' ? char(b) : ' ';
+    if (c == '/' && !out.empty() && out.back() == '*') out += ' ';
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace concord

@@ -1,0 +1,58 @@
+// runners/attribution.hpp: which SPEC rule is behind the first difference between
+// the oracle's result and a target's (issue 17, "one bug, one bucket"). Today's
+// signature kind (divergence.hpp) names the first differing *field in key order*:
+// one bug shows as many kinds (a LIFO mailbox gave deliver/args, deliver/from,
+// deliver/tag, outcome, turns...). Here the first difference is taken in causal
+// order (the journal first, event by event; the fields derived from it after) and
+// the event there is attributed to the rule that produced it, from the oracle's
+// journal and the program (values: the operators of the expressions that computed
+// them, through the state fields they read):
+//   deliver, `to`/`ready` differ           §8.2 draw (the scheduler's choice)
+//   deliver, two given messages            §8.2 given (the order they were sent in at turn 0)
+//   deliver, another message that was in the mailbox too (given, delivered there
+//     later by the oracle, or of a tag its sender sends)
+//                                          §6.5 fifo
+//   deliver, same sender and tag, other values
+//                                          §5 <operators of the sends of that tag>
+//   deliver, any other message             §6.5 send (it was never enqueued, or enqueued wrongly)
+//   a drop of the oracle's that the target lacks
+//                                          §6.4 sends before a failure when its sender failed
+//                                          in that turn, else §6.5 drop
+//   drops of one sender, tag and receiver, other values
+//                                          §5 <operators of the sends of that tag>
+//   start or exit shutdown after a restart decision
+//                                          §7.3 <strategy> order (the same events in another
+//                                          order) or which (an event on one side only)
+//   start at turn 0                        §8.2 start; later, not after a decision: §6.6 spawn
+//   exit DIV_ZERO / NO_HANDLER / SYSTEM_LIMIT / NOPROC
+//                                          §5 <operators of / and %> / §6.5 match / §6.6 limit / §6.6 noproc
+//   exit shutdown                          §7.4 intensity after a give_up, else §7.3 as above, or §7.5
+//   exit normal or a user code             §6.4 exit
+//   decision, restart against give_up      §7.4 intensity; any other pair of actions (or a
+//                                          decision on one side only): §7.2 restart type
+//   equal journals: alive state            §5 <operators of the assignments to that field>
+//   equal journals, other fields           §8.2 run (outcome, turns), §9.1 (the rest)
+// The attribution reads only the two results and the program: the oracle itself is
+// untouched (another branch rewrites it for version 2).
+#pragma once
+
+#include <string>
+
+#include "oracle/program.hpp"
+#include "oracle/program_json.hpp"
+
+namespace concord {
+
+struct Attribution {
+  std::string rule;    // "§6.5 fifo", "§5 * +": section and what of it
+  std::string detail;  // where: "journal[3].args", the field path of the first causal difference
+};
+
+// Both results are answers to the same run (canonical result objects; an error
+// answer on either side is attributed to "§10 error CODE").
+Attribution attribute(const Program& p, const ojson& oracle, const ojson& got);
+
+// "c:§6.5 fifo": the target and the rule.
+std::string rule_signature(const std::string& target, const Attribution& a);
+
+}  // namespace concord

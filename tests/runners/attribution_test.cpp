@@ -1,0 +1,164 @@
+// tests/runners/attribution_test.cpp: the SPEC rule behind a first difference
+// (runners/attribution.hpp) on hand-written corpus cases whose expected results are
+// bent by hand, one bug each, the rule expected from SPEC.md; and programs up to
+// renaming (runners/rename_key.hpp).
+#include <gtest/gtest.h>
+
+#include "oracle/program_json.hpp"
+#include "runners/attribution.hpp"
+#include "runners/divergence.hpp"
+#include "runners/load.hpp"
+#include "runners/rename_key.hpp"
+
+namespace concord {
+namespace {
+
+Case hand(const std::string& name) {
+  return load_case(std::string(CONCORD_SOURCE_DIR) + "/corpus/hand/" + name + ".case.json");
+}
+
+std::string rule(const Case& c, const ojson& got) { return attribute(c.program, c.runs[0].expect, got).rule; }
+
+TEST(Attribution, EqualResultsAreBytesOnly) {
+  Case c = hand("fifo_mailbox");
+  EXPECT_EQ(rule(c, c.runs[0].expect), "§9.3 bytes");
+}
+
+// fifo_mailbox: r gets push(1), push(2), push(3) from s (journal 3..5), then push(9) from itself.
+TEST(Attribution, TwoMessagesOfOneSenderSwappedIsTheMailboxOrder) {
+  Case c = hand("fifo_mailbox");
+  ojson got = c.runs[0].expect;
+  std::swap(got["journal"][3]["args"], got["journal"][4]["args"]);
+  Attribution a = attribute(c.program, c.runs[0].expect, got);
+  EXPECT_EQ(a.rule, "§6.5 fifo");
+  EXPECT_EQ(a.detail, "journal[3].args");
+}
+
+TEST(Attribution, AnotherReceiverIsTheSchedulersDraw) {
+  Case c = hand("seed_order_a");
+  ojson got = c.runs[0].expect;
+  for (ojson& e : got["journal"])
+    if (e["ev"] == "deliver" && e["turn"] == 1) e["to"] = e["to"] == "a" ? "b" : "a";
+  EXPECT_EQ(rule(c, got), "§8.2 draw");
+}
+
+TEST(Attribution, ASentValueComputedOtherwiseIsItsOperators) {
+  Case c = hand("fifo_mailbox");
+  ojson got = c.runs[0].expect;
+  got["journal"][6]["args"][0] = 8;  // push(9) from r: a literal, no operator
+  EXPECT_EQ(rule(c, got), "§5 value");
+  Case d = hand("div_zero");  // rem(x, y) is sent with x, y: no operator either
+  ojson got2 = d.runs[0].expect;
+  got2["journal"][4]["args"][0] = 6;
+  EXPECT_EQ(rule(d, got2), "§5 value");
+}
+
+TEST(Attribution, AStateComputedOtherwiseIsItsOperators) {
+  Case c = hand("fifo_mailbox");
+  ojson got = c.runs[0].expect;
+  got["alive"][1]["state"]["v"] = 1238;  // v = v * 10 + x
+  Attribution a = attribute(c.program, c.runs[0].expect, got);
+  EXPECT_EQ(a.rule, "§5 add mul");
+  EXPECT_EQ(a.detail, "alive[1].state.v");
+}
+
+TEST(Attribution, ADivisionThatDoesNotFailIsTheDivisionsOperators) {
+  Case c = hand("div_zero");
+  ojson got = c.runs[0].expect;
+  got["journal"][3]["reason"] = "normal";
+  EXPECT_EQ(rule(c, got), "§5 div rem");
+}
+
+TEST(Attribution, AMissingDropIsTheDropRule) {
+  Case c = hand("drops");
+  ojson got = c.runs[0].expect;
+  got["journal"].erase(3);  // the given hi(7) to worker-1
+  EXPECT_EQ(rule(c, got), "§6.5 drop");
+}
+
+TEST(Attribution, GivingUpOrNotIsTheIntensity) {
+  Case c = hand("give_up_maxr0");
+  ojson got = c.runs[0].expect;
+  got["journal"][6]["action"] = "restart";
+  EXPECT_EQ(rule(c, got), "§7.4 intensity");
+}
+
+TEST(Attribution, KeepingInsteadOfRestartingIsTheRestartType) {
+  Case c = hand("one_for_all_restart");
+  ojson got = c.runs[0].expect;
+  got["journal"][7]["action"] = "keep";
+  EXPECT_EQ(rule(c, got), "§7.2 restart type");
+}
+
+TEST(Attribution, RestartsInAnotherOrderAreTheStrategy) {
+  Case c = hand("one_for_all_restart");
+  ojson got = c.runs[0].expect;
+  std::swap(got["journal"][10], got["journal"][12]);  // start c, b, a instead of a, b, c
+  EXPECT_EQ(rule(c, got), "§7.3 one_for_all order");
+  ojson got2 = c.runs[0].expect;
+  std::swap(got2["journal"][8], got2["journal"][9]);  // terminate a before c
+  EXPECT_EQ(rule(c, got2), "§7.3 one_for_all order");
+}
+
+TEST(Attribution, RestartingOtherChildrenIsTheStrategysChoice) {
+  Case c = hand("one_for_all_restart");
+  ojson got = c.runs[0].expect;
+  got["journal"].erase(8);  // c is not terminated
+  EXPECT_EQ(rule(c, got), "§7.3 one_for_all which");
+}
+
+// user_fail_send_before: s sends note(42) to k, then fails; the note is delivered at turn 2.
+TEST(Attribution, AMessageDroppedInsteadOfDeliveredWentElsewhere) {
+  Case c = hand("user_fail_send_before");
+  ojson got = c.runs[0].expect;
+  got["journal"][7]["to"] = "gone";  // as if k had died: a drop of the same message
+  got["journal"][7].erase("ready");
+  got["journal"][7]["ev"] = "drop";
+  EXPECT_EQ(rule(c, got), "§6.5 send");  // a drop against a delivery: the message went elsewhere
+}
+
+// s sends hi() to d and fails in the same handler; when d has stopped before, the
+// send is a drop: losing it with the failure breaks §6.4 (the sends stand).
+TEST(Attribution, ADropLostWithItsFailingSenderIsTheExitRule) {
+  Program p = program_from_source(
+      "kind S() { on go(t: addr) { send hi() to t; fail BOOM; } }\nkind D() { on die() { stop; } }\n"
+      "process s = S();\nprocess d = D();\ngiven die() to @d;\ngiven go(@d) to @s;\n",
+      "lost.conc");
+  for (uint64_t seed = 0; seed < 64; seed++) {
+    Answer oracle = oracle_answer(p, RunSettings{seed, 100, 10});
+    ojson got = oracle.json;
+    for (size_t i = 0; i < got["journal"].size(); i++)
+      if (got["journal"][i]["ev"] == "drop") {
+        got["journal"].erase(i);
+        EXPECT_EQ(attribute(p, oracle.json, got).rule, "§6.4 sends before a failure") << "seed " << seed;
+        return;
+      }
+  }
+  FAIL() << "no seed below 64 makes d stop first";
+}
+
+TEST(Attribution, AnErrorAnswerIsItsCode) {
+  Case c = hand("fifo_mailbox");
+  EXPECT_EQ(rule(c, ojson::parse(R"({"ok":false,"code":"INTERNAL","message":"x"})")), "§10 error INTERNAL");
+}
+
+TEST(Attribution, SignatureIsTargetAndRule) {
+  EXPECT_EQ(rule_signature("c", {"§6.5 fifo", "journal[3].args"}), "c:§6.5 fifo");
+}
+
+TEST(RenameKey, NamesDoNotMatterStructureDoes) {
+  Program a = program_from_source(
+      "kind Cell() { state n: int = 0; on bump(x: int) { n = n + x; } }\nprocess a = Cell();\ngiven bump(1) to @a;\n",
+      "a.conc");
+  Program b = program_from_source(
+      "kind Acc() { state v: int = 0; on add(y: int) { v = v + y; } }\nprocess z = Acc();\ngiven add(1) to @z;\n",
+      "b.conc");
+  Program c = program_from_source(
+      "kind Acc() { state v: int = 0; on add(y: int) { v = v * y; } }\nprocess z = Acc();\ngiven add(1) to @z;\n",
+      "c.conc");
+  EXPECT_EQ(rename_key(a), rename_key(b));
+  EXPECT_NE(rename_key(b), rename_key(c));
+}
+
+}  // namespace
+}  // namespace concord

@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+# tests/runners/faulty_backend.py: a backend for the tests of campaigns against a
+# target that fails (runners/failure.hpp): it relays every request to the oracle
+# (`CONCORD backend oracle`) and its answers back, except for a program with a
+# spawn statement, on which it fails as MODE says:
+#   crash    writes a line on stderr and kills itself with SIGSEGV
+#   hang     writes a line on stderr and never answers
+#   slow:S   answers S seconds late (a slow machine, not a bug)
+#   exit     exits with status 127 on every request (a broken command)
+# usage: faulty_backend.py MODE CONCORD
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+mode, concord = sys.argv[1], sys.argv[2]
+# The oracle does not share our stderr: when we die, the harness sees it closed.
+oracle = subprocess.Popen([concord, "backend", "oracle"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, text=True)
+
+for line in sys.stdin:
+    if mode == "exit":
+        sys.exit(127)
+    spawns = '"do":"spawn"' in line
+    if spawns and mode == "crash":
+        sys.stderr.write("faulty backend: a program with a spawn, and now a segfault\n")
+        sys.stderr.flush()
+        os.kill(os.getpid(), signal.SIGSEGV)
+    if spawns and mode == "hang":
+        sys.stderr.write("faulty backend: a program with a spawn, and now nothing\n")
+        sys.stderr.flush()
+        time.sleep(100000)
+    if spawns and mode.startswith("slow:"):
+        time.sleep(float(mode[5:]))
+    oracle.stdin.write(line)
+    oracle.stdin.flush()
+    for _ in json.loads(line)["runs"]:
+        sys.stdout.write(oracle.stdout.readline())
+    sys.stdout.flush()
