@@ -236,7 +236,7 @@ void exit_self(const Frame& f, int32_t reason) {
       journal_signal(w, SignalKind::Exit, f.p.name, f.p.name, reason, SignalEffect::Message);
       own_system_message(f, w.prog.exit_sig, f.p.name, reason);
     } else if (f.a.self_exit < 0) {  // an unsupervised one exits when its handler ends [R19/self_trapping_*]
-      f.a.self_exit = reason;       // (the first such signal: gen_server stops at the first 'EXIT' of its parent)
+      f.a.self_exit = reason;        // (the first such signal: gen_server stops at the first 'EXIT' of its parent)
     }
     return;
   }
@@ -347,7 +347,7 @@ Ended run_code(const Frame& f) {
       case StmtKind::Send: exec_send(f, s); break;
       case StmtKind::Spawn: exec_spawn(f, s); break;
       case StmtKind::Stop: exec_stop(f, s);
-      case StmtKind::Fail: fail_with(intern_name(f.w, s.name));  // §6.4
+      case StmtKind::Fail: fail_with(intern_name(f.w, s.name));                // §6.4
       case StmtKind::Ignore: throw HandlerEnd{f.w.words.normal, false, true};  // §19.1
       case StmtKind::Link: exec_link(f, s); break;
       case StmtKind::Unlink: exec_unlink(f, s); break;

@@ -181,9 +181,9 @@ Known known_constructs() {
   // exit(e, kill), the handlers of exit and down messages (§16.4), what init may
   // now do (§19.1), calls that bind their reply (§18), each API request and its
   // forms (§20), significant children and auto_shutdown (§21).
-  for (const char* s : {"type:reason", "op:eq_reason", "op:ne_reason", "stop:reason", "exit:kill", "handler:exit",
-                        "handler:down", "init:fail", "init:stop", "init:ignore", "init:link", "init:monitor",
-                        "init:trap_exit", "call:bind"})
+  for (const char* s :
+       {"type:reason", "op:eq_reason", "op:ne_reason", "stop:reason", "exit:kill", "handler:exit", "handler:down",
+        "init:fail", "init:stop", "init:ignore", "init:link", "init:monitor", "init:trap_exit", "call:bind"})
     v.add2(s);
   for (const std::string& op : names_of<ApiOp>(api_of)) v.add2("api:" + op);
   for (const char* s : {"api:child_supervisor", "api:bind", "spawn:significant", "child:significant",
@@ -212,10 +212,10 @@ Known known_events() {
                         "signal:down:message", "signal:call:exit", "signal:noproc", "exit:killed", "exit:noproc",
                         "deliver:exit", "deliver:down", "start:failed", "start:exited_normal"})
     v.add2(s);
-  for (const char* s : {"api:terminate_child:ok", "api:terminate_child:not_found", "api:restart_child:ok",
-                        "api:restart_child:running", "api:restart_child:not_found", "api:restart_child:ignored",
-                        "api:restart_child:failed", "api:delete_child:ok", "api:delete_child:running",
-                        "api:delete_child:not_found"})
+  for (const char* s :
+       {"api:terminate_child:ok", "api:terminate_child:not_found", "api:restart_child:ok", "api:restart_child:running",
+        "api:restart_child:not_found", "api:restart_child:ignored", "api:restart_child:failed", "api:delete_child:ok",
+        "api:delete_child:running", "api:delete_child:not_found"})
     v.add2(s);
   return v;
 }
@@ -412,7 +412,8 @@ struct ProgramWalk {
     if (s.children.empty()) count("supervisor:childless");
     count(std::string("strategy:") + strategy_name(s.strategy));
     count(s.intensity == 0 ? "intensity:0" : "intensity:positive");
-    if (s.auto_shutdown != AutoShutdown::Never) count(std::string("auto_shutdown:") + auto_shutdown_name(s.auto_shutdown));
+    if (s.auto_shutdown != AutoShutdown::Never)
+      count(std::string("auto_shutdown:") + auto_shutdown_name(s.auto_shutdown));
     for (const Child& ch : s.children) {
       count(std::string("restart:") + restart_name(ch.restart));
       if (ch.significant) count("child:significant");
@@ -497,12 +498,9 @@ bool seen(const Coverage::Counts& c, const std::string& name) {
 }
 
 const std::map<std::string, Known>& known_table() {
-  static const std::map<std::string, Known> k{{"constructs", known_constructs()},
-                                              {"events", known_events()},
-                                              {"failures", known_failures()},
-                                              {"decisions", known_decisions()},
-                                              {"outcomes", known_outcomes()},
-                                              {"capacity", known_capacity()}};
+  static const std::map<std::string, Known> k{{"constructs", known_constructs()}, {"events", known_events()},
+                                              {"failures", known_failures()},     {"decisions", known_decisions()},
+                                              {"outcomes", known_outcomes()},     {"capacity", known_capacity()}};
   return k;
 }
 
@@ -607,7 +605,8 @@ void Coverage::add_result(const ojson& r, const RunSize* size) {
       if (ev == "deliver" && e.at("from").is_null()) events["deliver:given"]++;
       if (ev == "deliver" && e.at("ready").get<int64_t>() > 1) events["deliver:choice"]++;  // the draw mattered
       std::string tag = e.at("tag").get<std::string>();
-      if (ev == "deliver" && (tag == "exit" || tag == "down") && e.at("args").size() == 2 && e.at("args")[1].is_string())
+      if (ev == "deliver" && (tag == "exit" || tag == "down") && e.at("args").size() == 2 &&
+          e.at("args")[1].is_string())
         events["deliver:" + tag]++;
     } else if (ev == "drop") {
       if (e.at("from").is_null()) events["drop:given"]++;
@@ -618,8 +617,10 @@ void Coverage::add_result(const ojson& r, const RunSize* size) {
       if (reason == "killed" || reason == "noproc") events["exit:" + reason]++;
       bool ended_start = just_started.erase(name) > 0 && reason != "shutdown" && reason != "killed";
       if (ended_start) events[reason == "normal" ? "start:exited_normal" : "start:failed"]++;
-      if (ended_start && reason != "normal") failed_start.insert(name);
-      else failed_start.erase(name);
+      if (ended_start && reason != "normal")
+        failed_start.insert(name);
+      else
+        failed_start.erase(name);
     } else if (ev == "signal") {
       std::string kind = e.at("kind").get<std::string>(), reason = e.at("reason").get<std::string>();
       just_started.erase(e.at("to").get<std::string>());

@@ -211,7 +211,8 @@ TEST(Coverage, KnowsEverythingTheSpecHas) {
   for (const std::string& s : v1) EXPECT_TRUE(std::find(all.begin(), all.end(), s) != all.end()) << s;
   for (const char* s : {"constructs:stmt:send", "events:exit:failure", "decisions:give_up"})
     EXPECT_TRUE(std::find(v1.begin(), v1.end(), s) != v1.end()) << s;
-  for (const char* s : {"constructs:stmt:link", "events:signal:link:exit", "decisions:auto_shutdown", "outcomes:deadlock"})
+  for (const char* s :
+       {"constructs:stmt:link", "events:signal:link:exit", "decisions:auto_shutdown", "outcomes:deadlock"})
     EXPECT_TRUE(std::find(v1.begin(), v1.end(), s) == v1.end()) << s;
   EXPECT_TRUE(Coverage::known("nothing").empty());
   for (const std::string& cat : Coverage::categories()) {
