@@ -6,10 +6,19 @@
 #include <stdexcept>
 
 #include "arith.hpp"
+#include "memory.hpp"
 #include "rules.hpp"
 
 namespace concord {
 namespace {
+
+// §11: the time bound, counted in statements (memory.hpp).
+void count_steps(World& w, int64_t n) {
+  w.steps += n;
+  if (w.steps > w.step_limit)
+    throw OutOfSteps("the run needs more than the oracle's limit of " + std::to_string(w.step_limit) +
+                     " statements (at turn " + std::to_string(w.turn) + "; $" + kOracleStepsVariable + " sets it)");
+}
 
 // The running code: its process (one incarnation: a signal may end it while it is
 // blocked, §16.6) and its activation.
@@ -253,7 +262,7 @@ void exec_exit(const Frame& f, const Stmt& s) {
   int32_t id = live_process(f.w, t);
   if (id < 0) return;  // [R19/dead_target]
   // Queued: it takes effect when the run next settles (§16.2, §17.2).
-  f.w.signals.push_back(Signal{SignalKind::Exit, f.p.name, id, f.w.procs[id].incarnation, reason});
+  queue_signal(f.w, Signal{SignalKind::Exit, f.p.name, id, f.w.procs[id].incarnation, reason});
 }
 
 // --- version 2: calls (§18.1) ------------------------------------------------------
@@ -310,7 +319,7 @@ void exec_api(const Frame& f, const Stmt& s) {
   e.sub = static_cast<uint8_t>(s.api);
   e.child = child;
   e.effect = static_cast<uint8_t>(r);
-  w.journal.push_back(std::move(e));
+  journal(w, std::move(e));
   settle_blocked(f);
   if (s.slot2 >= 0) f.p.state[s.slot2] = static_cast<Value>(r);
 }
@@ -333,6 +342,7 @@ Ended run_code(const Frame& f) {
       }
       continue;
     }
+    if (c.pc == 0) count_steps(f.w, static_cast<int64_t>(c.body->size()));  // each round: an upper bound
     const Stmt& s = (*c.body)[c.pc++];
     switch (s.kind) {
       case StmtKind::Assign: exec_assign(f, s); break;
@@ -374,6 +384,7 @@ void run_handler(const Frame& f) {
   try {
     if (run_code(f) == Ended::Waiting) {
       f.p.wait->act = std::move(f.a);
+      charge(w, wait_cost(*f.p.wait));  // held until it resumes or exits
       mark_ready(w, f.id);
       return;
     }
@@ -417,13 +428,14 @@ void deliver(World& w, int32_t id, int64_t ready_count) {
   Process& p = w.procs[id];
   Message m = p.mailbox.pop_front();
   w.queued--;
+  w.memory_used -= Mailbox::cost(m);  // counted again as the deliver (or call) event
   Event e{m.caller >= 0 ? EventKind::Call : EventKind::Deliver, w.turn};  // §18.1: a call message
   e.name = p.name;
   e.other = m.from;
   e.sig = m.sig;
   e.ready = ready_count;
   e.args = m.args;
-  w.journal.push_back(std::move(e));
+  journal(w, std::move(e));
 
   const Kind& k = w.prog.kinds[p.kind];
   int32_t h = k.handler_of_sig[m.sig];
@@ -450,7 +462,8 @@ void resume(World& w, int32_t id, int64_t ready_count) {
   e.ready = ready_count;
   e.vtype = wait->type;
   e.args = {wait->value};
-  w.journal.push_back(std::move(e));
+  release(w, wait_cost(*wait));
+  journal(w, std::move(e));
   ActivationScope scope(w);
   Activation& a = scope.get();
   a = std::move(wait->act);

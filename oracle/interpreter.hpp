@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <new>
 #include <string>
 
 #include "program_json.hpp"
@@ -19,10 +20,17 @@ struct RunResult {
 
 // Throws InputError (code BAD_REQUEST) when the settings are out of range.
 void check_settings(const RunSettings& r);
+// Throws OutOfMemory (a std::bad_alloc) past the memory limit (memory.hpp, SPEC §11).
 RunResult run(const Program& p, const RunSettings& r);
 
 ojson result_to_json(const RunResult& r);
 std::string result_line(const RunResult& r);  // canonical, newline-terminated
 std::string error_line(const std::string& code, const std::string& message);
+// The MEMORY line (SPEC §10) for a run that ran out of memory: OutOfMemory says
+// which limit it passed, any other std::bad_alloc only "out of memory".
+std::string memory_error_line(const std::bad_alloc& e);
+// The oracle's answer to a run: result_line(run(p, r)), or the error line of a run
+// past the oracle's limits (SPEC §11): MEMORY, or TIMEOUT for the step limit.
+std::string answer_line(const Program& p, const RunSettings& r);
 
 }  // namespace concord

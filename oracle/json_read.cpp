@@ -2,9 +2,11 @@
 // §23.2) strictly. Every check names the JSON pointer of the value it rejects;
 // nesting is bounded before recursing, so no input can exhaust the stack. The
 // forms of version 2 are unknown in a version 1 document (§14.2).
+#include <cmath>
 #include <limits>
 
 #include "error.hpp"
+#include "json_text.hpp"
 #include "limits.hpp"
 #include "program_json.hpp"
 
@@ -39,16 +41,35 @@ std::string need_string(const ojson& j, const std::string& ptr) {
   return j.get<std::string>();
 }
 
-int64_t need_int(const ojson& j, const std::string& ptr) {
+}  // namespace
+
+int64_t json_int64(const ojson& j, const std::string& ptr) {
   if (j.is_number_unsigned()) {
     if (j.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
       throw InputError(ptr, "integer out of the int64 range");
     return static_cast<int64_t>(j.get<uint64_t>());
   }
   if (j.is_number_integer()) return j.get<int64_t>();
-  if (j.is_number_float()) throw InputError(ptr, "expected an integer, got a non-integer number (or one out of the int64 range)");
+  if (j.is_number_float()) {
+    double v = j.get<double>();
+    // Integral values in range were read as integers (json_text.hpp): this one is out of it.
+    throw InputError(ptr, std::trunc(v) == v ? "integer " + j.dump() + " out of the int64 range"
+                                             : "expected an integer, got the fraction " + j.dump());
+  }
   throw InputError(ptr, std::string("expected an integer, got ") + json_type(j));
 }
+
+uint64_t json_uint64(const ojson& j, const std::string& ptr) {
+  if (j.is_number_unsigned()) return j.get<uint64_t>();
+  if (j.is_number_integer()) throw InputError(ptr, "integer " + j.dump() + " is negative: expected 0..2^64-1");
+  if (j.is_number_float() && std::trunc(j.get<double>()) == j.get<double>())
+    throw InputError(ptr, "integer " + j.dump() + " out of the range 0..2^64-1");
+  return static_cast<uint64_t>(json_int64(j, ptr));  // throws: not an integer
+}
+
+namespace {
+
+int64_t need_int(const ojson& j, const std::string& ptr) { return json_int64(j, ptr); }
 
 const ojson& need_array(const ojson& j, const std::string& ptr) {
   if (!j.is_array()) throw InputError(ptr, std::string("expected an array, got ") + json_type(j));
@@ -393,70 +414,6 @@ Program program_from_json(const ojson& j) {
   return p;
 }
 
-namespace {
-
-// nlohmann's DOM parser copies subtrees recursively while it builds them (an
-// ordered_json object copies its members when it grows), so very deep input would
-// exhaust the stack. A valid program nests about 200 levels deep at most
-// (statements and expressions 64 deep each), so deeper input is rejected first.
-constexpr int kMaxJsonNesting = 512;
-
-void check_json_nesting(const std::string& text) {
-  int depth = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); i++) {
-    char c = text[i];
-    if (in_string) {
-      if (c == '\\') i++;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxJsonNesting)
-        throw InputError("byte " + std::to_string(i + 1), "JSON nested deeper than " + std::to_string(kMaxJsonNesting) + " levels");
-    } else if (c == ']' || c == '}') {
-      depth--;
-    }
-  }
-}
-
-// Finds where parsing fails, for the errors nlohmann throws without a position
-// (out_of_range 406: a number too large for a double): a SAX pass that builds nothing.
-struct ErrorLocator : nlohmann::json_sax<ojson> {
-  size_t byte = 0;
-  bool null() override { return true; }
-  bool boolean(bool) override { return true; }
-  bool number_integer(number_integer_t) override { return true; }
-  bool number_unsigned(number_unsigned_t) override { return true; }
-  bool number_float(number_float_t, const string_t&) override { return true; }
-  bool string(string_t&) override { return true; }
-  bool binary(binary_t&) override { return true; }
-  bool start_object(std::size_t) override { return true; }
-  bool key(string_t&) override { return true; }
-  bool end_object() override { return true; }
-  bool start_array(std::size_t) override { return true; }
-  bool end_array() override { return true; }
-  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception&) override {
-    byte = position;
-    return false;
-  }
-};
-
-}  // namespace
-
-Program program_from_json_text(const std::string& text) {
-  check_json_nesting(text);
-  ojson j;
-  try {
-    j = ojson::parse(text);
-  } catch (const ojson::parse_error& e) {
-    throw InputError("byte " + std::to_string(e.byte), std::string("malformed JSON: ") + e.what());
-  } catch (const ojson::exception& e) {
-    ErrorLocator where;
-    ojson::sax_parse(text, &where);
-    throw InputError("byte " + std::to_string(where.byte), std::string("malformed JSON: ") + e.what());
-  }
-  return program_from_json(j);
-}
+Program program_from_json_text(const std::string& text) { return program_from_json(parse_json_text(text)); }
 
 }  // namespace concord

@@ -5,7 +5,8 @@
 
 namespace concord {
 
-constexpr int kMaxDepth = 64;                    // nesting of statements, expressions, supervisors
+constexpr int kMaxDepth = 64;         // nesting of statements, expressions, supervisors
+constexpr int kMaxTextNesting = 256;  // parentheses and unary operators nested in text (§12.1)
 constexpr int kMaxNameLength = 32;
 constexpr int64_t kMaxRepeat = 1000;
 constexpr int64_t kMaxIntensity2 = 1000;         // intensity of a supervisor, version 2 (§14.3 V13)

@@ -2,14 +2,29 @@
 // (SPEC §6.4–§6.7, §8.1; version 2: §17.1 what an exit does, §19.1 how a start ends).
 #include <algorithm>
 
+#include "memory.hpp"
 #include "rules.hpp"
 
 namespace concord {
+
+void charge(World& w, int64_t held, int64_t text) {
+  w.memory_used += held + text;
+  w.text_bound += text;
+  if (w.memory_used > w.memory_limit)
+    throw OutOfMemory("the run needs more than the oracle's memory limit of " + size_text(w.memory_limit) +
+                      " (at turn " + std::to_string(w.turn) + "; $" + kOracleMemoryVariable + " sets it)");
+}
+
+void journal(World& w, Event e) {
+  charge(w, static_cast<int64_t>(sizeof(Event) + e.args.size() * sizeof(Value)), event_text_bound(w, e));
+  w.journal.push_back(std::move(e));
+}
 
 int32_t intern_name(World& w, const std::string& name) {
   auto it = w.name_ids.find(name);
   if (it != w.name_ids.end()) return it->second;
   int32_t id = static_cast<int32_t>(w.names.size());
+  charge(w, 96 + 2 * static_cast<int64_t>(name.size()));  // the string, its map node, its slot
   w.names.push_back(name);
   w.name_ids.emplace(name, id);
   w.proc_of_name.push_back(-1);
@@ -31,6 +46,9 @@ int32_t new_process(World& w, int32_t name, int32_t kind, std::vector<Value> par
   p.kind = kind;
   p.params = std::move(params);
   p.sup = sup;
+  const Kind& k = w.prog.kinds[kind];
+  charge(w, static_cast<int64_t>(sizeof(Process) + 16 + (p.params.size() + k.state.size()) * sizeof(Value)),
+         process_text_bound(w, p));
   return id;
 }
 
@@ -45,12 +63,13 @@ Started start_worker(World& w, int32_t id) {
   p.incarnation++;
   p.trap = false;
   w.queued -= static_cast<int64_t>(p.mailbox.size());
+  w.memory_used -= p.mailbox.bytes();
   p.mailbox.clear();
   w.live++;
   Event e{EventKind::Start, w.turn};
   e.name = p.name;
   e.sig = p.kind;
-  w.journal.push_back(std::move(e));
+  journal(w, std::move(e));
   try {
     p.state = initial_state(w, p);
     run_init(w, id);
@@ -62,16 +81,33 @@ Started start_worker(World& w, int32_t id) {
   return Started::Ok;
 }
 
+namespace {
+
+// Removes, from the `side` list of every process on the other end of `mine`, each
+// record of a monitor between it and `id`: one pass per process, however many
+// monitors the pair has (all of them are in `mine`).
+void forget_monitors(World& w, int32_t id, const std::vector<Monitor>& mine, std::vector<Monitor> Process::*side) {
+  std::vector<int32_t> others;
+  for (const Monitor& m : mine) others.push_back(m.other);
+  std::sort(others.begin(), others.end());
+  others.erase(std::unique(others.begin(), others.end()), others.end());
+  for (int32_t o : others) std::erase_if(w.procs[o].*side, [&](const Monitor& x) { return x.other == id; });
+}
+
+}  // namespace
+
 void exit_worker(World& w, int32_t id, int32_t reason, ExitCause cause) {
   Process& p = w.procs[id];
   // 1. Not alive; mailbox, state, trap flag and pending call discarded; the exit event.
   p.alive = false;
   w.queued -= static_cast<int64_t>(p.mailbox.size());
+  w.memory_used -= p.mailbox.bytes();
   p.mailbox.clear();
   p.state.clear();
   p.trap = false;
   p.blocked = 0;
   if (p.wait) {
+    release(w, wait_cost(*p.wait));
     p.wait.reset();
     w.waiting--;
   }
@@ -80,10 +116,11 @@ void exit_worker(World& w, int32_t id, int32_t reason, ExitCause cause) {
   Event e{EventKind::Exit, w.turn};
   e.name = p.name;
   e.reason = reason;
-  w.journal.push_back(std::move(e));
+  journal(w, std::move(e));
   // 2. Its links go (on both sides, in signal_links) and the monitors it held.
-  for (const Monitor& m : p.held)
-    std::erase_if(w.procs[m.other].watched_by, [&](const Monitor& x) { return x.other == id && x.number == m.number; });
+  release(w, kLinkCost * static_cast<int64_t>(p.links.size()) +
+                 kMonitorCost * static_cast<int64_t>(p.held.size() + p.watched_by.size()));
+  forget_monitors(w, id, p.held, &Process::watched_by);
   p.held.clear();
   // 3. Link signals by ascending id, then down and call signals together in the
   // order the monitors were made; those monitors go.
@@ -94,21 +131,21 @@ void exit_worker(World& w, int32_t id, int32_t reason, ExitCause cause) {
     for (int32_t other : linked) {
       Process& y = w.procs[other];
       std::erase(y.links, id);
-      w.signals.push_back(Signal{SignalKind::Link, p.name, other, y.incarnation, reason});
+      queue_signal(w, Signal{SignalKind::Link, p.name, other, y.incarnation, reason});
     }
   }
   for (const Monitor& m : p.watched_by) {
-    Process& holder = w.procs[m.other];
-    std::erase_if(holder.held, [&](const Monitor& x) { return x.number == m.number; });
-    w.signals.push_back(
-        Signal{m.call ? SignalKind::Call : SignalKind::Down, p.name, m.other, holder.incarnation, reason});
+    const Process& holder = w.procs[m.other];
+    queue_signal(w, Signal{m.call ? SignalKind::Call : SignalKind::Down, p.name, m.other, holder.incarnation, reason});
   }
+  forget_monitors(w, id, p.watched_by, &Process::held);
   p.watched_by.clear();
   // 4. A supervised worker's own exit is a pending exit of its supervisor.
   if (cause == ExitCause::Own && p.sup >= 0 && w.sups[p.sup].alive) add_pending_exit(w, p.sup, p.name, reason);
 }
 
 void append_message(World& w, int32_t id, Message m) {
+  charge(w, Mailbox::cost(m));  // given back when it is delivered or dropped with its mailbox
   Mailbox& box = w.procs[id].mailbox;
   box.push_back(std::move(m));
   w.peak_queued = std::max(w.peak_queued, ++w.queued);
@@ -124,7 +161,7 @@ void send_message(World& w, int32_t from, int32_t to, int32_t sig, std::vector<V
     e.other = from;
     e.sig = sig;
     e.args = std::move(args);
-    w.journal.push_back(std::move(e));
+    journal(w, std::move(e));
     return;
   }
   append_message(w, id, Message{from, sig, std::move(args)});
@@ -135,7 +172,7 @@ void journal_decision(World& w, int32_t sup_slot, int32_t child, Action a) {
   e.name = child;
   e.other = w.sups[sup_slot].name;
   e.action = a;
-  w.journal.push_back(std::move(e));
+  journal(w, std::move(e));
 }
 
 int32_t code_of(const World& w, int32_t reason) {

@@ -17,6 +17,10 @@ Program program_from_json(const ojson& j);
 // Parses text first; a syntax error is an InputError at "line:column".
 Program program_from_json_text(const std::string& text);
 
+// An integer of JSON input (SPEC §13), else an InputError at `ptr` saying why.
+int64_t json_int64(const ojson& j, const std::string& ptr);
+uint64_t json_uint64(const ojson& j, const std::string& ptr);
+
 ojson program_to_json(const Program& p);
 ojson expr_to_json(const Expr& e);
 

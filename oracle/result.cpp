@@ -5,6 +5,8 @@
 #include <charconv>
 
 #include "interpreter.hpp"
+#include "limits.hpp"
+#include "memory.hpp"
 #include "rules.hpp"
 
 namespace concord {
@@ -315,7 +317,7 @@ class LineWriter {
 std::string result_line(const RunResult& r) {
   const World& w = *r.world;
   LineWriter o(w);
-  o.out.reserve(64 * w.journal.size() + 256);
+  o.out.reserve(static_cast<size_t>(w.text_bound));  // at most that long: never copied while it grows
   o.raw("{\"ok\":true,\"run\":{\"seed\":"), o.unum(w.run.seed), o.raw(",\"turns\":"), o.num(w.run.turns);
   o.raw(",\"max_processes\":"), o.num(w.run.max_processes), o.raw("},\"outcome\":"), o.str(r.outcome);
   o.raw(",\"turns\":"), o.num(r.turns), o.raw(",\"journal\":[");
@@ -371,6 +373,84 @@ std::string result_line(const RunResult& r) {
   }
   o.raw("]}\n");
   return std::move(o.out);
+}
+
+// The bounds below follow LineWriter: fixed punctuation and keys, names as long as
+// they are, an integer at most 20 characters, a separating comma each. A test
+// checks that no result line is longer than the run's text_bound.
+namespace {
+
+constexpr int64_t kIntText = 20;  // "-9223372036854775808"
+
+int64_t name_len(const World& w, int32_t id) { return id < 0 ? 4 : static_cast<int64_t>(w.names[id].size()) + 2; }
+
+int64_t value_text(const World& w, Value v, Type t) {
+  return t != Type::Int ? name_len(w, static_cast<int32_t>(v)) : kIntText;  // addr, reason: a name (§22)
+}
+
+int64_t args_text(const World& w, const Event& e) {
+  int64_t n = static_cast<int64_t>(w.prog.sigs[e.sig].tag.size()) + 2;
+  const Signature& sig = w.prog.sigs[e.sig];
+  for (size_t i = 0; i < e.args.size(); i++) n += 1 + value_text(w, e.args[i], sig.types[i]);
+  return n;
+}
+
+}  // namespace
+
+int64_t event_text_bound(const World& w, const Event& e) {
+  switch (e.kind) {
+    case EventKind::Start:
+      return 64 + kIntText + name_len(w, e.name) +
+             (e.sig < 0 ? 12 : static_cast<int64_t>(w.prog.kinds[e.sig].name.size()) + 2);
+    case EventKind::Deliver:
+    case EventKind::Drop:
+    case EventKind::Call: return 96 + 2 * kIntText + name_len(w, e.name) + name_len(w, e.other) + args_text(w, e);
+    case EventKind::Exit: {  // and its failure record
+      int64_t n = 64 + kIntText + name_len(w, e.name) + name_len(w, e.reason);
+      return is_failure(w.names[e.reason]) ? 2 * n : n;
+    }
+    case EventKind::Decision:  // and its decision record
+      return 2 * (96 + kIntText + name_len(w, e.name) + name_len(w, e.other));
+    case EventKind::Signal:  // kind and effect at most 7 characters each; the reason a name, or "kill"
+      return 112 + kIntText + name_len(w, e.name) + name_len(w, e.other) + (e.reason < 0 ? 6 : name_len(w, e.reason));
+    case EventKind::Resume:
+      return 96 + 2 * kIntText + name_len(w, e.name) + name_len(w, e.other) + value_text(w, e.args[0], e.vtype);
+    case EventKind::Api:  // op at most 15 characters, result 9
+      return 128 + kIntText + name_len(w, e.name) + name_len(w, e.other) + name_len(w, e.child);
+  }
+  return 0;
+}
+
+int64_t process_text_bound(const World& w, const Process& p) {
+  const Kind& k = w.prog.kinds[p.kind];
+  int64_t n = 64 + kIntText + 2 * name_len(w, p.name) + static_cast<int64_t>(k.name.size()) + 2;
+  // An addr holds a name: a declared one, or k-N (kind, '-', 19 digits); a reason a
+  // reason or code (§15: at most kMaxNameLength).
+  for (const Field& f : k.state)
+    n += 8 + static_cast<int64_t>(f.name.size()) +
+         (f.type == Type::Addr     ? 2 + kMaxNameLength + 20
+          : f.type == Type::Reason ? 2 + kMaxNameLength
+                                   : kIntText);
+  return n;
+}
+
+int64_t child_text_bound(const World& w, int32_t name) { return 32 + name_len(w, name); }
+
+int64_t fixed_text_bound(const World& w) {
+  int64_t n = 256 + 3 * kIntText;  // the run's settings, outcome, turns and the arrays' brackets
+  for (const Supervisor& s : w.sups) {
+    n += 48 + name_len(w, s.name);
+    for (const Child& c : s.decl->children) {
+      const std::string& name = std::holds_alternative<ProcessDecl>(c.decl) ? std::get<ProcessDecl>(c.decl).name
+                                                                            : std::get<SupervisorDecl>(c.decl).name;
+      n += 32 + static_cast<int64_t>(name.size()) + 2;
+    }
+  }
+  return n;
+}
+
+std::string memory_error_line(const std::bad_alloc& e) {
+  return error_line("MEMORY", dynamic_cast<const OutOfMemory*>(&e) ? e.what() : "out of memory");
 }
 
 std::string error_line(const std::string& code, const std::string& message) {

@@ -6,6 +6,7 @@
 #include "error.hpp"
 #include "interpreter.hpp"
 #include "limits.hpp"
+#include "memory.hpp"
 #include "rules.hpp"
 
 namespace concord {
@@ -23,6 +24,8 @@ void add_supervisors(World& w, const SupervisorDecl& s, int32_t parent) {
 }
 
 void init_world(World& w) {
+  w.memory_limit = oracle_memory_limit();
+  w.step_limit = oracle_step_limit();
   // Name ids of the program (addr literals, declared names, reason literals) come
   // first, so a literal's resolved slot is its name id in the world.
   for (const std::string& n : w.prog.names) intern_name(w, n);
@@ -44,6 +47,7 @@ void init_world(World& w) {
   for (const Decl& d : w.prog.system)
     if (auto* sd = std::get_if<SupervisorDecl>(&d)) add_supervisors(w, *sd, -1);
   w.spawned.assign(w.prog.kinds.size(), 0);
+  charge(w, static_cast<int64_t>(w.sups.size() * sizeof(Supervisor)), fixed_text_bound(w));
 }
 
 Value constant(const Expr& e) { return e.kind == ExprKind::Int ? e.value : e.slot; }  // addr, reason: name id
@@ -106,6 +110,16 @@ RunResult run(const Program& p, const RunSettings& settings) {
     settle(w);
   }
   return r;
+}
+
+std::string answer_line(const Program& p, const RunSettings& r) {
+  try {
+    return result_line(run(p, r));
+  } catch (const std::bad_alloc& e) {
+    return memory_error_line(e);
+  } catch (const OutOfSteps& e) {
+    return error_line("TIMEOUT", e.what());
+  }
 }
 
 }  // namespace concord

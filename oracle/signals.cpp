@@ -10,18 +10,21 @@ namespace concord {
 void link_pair(World& w, int32_t a, int32_t b) {
   std::vector<int32_t>& la = w.procs[a].links;
   if (std::find(la.begin(), la.end(), b) != la.end()) return;
+  charge(w, kLinkCost);
   la.push_back(b);
   w.procs[b].links.push_back(a);
 }
 
 // §16.2: either side removes the link [R21/other_side]; nothing if there is none.
 void unlink_pair(World& w, int32_t a, int32_t b) {
-  std::erase(w.procs[a].links, b);
+  if (std::erase(w.procs[a].links, b) == 0) return;
   std::erase(w.procs[b].links, a);
+  release(w, kLinkCost);
 }
 
 // §16.1: one more monitor (monitoring twice holds two [R25/twice]), numbered.
 void add_monitor(World& w, int32_t holder, int32_t target, bool call) {
+  charge(w, kMonitorCost);
   int64_t n = ++w.monitors_made;
   w.procs[holder].held.push_back(Monitor{target, n, call});
   w.procs[target].watched_by.push_back(Monitor{holder, n, call});
@@ -37,6 +40,12 @@ void remove_monitor(World& w, int32_t holder, int32_t target, bool call) {
   int64_t n = it->number;
   held.erase(it);
   std::erase_if(w.procs[target].watched_by, [&](const Monitor& m) { return m.number == n; });
+  release(w, kMonitorCost);
+}
+
+void queue_signal(World& w, Signal s) {
+  charge(w, sizeof(Signal));
+  w.signals.push_back(s);
 }
 
 void journal_signal(World& w, SignalKind k, int32_t from, int32_t to_name, int32_t reason, SignalEffect effect) {
@@ -46,7 +55,7 @@ void journal_signal(World& w, SignalKind k, int32_t from, int32_t to_name, int32
   e.name = to_name;
   e.reason = reason;
   e.effect = static_cast<uint8_t>(effect);
-  w.journal.push_back(std::move(e));
+  journal(w, std::move(e));
 }
 
 namespace {
@@ -110,6 +119,7 @@ void settle(World& w) {
     if (!w.signals.empty()) {
       Signal s = w.signals.front();
       w.signals.pop_front();
+      release(w, sizeof(Signal));
       apply_signal(w, s);
       continue;
     }

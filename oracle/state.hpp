@@ -23,6 +23,10 @@
 //   pending exit (§17.3). `restarting` marks a failed restart whose retry is pending.
 // - `live` counts alive workers (the process limit, §6.6); `waiting` counts the live
 //   workers that wait in a call (the deadlock outcome, §18.3).
+// - `memory_used` counts what the run holds and the text it adds to its result
+//   (memory.hpp); charge() keeps it at most `memory_limit` or ends the run. That
+//   covers version 2's state too: queued signals, links, monitors, pending items
+//   and the activations of waiting callers.
 #pragma once
 
 #include <cstdint>
@@ -60,10 +64,19 @@ struct Message {
 // storage once drained.
 class Mailbox {
  public:
+  // The bytes a message is counted for while it is queued (memory.hpp).
+  static int64_t cost(const Message& m) {
+    return static_cast<int64_t>(sizeof(Message) + m.args.size() * sizeof(Value));
+  }
   bool empty() const { return head_ == items_.size(); }
   size_t size() const { return items_.size() - head_; }
-  void push_back(Message m) { items_.push_back(std::move(m)); }
+  int64_t bytes() const { return bytes_; }  // the cost of the messages queued
+  void push_back(Message m) {
+    bytes_ += cost(m);
+    items_.push_back(std::move(m));
+  }
   Message pop_front() {
+    bytes_ -= cost(items_[head_]);
     Message m = std::move(items_[head_++]);
     if (head_ == items_.size()) clear();                        // drained: reuse storage
     else if (head_ >= 32 && head_ * 2 >= items_.size()) compact();  // amortised O(1)
@@ -72,6 +85,7 @@ class Mailbox {
   void clear() {
     items_.clear();
     head_ = 0;
+    bytes_ = 0;
   }
 
  private:
@@ -80,7 +94,8 @@ class Mailbox {
     head_ = 0;
   }
   std::vector<Message> items_;
-  size_t head_ = 0;  // index of the oldest message
+  size_t head_ = 0;    // index of the oldest message
+  int64_t bytes_ = 0;  // cost() of the queued messages
 };
 
 // Where a running body goes on: the statement list, the next statement, and for
@@ -235,8 +250,13 @@ struct World {
   // to run, so a delivery allocates nothing for its continuation.
   std::vector<Activation> acts;
   size_t act_depth = 0;
+  int64_t memory_used = 0;   // bytes counted so far (memory.hpp), text_bound included
+  int64_t text_bound = 0;    // the longest the result line can be now (§9.3)
+  int64_t memory_limit = 0;  // the run stops with OutOfMemory beyond it
+  int64_t steps = 0;         // statements executed so far (memory.hpp)
+  int64_t step_limit = 0;    // the run stops with OutOfSteps beyond it
 
-  std::vector<Event> journal;
+  std::deque<Event> journal;  // a deque: growing it never copies it
 
   // Peaks of the run, for the sizes campaigns report (runners/failure.hpp RunSize):
   // no rule reads them.

@@ -23,12 +23,14 @@ ChildEntry* find_child(Supervisor& s, int32_t name, size_t& index) {
 }
 
 void push_pending(World& w, int32_t slot, PendingItem item) {
+  charge(w, sizeof(PendingItem));
   w.sups[slot].pending.push_back(item);
   w.pending_items++;
 }
 
 void clear_pending(World& w, Supervisor& s) {
   w.pending_items -= static_cast<int64_t>(s.pending.size());
+  release(w, static_cast<int64_t>(s.pending.size() * sizeof(PendingItem)));
   s.pending.clear();
 }
 
@@ -41,6 +43,7 @@ void consume_pending_exit(World& w, int32_t slot, int32_t child) {
     if (!it->retry && it->child == child) {
       q.erase(it);
       w.pending_items--;
+      release(w, sizeof(PendingItem));
       return;
     }
 }
@@ -88,7 +91,7 @@ void terminate_supervisor(World& w, int32_t slot) {
   Event e{EventKind::Exit, w.turn};
   e.name = s.name;
   e.reason = w.words.shutdown;
-  w.journal.push_back(std::move(e));
+  journal(w, std::move(e));
 }
 
 // Starts (or restarts) one entry of the child list in place (§6.7, §7.3, §19.1).
@@ -235,7 +238,7 @@ Started start_supervisor(World& w, int32_t slot) {
   Event e{EventKind::Start, w.turn};
   e.name = s.name;
   e.sig = -1;
-  w.journal.push_back(std::move(e));
+  journal(w, std::move(e));
   for (const Child& c : s.decl->children) {
     ChildEntry entry{};
     entry.restart = c.restart;
@@ -278,6 +281,7 @@ void add_dynamic_child(World& w, int32_t slot, int32_t id, Restart r, bool signi
   entry.proc = id;
   entry.running = how == Started::Ok;
   entry.significant = significant;
+  charge(w, sizeof(ChildEntry), child_text_bound(w, entry.name));
   w.sups[slot].children.push_back(entry);
 }
 
@@ -293,6 +297,7 @@ void handle_pending(World& w, int32_t slot) {
     PendingItem item = s.pending.front();
     s.pending.pop_front();
     w.pending_items--;
+    release(w, sizeof(PendingItem));
     if (item.retry) handle_retry(w, slot, item);
     else handle_exit(w, slot, item);
   }

@@ -656,8 +656,8 @@ class Parser {
       e.args.push_back(std::move(lhs));
       int rhs_height = 0;
       e.args.push_back(expr(op_info(op).prec, rhs_height));
-      height = std::max(height, rhs_height) + 1;
-      if (height > kMaxDepth) fail_here("expression nested deeper than " + std::to_string(kMaxDepth));
+      height = std::max(height, rhs_height) + 1;  // a leaf has height 0: the tree has height + 1 levels
+      if (height >= kMaxDepth) fail_here("expression nested deeper than " + std::to_string(kMaxDepth));
       lhs = std::move(e);
     }
     return lhs;
@@ -671,10 +671,10 @@ class Parser {
       advance();
       e.kind = ExprKind::Unary;
       e.op = t.text == "-" ? Op::Neg : t.text == "!" ? Op::Not : Op::BNot;
-      if (++parens_ > kMaxDepth) fail_here("expression nested deeper than " + std::to_string(kMaxDepth));
+      if (++parens_ > kMaxTextNesting) fail_nesting();
       e.args.push_back(unary(height));
       parens_--;
-      if (++height > kMaxDepth) fail_here("expression nested deeper than " + std::to_string(kMaxDepth));
+      if (++height >= kMaxDepth) fail_here("expression nested deeper than " + std::to_string(kMaxDepth));
       return e;
     }
     height = 0;
@@ -695,14 +695,19 @@ class Parser {
       e.kind = ExprKind::Var;
       e.name = advance().text;
     } else if (accept("(")) {
-      if (++parens_ > kMaxDepth) fail_here("expression nested deeper than " + std::to_string(kMaxDepth));
-      e = expr(0, height);
+      if (++parens_ > kMaxTextNesting) fail_nesting();
+      e = expr(0, height);  // parentheses are not a node: they do not count (§4.13)
       parens_--;
       expect(")");
     } else {
       fail_here("expected an expression");
     }
     return e;
+  }
+
+  [[noreturn]] void fail_nesting() {
+    fail_here("parentheses and unary operators nested deeper than " + std::to_string(kMaxTextNesting) +
+              " (a limit of the text syntax, SPEC §12.1)");
   }
 
   std::vector<Token> t_;

@@ -119,6 +119,7 @@ ojson report_summary(const CampaignConfig& cfg, const CampaignReport& r, const T
     auto hit = r.hits.find(f.signature);
     if (hit != r.hits.end()) s["hits"] = hit->second;
     if (!f.corpus_file.empty()) s["corpus_file"] = f.corpus_file;
+    if (!f.store_error.empty()) s["store_error"] = f.store_error;
     if (f.shrunk)
       s["shrink"] = ojson{{"size_before", f.shrink.size_before},
                           {"size_after", f.shrink.size_after},
@@ -200,7 +201,7 @@ ojson read_report(const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw InputError(dir, "not a report folder (no such directory)");
   if (!fs::exists(path, ec)) throw InputError(path, "missing: not a report folder of concord fuzz");
-  ojson j = read_json_file(path);
+  ojson j = read_json_file(path, false);  // its figures include fractions
   if (!j.is_object() || !j.contains("concord_report"))
     throw InputError(path, "not a concord report (no \"concord_report\" version)");
   if (j["concord_report"] != kReportVersion)
@@ -329,12 +330,14 @@ std::string first_difference_words(const ojson& s) {
   return out;
 }
 
-void write_report(const std::string& dir, const ojson& summary) {
-  fs::create_directories(dir);
-  write_file_atomic((fs::path(dir) / "summary.json").string(), summary.dump(2) + "\n");
-  write_file_atomic((fs::path(dir) / "summary.md").string(), report_markdown(summary));
-  write_file_atomic((fs::path(dir) / "junit.xml").string(), report_junit(summary));
-  write_file_atomic((fs::path(dir) / "index.html").string(), report_html(summary));
+void write_report(const std::string& dir, const ojson& summary,
+                  const std::vector<std::pair<std::string, std::string>>& pages) {
+  std::vector<std::pair<std::string, std::string>> files = pages;
+  files.emplace_back("summary.md", report_markdown(summary));
+  files.emplace_back("junit.xml", report_junit(summary));
+  files.emplace_back("index.html", report_html(summary));
+  files.emplace_back("summary.json", summary.dump(2) + "\n");
+  write_folder(dir, files, "summary.json");  // no summary.json: not a (complete) report
 }
 
 }  // namespace concord

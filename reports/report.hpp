@@ -63,8 +63,11 @@ std::string signatures_words(const ojson& summary);
 std::string status_words(const ojson& signature_entry);  // "NEW", "known", "known deviation"
 std::string first_difference_words(const ojson& signature_entry);
 
-// Writes summary.json, summary.md, junit.xml and index.html into dir (created),
-// each atomically.
-void write_report(const std::string& dir, const ojson& summary);
+// Writes summary.json, summary.md, junit.xml, index.html and `pages` (paths in the
+// folder: the triage pages) into dir, created when needed, as one folder
+// (write_folder, runners/files.hpp): either all of them arrive, summary.json last,
+// or a WriteError leaves dir as it was. summary.json marks a complete report.
+void write_report(const std::string& dir, const ojson& summary,
+                  const std::vector<std::pair<std::string, std::string>>& pages = {});
 
 }  // namespace concord

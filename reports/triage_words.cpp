@@ -3,6 +3,7 @@
 // the commands that reproduce it.
 #include <algorithm>
 
+#include "oracle/printable.hpp"
 #include "reports/triage_page.hpp"
 #include "runners/backends.hpp"
 #include "targets/targets.hpp"
@@ -17,7 +18,7 @@ std::string value_words(const ojson& v) {
     });
     if (name) return s;
   }
-  return v.dump(-1, ' ', false, ojson::error_handler_t::replace);
+  return printable(v.dump(-1, ' ', false, ojson::error_handler_t::replace));  // a target's text: shown escaped
 }
 
 ElementWords element_words(const ojson& e) {

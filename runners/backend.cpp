@@ -10,6 +10,8 @@
 
 #include "oracle/check.hpp"
 #include "oracle/interpreter.hpp"
+#include "oracle/printable.hpp"
+#include "runners/answer_bound.hpp"
 
 namespace concord {
 namespace {
@@ -23,7 +25,7 @@ constexpr double kWarmUpSeconds = 20;  // at least, for a backend to start and a
 std::string snippet(const std::string& text) {
   constexpr size_t kMax = 200;
   ojson s = text.size() > kMax ? text.substr(0, kMax) + "..." : text;
-  return s.dump(-1, ' ', false, ojson::error_handler_t::replace);
+  return printable(s.dump(-1, ' ', false, ojson::error_handler_t::replace));
 }
 
 std::string seconds(double s) {
@@ -38,7 +40,7 @@ std::string stderr_tail(const std::string& text) {
   size_t end = text.find_last_not_of(" \t\r\n");
   if (end == std::string::npos) return "";
   std::string t = text.substr(0, end + 1);
-  return t.size() > kMax ? "..." + t.substr(t.size() - kMax) : t;
+  return printable(t.size() > kMax ? "..." + t.substr(t.size() - kMax) : t);
 }
 
 bool integer_equals(const ojson& j, int64_t v) {
@@ -68,7 +70,7 @@ ojson run_json(const RunSettings& s) {
 std::string parse_answer(const std::string& line, const RunSettings& run, Answer& a) {
   try {
     a.json = ojson::parse(line);
-  } catch (const ojson::parse_error&) {
+  } catch (const ojson::exception&) {  // also a number no double holds (1e400)
     return "not JSON: " + snippet(line);
   }
   a.line = line;
@@ -145,7 +147,8 @@ std::string request_line(const ojson& program, const std::vector<RunSettings>& r
 }
 
 bool collect_answers(Subprocess& proc, const std::string& who, const std::vector<RunSettings>& runs, double run_timeout,
-                     Deadline request_deadline, const std::function<void(size_t, Answer)>& on_answer) {
+                     Deadline request_deadline, const std::vector<size_t>& max_bytes,
+                     const std::function<void(size_t, Answer)>& on_answer) {
   auto fail_from = [&](size_t from, const std::string& code, const std::string& message) {
     for (size_t k = from; k < runs.size(); k++) on_answer(k, harness_error(code, message));
   };
@@ -154,7 +157,8 @@ bool collect_answers(Subprocess& proc, const std::string& who, const std::vector
     Deadline run_deadline = deadline_after(run_timeout);
     bool request_first = request_deadline < run_deadline;
     std::string line;
-    switch (proc.read_line(line, std::min(run_deadline, request_deadline))) {
+    size_t max_line = i < max_bytes.size() ? max_bytes[i] : kErrorLineBound;
+    switch (proc.read_line(line, std::min(run_deadline, request_deadline), max_line)) {
       case Subprocess::Io::kOk: {
         Answer a;
         std::string problem = parse_answer(line, runs[i], a);
@@ -173,8 +177,9 @@ bool collect_answers(Subprocess& proc, const std::string& who, const std::vector
         fail_from(i + 1, "TIMEOUT", who + ": not answered: " + run + " timed out");
         return false;
       case Subprocess::Io::kTooLong:
-        on_answer(i, harness_error("BAD_OUTPUT",
-                                   who + ": " + run + ": a line too long to be a result" + with_stderr_tail(proc)));
+        on_answer(i, harness_error("BAD_OUTPUT", who + ": " + run + ": a line longer than " + std::to_string(max_line) +
+                                                     " bytes, the most this run can produce (PROTOCOL.md)" +
+                                                     with_stderr_tail(proc)));
         fail_from(i + 1, "BAD_OUTPUT", who + ": not answered: " + run + " was bad output");
         return false;
       case Subprocess::Io::kEof: {
@@ -269,8 +274,9 @@ std::vector<Answer> Backend::request(const ojson& program, const std::vector<Run
     return out;
   }
   // A failed write (kEof) means it is gone: reading tells how it ended.
-  bool healthy = collect_answers(*proc_, spec_.name, runs, run_timeout, request_deadline,
-                                 [&](size_t, Answer a) { out.push_back(std::move(a)); });
+  bool healthy =
+      collect_answers(*proc_, spec_.name, runs, run_timeout, request_deadline, answer_bytes_bounds(program, runs),
+                      [&](size_t, Answer a) { out.push_back(std::move(a)); });
   if (!healthy) stop();
   return out;
 }

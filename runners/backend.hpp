@@ -47,11 +47,13 @@ std::string request_line(const ojson& program, const std::vector<RunSettings>& r
 
 // Reads one line per run from `proc` and turns each into an Answer, handed to
 // `on_answer(index, answer)` as soon as it is read, in run order. Deadlines: run i by
-// min(previous answer + run_timeout, request_deadline). Returns false when the
-// process broke the protocol, died or hung: it must then be killed (not done here).
-// `who` names the process in messages ("lying", "c: compiled program").
+// min(previous answer + run_timeout, request_deadline). A line longer than
+// max_bytes[i] (answer_bound.hpp) is BAD_OUTPUT, read no further. Returns false when
+// the process broke the protocol, died or hung: it must then be killed (not done
+// here). `who` names the process in messages ("lying", "c: compiled program").
 bool collect_answers(Subprocess& proc, const std::string& who, const std::vector<RunSettings>& runs, double run_timeout,
-                     Deadline request_deadline, const std::function<void(size_t, Answer)>& on_answer);
+                     Deadline request_deadline, const std::vector<size_t>& max_bytes,
+                     const std::function<void(size_t, Answer)>& on_answer);
 
 // Timeouts of one request in place of the spec's (0: the spec's).
 struct RequestLimits {

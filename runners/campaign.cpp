@@ -168,9 +168,13 @@ void store_finding(Shared& sh, Finding& f, const ShrinkCase& c) {
                    {"generator_version", gen::kGeneratorVersion},
                    {"seeds_per_program", sh.cfg.seeds_per_program},
                    {"reproduce", f.reproduce}};
-  Stored s = store_case(sh.cfg.corpus_dir, nc);
-  f.corpus_file = s.path;
-  f.stored = s.written;
+  try {
+    Stored s = store_case(sh.cfg.corpus_dir, nc);
+    f.corpus_file = s.path;
+    f.stored = s.written;
+  } catch (const WriteError& e) {  // a full disk: keep the finding in the report, go on
+    f.store_error = e.what();
+  }
 }
 
 // One case: generate, run, compare; a divergence is confirmed, classified, and a

@@ -69,6 +69,7 @@ struct Finding {
   double found_after = 0;  // seconds from the campaign's start
   std::string corpus_file;
   bool stored = false;
+  std::string store_error;  // why it could not be stored (a full disk: WriteError), or ""
   bool shrunk = false;
   ShrinkStats shrink;
   std::string note;  // what else to know, e.g. why a shrunk case was not kept

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "oracle/printable.hpp"
 #include "runners/diff.hpp"
 
 namespace concord {
@@ -20,8 +21,10 @@ std::string indent(const std::string& text, const std::string& by) {
   return out;
 }
 
+// A target's message is its own text: printable, so a report stays one line per message.
 std::string what_it_is(const Answer& a) {
-  return a.ok() ? std::string("a result") : "error " + a.code() + ": " + a.json.value("message", std::string());
+  return a.ok() ? std::string("a result")
+                : "error " + printable(a.code()) + ": " + printable(a.json.value("message", std::string()));
 }
 
 // Both sides around the first differing byte, for a difference of form only.
@@ -31,7 +34,7 @@ std::string byte_report(const std::string& ref_name, const std::string& ref, con
   while (at < n && ref[at] == got[at]) at++;
   size_t from = at > 30 ? at - 30 : 0;
   auto excerpt = [&](const std::string& s) {
-    return ojson(s.substr(from, 60)).dump(-1, ' ', false, ojson::error_handler_t::replace);
+    return printable(ojson(s.substr(from, 60)).dump(-1, ' ', false, ojson::error_handler_t::replace));
   };
   return "same JSON value, different bytes (SPEC 9.3 canonical form): first at byte " + std::to_string(at) + "\n" +
          "  " + ref_name + ": ..." + excerpt(ref) + "\n  " + name + ": ..." + excerpt(got) + "\n";
@@ -60,6 +63,11 @@ Comparison compare_answers(const std::string& ref_name, const Answer& ref, const
   if (!got.ok() && !is_definite(got.code())) {
     c.verdict = Verdict::kNoVerdict;
     c.report = "  no verdict: " + what_it_is(got) + "\n";
+    return c;
+  }
+  if (!ref.ok() && !is_definite(ref.code())) {  // the reference itself gave none (MEMORY: SPEC §11)
+    c.verdict = Verdict::kNoVerdict;
+    c.report = "  no verdict: " + ref_name + ": " + what_it_is(ref) + "\n";
     return c;
   }
   if (!ref.ok() || !got.ok()) {

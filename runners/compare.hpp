@@ -12,7 +12,7 @@ namespace concord {
 enum class Verdict {
   kAgree,
   kDiffer,     // a definite divergence
-  kNoVerdict,  // the target gave an indefinite error (TIMEOUT, CRASH, MEMORY)
+  kNoVerdict,  // the target, or the reference, gave an indefinite error (TIMEOUT, CRASH, MEMORY)
 };
 
 struct Comparison {

@@ -1,12 +1,8 @@
 // runners/corpus_store.cpp: atomic writes, one case per signature, merging.
 #include "corpus_store.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <cstdio>
 #include <filesystem>
-#include <random>
 #include <stdexcept>
 
 #include "oracle/error.hpp"
@@ -51,32 +47,6 @@ size_t json_size(const ojson& j) {
   if (j.is_structured())
     for (const ojson& v : j) n += json_size(v);
   return n;
-}
-
-void write_file_atomic(const std::string& path, const std::string& text) {
-  fs::path target(path);
-  std::error_code ec;
-  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
-  std::random_device rd;
-  std::string tmp = path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(rd());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error("cannot create " + tmp);
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n <= 0) {
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      throw std::runtime_error("cannot write " + tmp);
-    }
-    done += static_cast<size_t>(n);
-  }
-  bool synced = ::fsync(fd) == 0;
-  ::close(fd);
-  if (!synced || ::rename(tmp.c_str(), path.c_str()) != 0) {
-    ::unlink(tmp.c_str());
-    throw std::runtime_error("cannot write " + path);
-  }
 }
 
 namespace {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "oracle/program_json.hpp"
+#include "runners/files.hpp"
 #include "runners/load.hpp"
 
 namespace concord {
@@ -27,9 +28,6 @@ struct NewCase {
 ojson case_json(const NewCase& c);                        // the file's content, keys in the README's order
 std::string case_name_for(const std::string& signature);  // "div_" + 16 hex digits of its hash
 size_t json_size(const ojson& j);                         // values and containers: the size that decides "smaller"
-
-// Writes `text` to `path` atomically; creates the folder. Throws std::runtime_error.
-void write_file_atomic(const std::string& path, const std::string& text);
 
 struct Stored {
   std::string path;      // the file that now holds the signature

@@ -3,6 +3,8 @@
 // keys only on the right; arrays element by element, then by length.
 #include "diff.hpp"
 
+#include "oracle/printable.hpp"
+
 namespace concord {
 namespace {
 
@@ -44,7 +46,9 @@ std::optional<Difference> walk(const ojson& a, const ojson& b, const std::string
 std::optional<Difference> first_difference(const ojson& left, const ojson& right) { return walk(left, right, ""); }
 
 std::string describe(const Difference& d, const std::string& left_name, const std::string& right_name) {
-  auto show = [](const ojson& v, bool missing) { return missing ? std::string("(absent)") : v.dump(); };
+  auto show = [](const ojson& v, bool missing) {
+    return missing ? std::string("(absent)") : printable(v.dump(-1, ' ', false, ojson::error_handler_t::replace));
+  };
   return "first difference at " + (d.pointer.empty() ? std::string("/") : d.pointer) + "\n  " + left_name + ": " +
          show(d.left, d.left_missing) + "\n  " + right_name + ": " + show(d.right, d.right_missing) + "\n";
 }

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "oracle/interpreter.hpp"
+#include "oracle/memory.hpp"
 #include "runners/compare.hpp"
 #include "runners/diff.hpp"
 
@@ -62,8 +63,10 @@ Answer oracle_answer(const Program& p, const RunSettings& r, RunSize* size) {
     RunResult result = run(p, r);
     if (size) *size = run_size(*result.world);
     a.line = result_line(result);
-  } catch (const std::bad_alloc&) {
-    a.line = error_line("MEMORY", "out of memory");
+  } catch (const std::bad_alloc& e) {
+    a.line = memory_error_line(e);  // as answer_line (oracle/run.cpp)
+  } catch (const OutOfSteps& e) {
+    a.line = error_line("TIMEOUT", e.what());
   }
   a.line.pop_back();  // the '\n'
   a.json = ojson::parse(a.line);

@@ -2,12 +2,15 @@
 #include "load.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "oracle/check.hpp"
 #include "oracle/error.hpp"
+#include "oracle/json_text.hpp"
 #include "oracle/limits.hpp"
 #include "oracle/text.hpp"
 
@@ -17,7 +20,7 @@ namespace fs = std::filesystem;
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "cannot open file");
+  if (!in) throw InputError(path, std::string("cannot open file: ") + std::strerror(errno));
   std::string data;
   char buf[65536];
   while (in.read(buf, sizeof buf) || in.gcount() > 0) {
@@ -50,18 +53,17 @@ namespace {
 
 int64_t int_at(const ojson& j, const char* key, int64_t dflt, const std::string& ptr) {
   if (!j.contains(key)) return dflt;
-  if (!j[key].is_number_integer()) throw InputError(ptr + "/" + key, "expected an integer");
-  return j[key].get<int64_t>();
+  return json_int64(j[key], ptr + "/" + key);
 }
 
 }  // namespace
 
-ojson read_json_file(const std::string& path) {
+ojson read_json_file(const std::string& path, bool exact_integers) {
   std::string text = read_file(path);
   try {
-    return ojson::parse(text);
-  } catch (const ojson::parse_error& e) {
-    throw InputError(path + ": byte " + std::to_string(e.byte), std::string("malformed JSON: ") + e.what());
+    return parse_json_text(text, JsonTextOptions{exact_integers});
+  } catch (const InputError& e) {
+    throw InputError(with_origin(path, e), e.what_is_wrong);
   }
 }
 
@@ -86,6 +88,10 @@ Case load_case(const std::string& path) {
   if (j.contains("source")) {
     if (!j["source"].is_string()) fail("/source", "expected a file name");
     fs::path src = fs::path(path).parent_path() / j["source"].get<std::string>();
+    std::error_code ec;
+    if (!fs::is_regular_file(src, ec))
+      fail("/source", "the program file '" + j["source"].get<std::string>() + "' (" + src.string() +
+                          ") does not exist or is not a file");
     c.program = load_program(src.string());
   } else {
     try {
@@ -114,11 +120,14 @@ Case load_case(const std::string& path) {
     std::string ptr = "/runs/" + std::to_string(i);
     if (!r.is_object()) fail(ptr, "expected an object");
     CaseRun cr;
-    if (!r.contains("seed") || !r["seed"].is_number_unsigned())
-      fail(ptr + "/seed", "expected an unsigned 64-bit integer");
-    cr.settings.seed = r["seed"].get<uint64_t>();
-    cr.settings.turns = int_at(r, "turns", kDefaultTurns, ptr);
-    cr.settings.max_processes = int_at(r, "max_processes", kDefaultProcesses, ptr);
+    if (!r.contains("seed")) fail(ptr + "/seed", "missing: expected an unsigned 64-bit integer");
+    try {
+      cr.settings.seed = json_uint64(r["seed"], ptr + "/seed");
+      cr.settings.turns = int_at(r, "turns", kDefaultTurns, ptr);
+      cr.settings.max_processes = int_at(r, "max_processes", kDefaultProcesses, ptr);
+    } catch (const InputError& e) {
+      throw InputError(path + ": " + e.where, e.what_is_wrong);
+    }
     if (!r.contains("expect")) fail(ptr + "/expect", "missing expected result");
     cr.expect = r["expect"];
     c.runs.push_back(std::move(cr));

@@ -12,7 +12,9 @@
 namespace concord {
 
 std::string read_file(const std::string& path);  // bounded by kMaxInputBytes
-ojson read_json_file(const std::string& path);   // read_file, then parsed; errors located as "path: byte N"
+// read_file, then parsed strictly (oracle/json_text.hpp); errors located as "path:byte N"
+// or "path: /json/pointer". exact_integers: false for files whose fractions are meant.
+ojson read_json_file(const std::string& path, bool exact_integers = true);
 
 // A program in text (.conc) or JSON form, sniffed by the first non-blank byte;
 // parsed and checked.

@@ -10,6 +10,8 @@
 #include "oracle/check.hpp"
 #include "oracle/error.hpp"
 #include "oracle/interpreter.hpp"
+#include "oracle/json_text.hpp"
+#include "oracle/memory.hpp"
 
 namespace concord {
 namespace {
@@ -22,7 +24,7 @@ RunRequest parse_run(const ojson& j) {
   }
   for (auto it = j.begin(); it != j.end(); ++it)
     if (it.key() != "seed" && it.key() != "turns" && it.key() != "max_processes") {
-      r.bad = "unknown key '" + it.key() + "' in a run";
+      r.bad = "unknown key '" + printable(it.key()) + "' in a run";
       return r;
     }
   if (!j.contains("seed") || !j.contains("turns") || !j.contains("max_processes")) {
@@ -55,10 +57,10 @@ RunRequest parse_run(const ojson& j) {
 std::string envelope_problem(const ojson& req) {
   for (auto it = req.begin(); it != req.end(); ++it)
     if (it.key() != "concord_protocol" && it.key() != "program" && it.key() != "runs")
-      return "unknown key '" + it.key() + "' in the request";
+      return "unknown key '" + printable(it.key()) + "' in the request";
   if (!req.contains("concord_protocol") || req["concord_protocol"] != 1)
     return "this backend speaks concord_protocol 1 (got " +
-           (req.contains("concord_protocol") ? req["concord_protocol"].dump() : std::string("none")) + ")";
+           (req.contains("concord_protocol") ? printable(req["concord_protocol"].dump()) : std::string("none")) + ")";
   if (!req.contains("program")) return "the request has no \"program\"";
   return "";
 }
@@ -66,9 +68,9 @@ std::string envelope_problem(const ojson& req) {
 void handle(const std::string& line, const Emit& emit, const Answerer& answer) {
   ojson req;
   try {
-    req = ojson::parse(line);
-  } catch (const ojson::parse_error& e) {
-    emit(error_line("BAD_REQUEST", std::string("the request is not JSON: ") + e.what()));
+    req = parse_json_text(line);
+  } catch (const InputError& e) {  // not JSON, or JSON concord cannot read (a duplicate key, 1e400)
+    emit(error_line("BAD_REQUEST", std::string("the request cannot be read: ") + e.what()));
     return;
   }
   if (!req.is_object() || !req.contains("runs") || !req["runs"].is_array()) {
@@ -96,8 +98,8 @@ void handle(const std::string& line, const Emit& emit, const Answerer& answer) {
   std::string code, message;
   try {
     answer(program, runs, counted);
-  } catch (const std::bad_alloc&) {
-    code = "MEMORY", message = "out of memory";
+  } catch (const std::bad_alloc& e) {
+    code = "MEMORY", message = dynamic_cast<const OutOfMemory*>(&e) ? e.what() : "out of memory";
   } catch (const std::exception& e) {
     code = "INTERNAL", message = e.what();
   }
@@ -119,11 +121,7 @@ void answer_with_oracle(const Program& p, const std::vector<RunRequest>& runs, c
       emit(error_line("BAD_REQUEST", r.bad));
       continue;
     }
-    try {
-      emit(result_line(run(p, r.settings)));
-    } catch (const std::bad_alloc&) {
-      emit(error_line("MEMORY", "out of memory"));
-    }
+    emit(answer_line(p, r.settings));
   }
 }
 

@@ -1,5 +1,6 @@
 // runners/subprocess.cpp: Subprocess on Boost.Process v1 + one asio io_context per
-// child. stdout and stderr always have a read pending; every wait is
+// child. The child Boost starts is a reaper (reaper.hpp) whose own child runs the
+// command. stdout and stderr always have a read pending; every wait is
 // io_context::run_one_until(deadline), so nothing spins. Exit is observed with
 // waitid(WNOWAIT) so that the group is killed while its leader's pid is still ours.
 #include "subprocess.hpp"
@@ -22,8 +23,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <initializer_list>
 #include <mutex>
 #include <thread>
+
+#include "runners/cleanup.hpp"
+#include "runners/reaper.hpp"
 
 namespace bp = boost::process;
 namespace asio = boost::asio;
@@ -118,6 +123,8 @@ struct Subprocess::Impl {
   size_t err_total = 0;
   bool err_eof = false;
   bool stdin_open = true;
+  pid_t command = -1;                // the command's pid (its group's id); the child is its reaper
+  int cleanup_slot = -1;             // the reaper, stopped by a fatal signal (cleanup.hpp)
   std::optional<ExitStatus> status;  // set once reaped
 
   explicit Impl(const Command& cmd, const std::function<int()>* body = nullptr) {
@@ -137,17 +144,25 @@ struct Subprocess::Impl {
     Limits lim = cmd.limits;
     pid_t parent = ::getpid();
     const char* dir = cmd.dir.empty() ? nullptr : cmd.dir.c_str();
-    auto exec_setup = [lim, parent, dir, body](auto&) {
+    int pid_pipe[2];  // the reaper tells the command's pid through it
+    if (::pipe2(pid_pipe, O_CLOEXEC) != 0)
+      throw SubprocessError("cannot start '" + cmd.argv[0] + "': pipe: " + std::strerror(errno));
+    int pid_sink = pid_pipe[1];
+    auto exec_setup = [lim, parent, dir, pid_sink, body](auto&) {
       if (dir && ::chdir(dir) != 0) ::_exit(127);
       for (int fd = 0; fd < 3; fd++) ::fcntl(fd, F_SETFD, 0);
       struct rlimit no_core = {0, 0};
       ::setrlimit(RLIMIT_CORE, &no_core);
+      ::signal(SIGPIPE, SIG_DFL);
+      ::prctl(PR_SET_PDEATHSIG, SIGTERM);       // the reaper's cue to end the command's tree
+      if (::getppid() != parent) ::_exit(127);  // the harness died before prctl
+      split_reaper(pid_sink);                   // returns in the command only
       if (lim.cpu_seconds > 0) set_limit(RLIMIT_CPU, lim.cpu_seconds);
       if (lim.address_space_bytes > 0) set_limit(RLIMIT_AS, lim.address_space_bytes);
-      ::signal(SIGPIPE, SIG_DFL);
-      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-      if (::getppid() != parent) ::_exit(127);  // the harness died before prctl
-      if (body) ::_exit(run_in_child(*body));   // instead of exec
+      // A body is a copy of the harness: its fatal-signal handler (cleanup.hpp) would
+      // remove the harness's temporary files. Exec resets it; a body must too.
+      for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::signal(sig, SIG_DFL);
+      if (body) ::_exit(run_in_child(*body));  // instead of exec
     };
     // With an error_code, Boost.Process reports a failed exec through on_error, where
     // the forked child can be reaped (the throwing variant leaves it a zombie).
@@ -157,7 +172,20 @@ struct Subprocess::Impl {
     std::error_code ec;
     child = bp::child(bp::exe = exe, bp::args = args, bp::std_in<in, bp::std_out> out, bp::std_err > err, group, env,
                       bp::extend::on_exec_setup = exec_setup, bp::extend::on_error = reap_failed, ec);
-    if (ec) throw SubprocessError("cannot start '" + cmd.argv[0] + "': " + ec.message());
+    ::close(pid_pipe[1]);
+    std::string problem = ec ? ec.message() : "";
+    if (!ec) {
+      ssize_t n;
+      while ((n = ::read(pid_pipe[0], &command, sizeof command)) < 0 && errno == EINTR) {
+      }
+      if (n != static_cast<ssize_t>(sizeof command) || command <= 0) problem = "its reaper could not fork it";
+    }
+    ::close(pid_pipe[0]);
+    if (!problem.empty()) {
+      if (child.valid()) reap();
+      throw SubprocessError("cannot start '" + cmd.argv[0] + "': " + problem);
+    }
+    cleanup_slot = cleanup::add_reaper(child.id());
     read_out();
     read_err();
   }
@@ -194,11 +222,28 @@ struct Subprocess::Impl {
     return io.run_one_until(d) > 0;
   }
 
+  // Asks the reaper to end the command's tree (it exits at once when the command
+  // has ended already), waits for it briefly, then SIGKILLs whatever is left of
+  // its group and reaps it.
   void reap() {
     std::error_code ec;
+    pid_t reaper = child.id();
+    ::kill(reaper, SIGTERM);
+    Deadline d = deadline_after(5.0);
+    for (auto nap = std::chrono::microseconds(100); Clock::now() < d;
+         nap = std::min(nap * 2, std::chrono::microseconds(20000))) {
+      siginfo_t info;
+      std::memset(&info, 0, sizeof info);
+      int r = ::waitid(P_PID, static_cast<id_t>(reaper), &info, WEXITED | WNOHANG | WNOWAIT);
+      if (r == -1 && errno == EINTR) continue;
+      if (r == -1 || info.si_pid != 0) break;
+      std::this_thread::sleep_for(nap);
+    }
     if (group.valid()) group.terminate(ec);  // killpg(SIGKILL) while the leader's pid is still held
     child.wait(ec);
     status = from_wait_status(child.native_exit_code());
+    cleanup::remove_reaper(cleanup_slot);
+    cleanup_slot = -1;
   }
 };
 
@@ -210,7 +255,7 @@ Subprocess::~Subprocess() {
   if (impl_ && !impl_->status) impl_->reap();
 }
 
-pid_t Subprocess::pid() const { return impl_->child.id(); }
+pid_t Subprocess::pid() const { return impl_->command; }
 
 Subprocess::Io Subprocess::write(std::string_view data, Deadline d) {
   Impl& m = *impl_;
@@ -345,13 +390,14 @@ CommandResult run_command(const Command& cmd, const std::string& stdin_text, dou
 }
 
 TempDir::TempDir(const std::string& prefix) {
-  const char* base = std::getenv("TMPDIR");
-  std::string tmpl = std::string(base && *base ? base : "/tmp") + "/" + prefix + "-XXXXXX";
+  std::string tmpl =
+      (std::filesystem::path(cleanup::temp_base()) / (prefix + "-" + cleanup::temp_tag() + "-XXXXXX")).string();
   std::vector<char> buf(tmpl.begin(), tmpl.end());
   buf.push_back('\0');
   if (!::mkdtemp(buf.data()))
     throw std::runtime_error("cannot create a temporary directory " + tmpl + ": " + std::strerror(errno));
   path_ = buf.data();
+  slot_ = cleanup::add_path(path_);
 }
 
 TempDir::~TempDir() { remove(); }
@@ -360,6 +406,7 @@ TempDir& TempDir::operator=(TempDir&& o) noexcept {
   if (this != &o) {
     remove();
     path_ = std::exchange(o.path_, {});
+    slot_ = std::exchange(o.slot_, -1);
   }
   return *this;
 }
@@ -368,6 +415,8 @@ void TempDir::remove() noexcept {
   if (path_.empty()) return;
   std::error_code ec;
   std::filesystem::remove_all(path_, ec);
+  cleanup::remove_path(slot_);
+  slot_ = -1;
   path_.clear();
 }
 

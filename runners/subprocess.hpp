@@ -3,10 +3,13 @@
 // written and stdout read line by line against deadlines, stderr kept bounded;
 // plus a one-shot run_command() and a RAII temporary directory.
 //
-// Rules every Subprocess follows: the child's RLIMIT_CORE is 0; it gets SIGKILL when
-// the harness dies (PR_SET_PDEATHSIG); it inherits none of the harness's other pipes
-// (they are close-on-exec). Killing is always SIGKILL to the whole group, and the
-// direct child is always reaped: destroying a Subprocess leaves nothing running.
+// Rules every Subprocess follows: the command runs under a reaper (reaper.hpp), in a
+// process group of its own; its RLIMIT_CORE is 0; when the harness dies the reaper
+// ends it (PR_SET_PDEATHSIG); it inherits none of the harness's other pipes (they
+// are close-on-exec). Its exit is the reaper's exit, seen at once even when a
+// descendant keeps its stdout open. Killing ends the command's whole tree (its
+// group, and every descendant, also one in a session of its own) with SIGKILL, and
+// the reaper is always reaped: destroying a Subprocess leaves nothing running.
 // The harness ignores SIGPIPE (a dead child's stdin is an error code, not a signal);
 // children get the default disposition back.
 #pragma once
@@ -92,9 +95,9 @@ class Subprocess {
   // Waits (until `d`) for the child to exit by itself; then SIGKILLs what is left of
   // its group and reaps it. nullopt: still running at `d`.
   std::optional<ExitStatus> wait_until(Deadline d);
-  ExitStatus kill();  // SIGKILL to the group, reap (idempotent)
+  ExitStatus kill();  // SIGKILL to the command's tree, reap (idempotent)
 
-  pid_t pid() const;  // also the process group id
+  pid_t pid() const;  // the command's pid, also its process group id
 
  private:
   struct Impl;
@@ -111,14 +114,15 @@ struct CommandResult {
 // SubprocessError when it cannot start.
 CommandResult run_command(const Command& cmd, const std::string& stdin_text, double timeout_seconds);
 
-// A fresh directory $TMPDIR/<prefix>-XXXXXX (TMPDIR unset: /tmp), removed with all
-// its contents when the object dies, also during stack unwinding. Never throws on
-// removal.
+// A fresh directory $TMPDIR/<prefix>-<host>-<pid>-XXXXXX (TMPDIR unset: /tmp),
+// removed with all its contents when the object dies, also during stack unwinding
+// and at a fatal signal (cleanup.hpp); the next concord on this host removes it if
+// this process died without a chance to. Never throws on removal.
 class TempDir {
  public:
   explicit TempDir(const std::string& prefix = "concord");  // throws std::runtime_error
   ~TempDir();
-  TempDir(TempDir&& o) noexcept : path_(std::exchange(o.path_, {})) {}
+  TempDir(TempDir&& o) noexcept : path_(std::exchange(o.path_, {})), slot_(std::exchange(o.slot_, -1)) {}
   TempDir& operator=(TempDir&& o) noexcept;
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
@@ -127,6 +131,7 @@ class TempDir {
  private:
   void remove() noexcept;
   std::string path_;
+  int slot_ = -1;  // its entry in cleanup.hpp's list
 };
 
 }  // namespace concord

@@ -17,9 +17,11 @@
 
 #include "generators/generate.hpp"
 #include "oracle/error.hpp"
+#include "oracle/printable.hpp"
 #include "reports/report.hpp"
 #include "reports/triage_page.hpp"
 #include "runners/campaign.hpp"
+#include "runners/cleanup.hpp"
 #include "runners/cli/cli.hpp"
 #include "runners/corpus_store.hpp"
 #include "runners/differ.hpp"
@@ -32,12 +34,15 @@ namespace fs = std::filesystem;
 
 std::atomic<bool> g_interrupted{false};
 
-void on_signal(int) { g_interrupted = true; }
+// A second Ctrl-C ends the process at once, after the cleanup of runners/cleanup.hpp.
+void on_signal(int sig) {
+  g_interrupted = true;
+  cleanup::make_fatal(sig);
+}
 
 void install_stop_handlers() {
   struct sigaction sa {};
   sa.sa_handler = on_signal;
-  sa.sa_flags = SA_RESETHAND;  // a second Ctrl-C kills at once
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
@@ -141,6 +146,7 @@ void print_report(std::ostream& out, const CampaignConfig& cfg, const CampaignRe
     if (!f.corpus_file.empty())
       out << "    corpus: " << f.corpus_file << (f.stored ? "" : " (a smaller case of this signature was there)")
           << "\n";
+    if (!f.store_error.empty()) out << "    NOT STORED: " << printable(f.store_error) << "\n";
     out << "    reproduce: " << f.reproduce << "\n";
   }
   out << "coverage:\n" << r.coverage.to_text();
@@ -153,12 +159,14 @@ void print_report(std::ostream& out, const CampaignConfig& cfg, const CampaignRe
 }
 
 // The report folder, with a triage page for each signature that has a corpus
-// file; a page that cannot be made is named in the report, not fatal.
+// file; a page that cannot be made is named in the report, not fatal. The folder
+// is written whole or not at all (write_report).
 void write_campaign_report(const std::string& dir, const CampaignConfig& cfg, const CampaignReport& r,
                            const Throughput& throughput, const std::string& declared) {
   ojson summary = report_summary(cfg, r, throughput);
   Differ differ(cfg.targets);  // one set of backends for every page
   differ.set_hang_limits(kDetectHangs);
+  std::vector<std::pair<std::string, std::string>> pages;
   for (ojson& s : summary["signatures"]) {
     // A known signature's case is where the campaign that found it stored it.
     std::string known = (fs::path(cfg.corpus_dir) / (case_name_for(s["signature"]) + ".case.json")).string();
@@ -169,13 +177,13 @@ void write_campaign_report(const std::string& dir, const CampaignConfig& cfg, co
       Triage t = triage_case(file, load_case(file), differ, declared);
       std::string page =
           "triage/" + fs::path(file).filename().replace_extension("").replace_extension("").string() + ".html";
-      write_file_atomic((fs::path(dir) / page).string(), triage_html(t));
+      pages.emplace_back(page, triage_html(t));
       s["triage"] = page;
     } catch (const std::exception& e) {
       s["triage_error"] = e.what();
     }
   }
-  write_report(dir, summary);
+  write_report(dir, summary, pages);
 }
 
 }  // namespace
@@ -223,6 +231,7 @@ int cmd_fuzz(int argc, char** argv) {
   if (!chosen) keep_default_campaign(t, cfg.profile);
   cfg.targets = compared_targets(t);
   cfg.known_signatures = corpus_signatures(cfg.corpus_dir);
+  if (!cfg.corpus_dir.empty()) cleanup::sweep(cfg.corpus_dir);  // what a killed campaign left half-written
   cfg.reproduce = "concord fuzz --seed " + std::to_string(cfg.seed) + " --profile " + cfg.profile +
                   " --seeds-per-program " + std::to_string(cfg.seeds_per_program) +
                   (chosen ? " --target " + shell_quote(target) : "") + t.declared;
@@ -273,10 +282,18 @@ int cmd_fuzz(int argc, char** argv) {
   if (tty && !a.flag("--quiet")) std::cerr << "\r" << progress_line(r.totals) << "\x1b[K\n";
   throughput.add(r.totals);
   print_report(std::cout, cfg, r);
+  bool unwritten = false;  // a finding or the report could not be written (a full disk): exit 3
+  for (const Finding& f : r.findings) unwritten = unwritten || !f.store_error.empty();
   if (!report_dir.empty()) {
-    write_campaign_report(report_dir, cfg, r, throughput, t.declared);
-    std::cout << "report: " << report_dir << "/index.html (summary.json, summary.md, junit.xml)\n";
+    try {
+      write_campaign_report(report_dir, cfg, r, throughput, t.declared);
+      std::cout << "report: " << report_dir << "/index.html (summary.json, summary.md, junit.xml)\n";
+    } catch (const WriteError& e) {
+      std::cerr << "concord: no report folder: " << printable(e.what()) << "\n";
+      unwritten = true;
+    }
   }
+  if (unwritten) std::cerr << "concord: something found could not be written (see above); what was written is whole\n";
   std::vector<std::string> silent = never_answered(cfg, r);
   for (const std::string& t : silent) {
     auto first = r.first_error.find(t);
@@ -290,7 +307,7 @@ int cmd_fuzz(int argc, char** argv) {
   if (!cfg.only_cases.empty()) {
     for (const Finding& f : r.findings) new_found = new_found || f.kind == Finding::Kind::kKnown;
   }
-  return new_found ? kDisagree : kOk;
+  return unwritten ? kInternal : new_found ? kDisagree : kOk;
 }
 
 }  // namespace concord

@@ -70,16 +70,16 @@ int report_merge(int argc, char** argv) {
       missing.push_back(std::to_string(i) + "/" + std::to_string(n));
   if (!missing.empty()) merged["missing_shards"] = missing;
 
+  std::vector<std::pair<std::string, std::string>> pages;
   for (ojson& s : merged["signatures"]) {
     place_signature(s, inputs, a.option("--corpus"));
     if (!s.contains("triage_source")) continue;
     std::string src = s["triage_source"], page = "triage/" + fs::path(src).filename().string();
-    fs::create_directories(fs::path(out) / "triage");
-    write_file_atomic((fs::path(out) / page).string(), read_file(src));
+    pages.emplace_back(page, read_file(src));
     s["triage"] = page;
     s.erase("triage_source");
   }
-  write_report(out, merged);
+  write_report(out, merged, pages);
   std::cout << "merged " << inputs.size() << " reports into " << out << ": " << merged["programs"] << " programs, "
             << merged["runs"] << " runs, " << merged["signatures"].size() << " signatures, shards";
   for (const std::string& s : shards) std::cout << " " << s;

@@ -5,9 +5,11 @@
 #include "oracle/error.hpp"
 #include "oracle/interpreter.hpp"
 #include "oracle/limits.hpp"
+#include "oracle/printable.hpp"
 #include "runners/backend.hpp"
 #include "runners/cli/cli.hpp"
 #include "runners/compare.hpp"
+#include "runners/divergence.hpp"
 #include "runners/load.hpp"
 
 namespace concord {
@@ -31,15 +33,13 @@ int run_on_targets(const Args& a, const std::string& file, const Program& p, con
     Answer got = backend.request(program, {r})[0];
     std::cout << got.line << "\n";
     if (got.ok()) return kOk;
-    std::cerr << "concord: target " << target << ": " << got.code() << ": " << got.json.value("message", "") << "\n"
+    std::cerr << "concord: target " << target << ": " << got.code() << ": " << printable(got.json.value("message", ""))
+              << "\n"
               << reproduce(target);
     return is_definite(got.code()) ? kDisagree : kInternal;
   }
 
-  Answer ref;
-  ref.line = result_line(run(p, r));
-  ref.line.pop_back();
-  ref.json = ojson::parse(ref.line);
+  Answer ref = oracle_answer(p, r);
   std::vector<std::string> agreed, differed, unknown;
   for (const BackendSpec* s : chosen) {
     Backend backend(*s);
@@ -90,8 +90,14 @@ int cmd_run(int argc, char** argv) {
   if (auto* s = a.option("--max-processes")) r.max_processes = parse_i64(*s, "--max-processes");
   check_settings(r);
   if (a.option("--target")) return run_on_targets(a, file, p, r);
-  std::cout << result_line(run(p, r));
-  return kOk;
+  std::string line = answer_line(p, r);
+  std::cout << line;
+  if (line.rfind("{\"ok\":true", 0) == 0) return kOk;
+  // Past the oracle's limits (SPEC §11): MEMORY or TIMEOUT, no verdict.
+  ojson e = ojson::parse(line);
+  std::cerr << "concord: oracle: " << e["code"].get<std::string>() << ": " << printable(e["message"].get<std::string>())
+            << "\n";
+  return kInternal;
 }
 
 }  // namespace concord

@@ -5,7 +5,10 @@
 #include <string>
 
 #include "oracle/error.hpp"
+#include "oracle/printable.hpp"
+#include "runners/cleanup.hpp"
 #include "runners/cli/cli.hpp"
+#include "runners/files.hpp"
 
 namespace concord {
 namespace {
@@ -133,8 +136,9 @@ exit codes:
   1  results disagree (a corpus case differs from its expected result; a target
      differs from the oracle, or answers an error where the oracle has a result)
   2  bad input: unreadable file, malformed JSON or text, invalid program, bad option
-  3  internal error (a bug in concord), or a target gave no verdict (TIMEOUT,
-     CRASH, MEMORY: a fault of the harness or the machine, not a divergence)
+  3  internal error (a bug in concord), a target gave no verdict (TIMEOUT,
+     CRASH, MEMORY: a fault of the harness or the machine, not a divergence), or
+     a file could not be written (a full disk: the message names the file)
 )";
 
 int dispatch(int argc, char** argv) {
@@ -175,13 +179,20 @@ int dispatch(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
+  // A signal that ends concord first ends its backends and removes its temporary
+  // files; what a killed concord of this host left is removed now.
+  concord::cleanup::install_fatal_handlers();
+  concord::cleanup::sweep(concord::cleanup::temp_base());
   try {
     return concord::dispatch(argc, argv);
   } catch (const concord::InputError& e) {
     std::cerr << "concord: " << e.what() << "\n";
     return concord::kBadInput;
+  } catch (const concord::WriteError& e) {  // a full disk, a folder without permission
+    std::cerr << "concord: " << concord::printable(e.what()) << "\n";
+    return concord::kInternal;
   } catch (const std::exception& e) {
-    std::cerr << "concord: internal error: " << e.what() << "\n";
+    std::cerr << "concord: internal error: " << concord::printable(e.what()) << "\n";
     return concord::kInternal;
   }
 }

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "oracle/interpreter.hpp"
+#include "runners/answer_bound.hpp"
 #include "runners/backend.hpp"
 #include "targets/common/unsupported.hpp"
 
@@ -65,6 +66,7 @@ void FramedRuntime::stop() {
 }
 
 void FramedRuntime::run_frame(const std::string& f, const std::vector<RunSettings>& good,
+                              const std::vector<size_t>& max_bytes,
                               const std::function<void(size_t, const std::string&)>& on_answer) {
   // An interpreter that printed between requests, or died, is replaced.
   if (proc_ && (proc_->wait_until(Clock::now()) || proc_->output_pending())) stop();
@@ -79,15 +81,16 @@ void FramedRuntime::run_frame(const std::string& f, const std::vector<RunSetting
     return;
   }
   // A failed write (kEof) means the interpreter is gone: reading tells how it ended.
-  bool healthy = collect_answers(*proc_, cfg_.who, good, cfg_.run_timeout, request_deadline, [&](size_t k, Answer a) {
-    if (a.code() == "CRASH")
-      for (const std::string& marker : cfg_.memory_markers)
-        if (proc_->stderr_text().find(marker) != std::string::npos) {
-          a = harness_error("MEMORY", a.json["message"].get<std::string>());
-          break;
-        }
-    on_answer(k, a.line);
-  });
+  bool healthy =
+      collect_answers(*proc_, cfg_.who, good, cfg_.run_timeout, request_deadline, max_bytes, [&](size_t k, Answer a) {
+        if (a.code() == "CRASH")
+          for (const std::string& marker : cfg_.memory_markers)
+            if (proc_->stderr_text().find(marker) != std::string::npos) {
+              a = harness_error("MEMORY", a.json["message"].get<std::string>());
+              break;
+            }
+        on_answer(k, a.line);
+      });
   if (!healthy) stop();
 }
 
@@ -120,7 +123,9 @@ void FramedRuntime::answer(const Program& p, const std::vector<RunRequest>& runs
     return fail_rest("INTERNAL", "emit_" + cfg_.target + ": " + e.what());
   }
   try {
-    run_frame(f, good, [&](size_t k, const std::string& line) {
+    std::vector<size_t> bounds;  // an answer longer than its run can produce is BAD_OUTPUT, read no further
+    for (const RunSettings& s : good) bounds.push_back(answer_bytes_bound(p, s));
+    run_frame(f, good, bounds, [&](size_t k, const std::string& line) {
       answer_bad_until(index[k]);
       emit(line + "\n");
       next++;

@@ -64,7 +64,9 @@ class FramedRuntime {
  private:
   void start();  // throws SubprocessError or std::runtime_error
   void stop();
-  void run_frame(const std::string& frame, const std::vector<RunSettings>& good,
+  // Sends `frame` and reads one answer per run of `good`, each at most max_bytes[k]
+  // (runners/answer_bound.hpp), handed to on_answer(k, line).
+  void run_frame(const std::string& frame, const std::vector<RunSettings>& good, const std::vector<size_t>& max_bytes,
                  const std::function<void(size_t, const std::string&)>& on_answer);
 
   FramedRuntimeConfig cfg_;

@@ -7,7 +7,12 @@
 //   "T signal KIND FROM->TO REASON EFFECT"
 //   "T decision SUP CHILD ACTION"       "T api FROM SUP OP CHILD RESULT"
 // T is the turn, R the ready count, ARGS comma-separated (strings without quotes).
+// Every run also checks the oracle's own count of its result text (SPEC §11,
+// oracle/memory.hpp): the line is no longer than the text the run counted, which
+// is within the memory it counted, so each hand-derived program tests that too.
 #pragma once
+
+#include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
@@ -21,7 +26,10 @@ namespace concord::testing {
 inline ojson run_text(const std::string& src, uint64_t seed = 0, int64_t turns = 100, int64_t procs = 100) {
   Program p = parse_program(src);
   check(p);
-  return result_to_json(run(p, RunSettings{seed, turns, procs}));
+  RunResult res = run(p, RunSettings{seed, turns, procs});
+  EXPECT_LE(static_cast<int64_t>(result_line(res).size()), res.world->text_bound) << src;
+  EXPECT_LE(res.world->text_bound, res.world->memory_used) << src;
+  return result_to_json(res);
 }
 
 inline std::string plain(const ojson& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }

@@ -92,7 +92,8 @@ TEST(TextSyntax, ErrorsNameLineAndColumn) {
 
 TEST(TextSyntax, DeepNestingIsALocatedError) {
   std::string deep = "kind W() { state x: int = 0; on t() { x = " + std::string(100000, '(') + "1";
-  EXPECT_NE(text_error(deep).find("nested deeper than 64"), std::string::npos);
+  EXPECT_NE(text_error(deep).find("nested deeper than 256 (a limit of the text syntax, SPEC §12.1)"), std::string::npos)
+      << text_error(deep);
   std::string chain = "kind W() { state x: int = 0; on t() { x = 1";
   for (int i = 0; i < 100000; i++) chain += "+1";
   EXPECT_NE(text_error(chain).find("nested deeper than 64"), std::string::npos);
@@ -121,10 +122,9 @@ TEST(JsonForm, ErrorsNameTheJsonPointer) {
   EXPECT_EQ(with(R"("name":"w")", R"("name":7)"), "/system/0/process/name|expected a string, got number");
   EXPECT_EQ(with(R"("handlers":[])", R"("handlers":[{"tag":"t","params":[],"body":[{"do":"jump"}]}])"),
             "/kinds/0/handlers/0/body/0/do|unknown statement 'jump'");
-  EXPECT_EQ(
-      with(R"("handlers":[])",
-           R"("handlers":[{"tag":"t","params":[],"body":[{"do":"repeat","count":1e3,"body":[]}]}])"),
-      "/kinds/0/handlers/0/body/0/count|expected an integer, got a non-integer number (or one out of the int64 range)");
+  EXPECT_EQ(with(R"("handlers":[])",
+                 R"("handlers":[{"tag":"t","params":[],"body":[{"do":"repeat","count":1.5,"body":[]}]}])"),
+            "/kinds/0/handlers/0/body/0/count|expected an integer, got the fraction 1.5");
   EXPECT_EQ(
       with(
           R"("handlers":[])",
@@ -283,4 +283,168 @@ TEST(JsonForm2, VersionTwoFormsAndTheirErrors) {
   v1.replace(v1.find("BODY"), 4, R"({"do":"link","to":{"op":"self"}})");
   v1.replace(v1.find(R"("concord":2)"), 11, R"("concord":1)");
   EXPECT_EQ(json_error(v1), "/kinds/0/handlers/0/body/0/do|unknown statement 'link'");
+}
+
+// --- SPEC §13: numbers, duplicate keys; §4.13: nesting counted alike; §2: spawned names
+
+namespace {
+
+// kMinimal with one handler whose body is `stmt` (JSON), and state x: int.
+std::string with_body(const std::string& stmt) {
+  std::string s = kMinimal;
+  s.replace(s.find(R"("state":[])"), std::string(R"("state":[])").size(),
+            R"("state":[{"name":"x","type":"int","init":{"op":"int","value":0}}])");
+  s.replace(s.find(R"("handlers":[])"), std::string(R"("handlers":[])").size(),
+            R"("handlers":[{"tag":"t","params":[],"body":[)" + stmt + "]}]");
+  return s;
+}
+
+// Parsed and checked: "" or the error.
+std::string text_ok(const std::string& src) {
+  try {
+    Program p = parse_program(src);
+    check(p);
+    return std::string();
+  } catch (const InputError& e) {
+    return std::string(e.what());
+  }
+}
+
+int64_t assigned(const std::string& value) {
+  Program p =
+      program_from_json_text(with_body(R"({"do":"assign","field":"x","value":{"op":"int","value":)" + value + "}}"));
+  check(p);
+  return p.kinds[0].handlers[0].body[0].exprs[0].value;
+}
+
+}  // namespace
+
+TEST(JsonForm, AnIntegerIsItsValueWhateverItsNotation) {
+  EXPECT_EQ(assigned("100"), 100);
+  EXPECT_EQ(assigned("100.0"), 100);
+  EXPECT_EQ(assigned("1e2"), 100);
+  EXPECT_EQ(assigned("1.00E+2"), 100);
+  EXPECT_EQ(assigned("-5.0e0"), -5);
+  EXPECT_EQ(assigned("-0.0"), 0);
+  EXPECT_EQ(assigned("12500e-2"), 125);
+  // Exactly, from the digits: a double would round these.
+  EXPECT_EQ(assigned("9223372036854775807.0"), INT64_MAX);
+  EXPECT_EQ(assigned("-9.223372036854775808e18"), INT64_MIN);
+  EXPECT_EQ(assigned("9007199254740993.0"), 9007199254740993);
+  std::string at = "/kinds/0/handlers/0/body/0/value/value|";
+  EXPECT_EQ(json_error(with_body(R"({"do":"assign","field":"x","value":{"op":"int","value":1.5}})")),
+            at + "expected an integer, got the fraction 1.5");
+  EXPECT_EQ(
+      json_error(with_body(R"({"do":"assign","field":"x","value":{"op":"int","value":9.223372036854775808e18}})")),
+      at + "integer out of the int64 range");
+  EXPECT_EQ(json_error(with_body(R"({"do":"assign","field":"x","value":{"op":"int","value":1e30}})")),
+            at + "integer 1e+30 out of the int64 range");
+  EXPECT_EQ(json_error(
+                with_body(R"({"do":"assign","field":"x","value":{"op":"int","value":)" + std::string(150, '9') + "}}")),
+            at + "integer 1e+150 out of the int64 range");
+}
+
+TEST(JsonForm, ANumberNoDoubleHoldsIsALocatedError) {
+  std::string err = json_error(with_body(R"({"do":"assign","field":"x","value":{"op":"int","value":1e400}})"));
+  EXPECT_EQ(err.substr(0, err.find('|')), "/kinds/0/handlers/0/body/0/value/value") << err;
+  EXPECT_NE(err.find("number out of range"), std::string::npos) << err;
+  err = json_error(
+      with_body(R"({"do":"assign","field":"x","value":{"op":"int","value":-)" + std::string(400, '7') + "}}"));
+  EXPECT_EQ(err.substr(0, err.find('|')), "/kinds/0/handlers/0/body/0/value/value") << err;
+}
+
+TEST(JsonForm, ADuplicateKeyIsALocatedError) {
+  std::string s = kMinimal;
+  s.replace(s.find(R"("name":"W")"), std::string(R"("name":"W")").size(), R"("name":"W","name":"V")");
+  EXPECT_EQ(json_error(s), "/kinds/0/name|duplicate key 'name' (SPEC §13: each key at most once)");
+  std::string given = kMinimal;  // the top-level "given", where the last one used to win
+  given.replace(given.find(R"("given":[])"), std::string(R"("given":[])").size(),
+                R"("given":[{"to":"w","tag":"t","args":[]}],"given":[])");
+  EXPECT_EQ(json_error(given), "/given|duplicate key 'given' (SPEC §13: each key at most once)");
+  std::string deep = with_body(R"({"do":"assign","field":"x","value":{"op":"int","value":1,"value":2}})");
+  EXPECT_EQ(json_error(deep),
+            "/kinds/0/handlers/0/body/0/value/value|duplicate key 'value' (SPEC §13: each key at most once)");
+  std::string escaped = kMinimal;  // the pointer escapes '/' and '~' (RFC 6901)
+  escaped.replace(escaped.find(R"("concord":1)"), std::string(R"("concord":1)").size(),
+                  R"("a/b~":1,"a/b~":2,"concord":1)");
+  EXPECT_EQ(json_error(escaped), "/a~1b~0|duplicate key 'a/b~' (SPEC §13: each key at most once)");
+}
+
+TEST(Nesting, TheTextAndTheJsonFormCountTheSameTree) {
+  // A tree of 64 levels (63 negations of a literal) is valid in both forms, however
+  // the text writes it: parentheses are not nodes.
+  auto text_neg = [](int n, bool parens) {
+    std::string e = "1";
+    for (int i = 0; i < n; i++) e = parens ? "-(" + e + ")" : "- " + e;
+    return "kind W() { state x: int = 0; on t() { x = " + e + "; } }";
+  };
+  auto json_neg = [](int n) {
+    std::string e = R"({"op":"int","value":1})";
+    for (int i = 0; i < n; i++) e = R"({"op":"neg","arg":)" + e + "}";
+    return with_body(R"({"do":"assign","field":"x","value":)" + e + "}");
+  };
+  EXPECT_EQ(text_ok(text_neg(63, true)), "");
+  EXPECT_EQ(text_ok(text_neg(63, false)), "");
+  EXPECT_EQ(json_error(json_neg(63)), "");
+  EXPECT_EQ(text_ok("kind W() { state x: int = 0; on t() { x = " + std::string(200, '(') + "1" + std::string(200, ')') +
+                    "; } }"),
+            "")
+      << "redundant parentheses are not nesting";
+  // 65 levels: rejected by both, as expression nesting.
+  EXPECT_NE(text_ok(text_neg(64, true)).find("expression nested deeper than 64"), std::string::npos);
+  EXPECT_NE(text_ok(text_neg(64, false)).find("expression nested deeper than 64"), std::string::npos);
+  EXPECT_NE(json_error(json_neg(64)).find("expression nested deeper than 64"), std::string::npos);
+  // A chain of binary operators counts its tree's height in both forms too.
+  std::string chain = "1", json_chain = R"({"op":"int","value":1})";
+  for (int i = 0; i < 63; i++) {
+    chain += "+1";
+    json_chain = R"({"op":"add","lhs":)" + json_chain + R"(,"rhs":{"op":"int","value":1}})";
+  }
+  EXPECT_EQ(text_ok("kind W() { state x: int = 0; on t() { x = " + chain + "; } }"), "");
+  EXPECT_EQ(json_error(with_body(R"({"do":"assign","field":"x","value":)" + json_chain + "}")), "");
+  EXPECT_NE(text_ok("kind W() { state x: int = 0; on t() { x = " + chain + "+1; } }").find("nested deeper than 64"),
+            std::string::npos);
+}
+
+TEST(Nesting, SupervisorsNestAtMost64DeepInBothForms) {
+  auto text_sups = [](int n) {
+    std::string s = "kind W() { }\n";
+    for (int i = 0; i < n; i++)
+      s += (i ? "permanent " : "") + std::string("supervisor s") + std::to_string(i) + " one_for_one intensity 1 {\n";
+    s += "permanent process w = W();\n";
+    for (int i = 0; i < n; i++) s += "}\n";
+    return s;
+  };
+  auto json_sups = [](int n) {
+    std::string inner = R"({"restart":"permanent","process":{"name":"w","kind":"W","args":[]}})";
+    std::string sup;
+    for (int i = n - 1; i >= 0; i--) {
+      sup = R"({"name":"s)" + std::to_string(i) + R"(","strategy":"one_for_one","intensity":1,"children":[)" + inner +
+            "]}";
+      inner = R"({"restart":"permanent","supervisor":)" + sup + "}";
+    }
+    return R"({"concord":1,"kinds":[{"name":"W","params":[],"state":[],"init":[],"handlers":[]}],"system":[{"supervisor":)" +
+           sup + R"(}],"given":[]})";
+  };
+  EXPECT_EQ(text_ok(text_sups(64)), "");
+  EXPECT_EQ(json_error(json_sups(64)), "");
+  EXPECT_NE(text_ok(text_sups(65)).find("supervisors nested deeper than 64"), std::string::npos);
+  EXPECT_NE(json_error(json_sups(65)).find("supervisors nested deeper than 64"), std::string::npos);
+}
+
+TEST(SpawnedNames, AKeywordLikeOrLongKindGivesValidAddresses) {
+  // SPEC §2, §12.1: `Self` spawns self-1, written @self-1; a 32-character kind spawns
+  // names of 34 characters and more; both are addr literals in both forms.
+  std::string k32 = "K" + std::string(31, 'x');
+  std::string lower32 = "k" + std::string(31, 'x');
+  std::string src = "kind Self() { }\nkind " + k32 + "() { }\nkind W() { on t() { spawn Self(); spawn " + k32 +
+                    "(); send t() to @self-1; send t() to @" + lower32 +
+                    "-12; } }\nprocess w = W();\ngiven t() to @self-2;\n";
+  Program p = parse_program(src);
+  EXPECT_NO_THROW(check(p));
+  std::string json = program_to_json(p).dump();
+  EXPECT_NE(json.find(R"("value":"self-1")"), std::string::npos);
+  EXPECT_EQ(json_error(json), "");
+  EXPECT_NE(text_ok("kind W() { on t() { send t() to @self; } }").find("unknown process '@self'"), std::string::npos)
+      << "@self alone is no process";
 }

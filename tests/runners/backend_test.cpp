@@ -5,6 +5,7 @@
 // fresh backend answering the next request. Every test must end within seconds and
 // leave no child process and no temporary directory behind.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include <cerrno>
@@ -13,7 +14,9 @@
 #include <fstream>
 #include <thread>
 
+#include "oracle/check.hpp"
 #include "oracle/interpreter.hpp"
+#include "runners/answer_bound.hpp"
 #include "runners/backend.hpp"
 #include "runners/load.hpp"
 
@@ -295,4 +298,109 @@ TEST_F(FakeBackend, TheOracleBackendEqualsConcordRunForEachRun) {
     ASSERT_EQ(r.status.code, 0) << r.err;
     EXPECT_EQ(got[i].line + "\n", r.out) << "run " << i;
   }
+}
+
+// --- the backend's whole process tree (runners/reaper.hpp) and the size of an answer
+
+namespace {
+
+bool process_alive(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat;
+  if (!std::getline(in, stat)) return false;
+  size_t close = stat.rfind(')');
+  return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] != 'Z' && stat[close + 2] != 'X';
+}
+
+bool dies_soon(pid_t pid) {
+  for (int i = 0; i < 100; i++) {
+    if (!process_alive(pid)) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+pid_t pid_in(const fs::path& file) {
+  for (int i = 0; i < 200 && !fs::exists(file); i++) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  std::ifstream in(file);
+  pid_t pid = -1;
+  in >> pid;
+  return pid;
+}
+
+}  // namespace
+
+TEST_F(FakeBackend, ExitingWhileAChildHoldsStdoutIsACrashAtOnce) {
+  // The child keeps the backend's stdout open for 30 s; the backend's own exit is
+  // what counts, and the child goes with it.
+  fs::path child = dir_ / "child.pid";
+  Backend b(fake("read request; sh -c 'echo $$ > " + child.string() + "; exec sleep 30' & sleep 0.2; exit 3", 3.0));
+  auto t0 = Clock::now();
+  std::vector<Answer> got = b.request(program_, kRuns);
+  double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  expect_codes(got, {"CRASH", "CRASH", "CRASH"});
+  EXPECT_NE(got[0].json["message"].get<std::string>().find("exited with 3"), std::string::npos) << got[0].line;
+  EXPECT_LT(seconds, 1.5) << "the exit must be seen at once, not at the run timeout (3 s)";
+  pid_t pid = pid_in(child);
+  ASSERT_GT(pid, 0);
+  EXPECT_TRUE(dies_soon(pid)) << "the child that held stdout outlived its backend";
+  expect_recovery(b);
+}
+
+TEST_F(FakeBackend, AChildInASessionOfItsOwnDiesWithTheBackend) {
+  // setsid: a new session and process group, out of reach of a group kill.
+  fs::path child = dir_ / "child.pid";
+  Backend b(fake("read request; setsid sh -c 'echo $$ > " + child.string() +
+                 "; exec sleep 30' < /dev/null > /dev/null 2>&1 & sleep 0.2; exit 0"));
+  std::vector<Answer> got = b.request(program_, kRuns);
+  expect_codes(got, {"CRASH", "CRASH", "CRASH"});
+  pid_t pid = pid_in(child);
+  ASSERT_GT(pid, 0);
+  EXPECT_TRUE(dies_soon(pid)) << "a process the backend started in its own session outlived it";
+  expect_recovery(b);
+}
+
+TEST_F(FakeBackend, AHangingBackendsDetachedChildDiesWhenItIsKilled) {
+  // The backend hangs (TIMEOUT) after starting a daemon-like grandchild: the kill
+  // that ends the backend ends the grandchild too.
+  fs::path child = dir_ / "child.pid";
+  Backend b(fake("read request; (setsid sh -c 'echo $$ > " + child.string() +
+                 "; exec sleep 30' < /dev/null > /dev/null 2>&1 &); sleep 30"));
+  std::vector<Answer> got = b.request(program_, kRuns);
+  expect_codes(got, {"TIMEOUT", "TIMEOUT", "TIMEOUT"});
+  pid_t pid = pid_in(child);
+  ASSERT_GT(pid, 0);
+  EXPECT_TRUE(dies_soon(pid)) << "an orphaned grandchild outlived the killed backend";
+  expect_recovery(b);
+}
+
+TEST_F(FakeBackend, AnAnswerLongerThanTheRunCanProduceIsBadOutputReadNoFurther) {
+  // 300 MB without a newline, for runs whose answers fit in about a MiB: the
+  // harness stops reading at the bound, so its memory stays far below the line's size.
+  Backend b(fake("read request; head -c 300000000 /dev/zero | tr '\\0' x; echo; sleep 30", 5.0));
+  Program checked = program_from_json(program_);
+  check(checked);
+  size_t bound = answer_bytes_bound(checked, kRuns[0]);
+  ASSERT_LT(bound, size_t{4} << 20);
+  auto t0 = Clock::now();
+  std::vector<Answer> got = b.request(program_, kRuns);
+  double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  expect_codes(got, {"BAD_OUTPUT", "BAD_OUTPUT", "BAD_OUTPUT"});
+  std::string msg = got[0].json["message"];
+  EXPECT_NE(msg.find("a line longer than " + std::to_string(bound) + " bytes, the most this run can produce"),
+            std::string::npos)
+      << msg;
+  EXPECT_LT(seconds, 2.0);
+  struct rusage ru {};
+  ::getrusage(RUSAGE_SELF, &ru);
+  EXPECT_LT(ru.ru_maxrss, 100 * 1024) << "KiB: the harness read far more than the bound";
+  expect_recovery(b);
+}
+
+TEST_F(FakeBackend, ANumberNoDoubleHoldsIsBadOutputNotAnInternalError) {
+  Backend b(fake("read request; echo '{\"ok\":true,\"run\":1e400}'; sleep 30"));
+  std::vector<Answer> got = b.request(program_, kRuns);
+  expect_codes(got, {"BAD_OUTPUT", "BAD_OUTPUT", "BAD_OUTPUT"});
+  EXPECT_NE(got[0].json["message"].get<std::string>().find("not JSON"), std::string::npos) << got[0].line;
+  expect_recovery(b);
 }

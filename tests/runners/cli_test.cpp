@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <boost/process.hpp>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <tuple>
 
 namespace bp = boost::process;
 namespace fs = std::filesystem;
@@ -18,15 +20,23 @@ struct Outcome {
   std::string out, err;
 };
 
-Outcome concord(const std::vector<std::string>& args) {
+// Runs concord with `args`, `input` on its stdin and `env` added to its environment.
+Outcome concord(const std::vector<std::string>& args, const std::string& input = "",
+                const std::vector<std::pair<std::string, std::string>>& env = {}) {
   bp::ipstream out, err;
-  bp::child c(CONCORD_BINARY, bp::args(args), bp::std_out > out, bp::std_err > err, bp::std_in < bp::null);
-  std::stringstream o, e;
+  bp::opstream in;
+  bp::environment e = boost::this_process::environment();
+  for (const auto& [k, v] : env) e.set(k, v);
+  bp::child c(CONCORD_BINARY, bp::args(args), bp::std_out > out, bp::std_err > err, bp::std_in < in, e);
+  in << input;
+  in.flush();
+  in.pipe().close();
+  std::stringstream o, er;
   std::string line;
   while (std::getline(out, line)) o << line << "\n";
-  while (std::getline(err, line)) e << line << "\n";
+  while (std::getline(err, line)) er << line << "\n";
   c.wait();
-  return {c.exit_code(), o.str(), e.str()};
+  return {c.exit_code(), o.str(), er.str()};
 }
 
 class Cli : public testing::Test {
@@ -145,4 +155,139 @@ TEST_F(Cli, CorpusOnEveryTargetAgreesWithTheHandDerivedResults) {
   EXPECT_EQ(o.code, 0) << o.out << o.err;
   EXPECT_NE(o.out.find("cases on oracle, c, erlang, js, elixir\n"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find(" 0 failed"), std::string::npos) << o.out;
+}
+
+// --- hardening (issue 12): the oracle's memory limit, unreadable numbers, escaped messages
+
+namespace {
+
+const char* kLoop = "kind P() { on go() { send go() to self; } }\nprocess a = P();\ngiven go() to @a;\n";
+
+std::string request_for(const std::string& program_json, const std::string& runs) {
+  return R"({"concord_protocol":1,"program":)" + program_json + R"(,"runs":)" + runs + "}\n";
+}
+
+}  // namespace
+
+TEST_F(Cli, ARunPastTheOracleMemoryLimitAnswersMemory) {
+  // The audit's loop: 10^9 turns of a process that sends itself a message. It used to
+  // take 19 GB and die of std::bad_alloc; now it stops at the limit, here 32 MiB.
+  std::string f = write("loop.conc", kLoop);
+  auto t0 = std::chrono::steady_clock::now();
+  Outcome o = concord({"run", f, "--turns", "1000000000"}, "", {{"CONCORD_ORACLE_MEMORY", "32M"}});
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(o.code, 3) << o.err;
+  nlohmann::json j = nlohmann::json::parse(o.out);
+  EXPECT_EQ(j["code"], "MEMORY");
+  EXPECT_NE(j["message"].get<std::string>().find("memory limit of 32 MiB"), std::string::npos) << o.out;
+  EXPECT_NE(o.err.find("concord: oracle: MEMORY"), std::string::npos) << o.err;
+  EXPECT_LT(seconds, 10.0);
+  // The backend answers MEMORY for that run and serves the next one.
+  std::string program = concord({"check", f, "--json"}).out;
+  nlohmann::json compact = nlohmann::json::parse(program);
+  Outcome b = concord({"backend", "oracle"},
+                      request_for(compact.dump(), R"([{"seed":0,"turns":1000000000,"max_processes":5},)"
+                                                  R"({"seed":0,"turns":3,"max_processes":5}])"),
+                      {{"CONCORD_ORACLE_MEMORY", "32M"}});
+  EXPECT_EQ(b.code, 0) << b.err;
+  std::istringstream lines(b.out);
+  std::string first, second;
+  std::getline(lines, first);
+  std::getline(lines, second);
+  EXPECT_EQ(nlohmann::json::parse(first)["code"], "MEMORY") << first;
+  EXPECT_EQ(nlohmann::json::parse(second)["turns"], 3) << second;
+  // A malformed limit is bad input.
+  Outcome bad = concord({"run", f}, "", {{"CONCORD_ORACLE_MEMORY", "lots"}});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("$CONCORD_ORACLE_MEMORY"), std::string::npos) << bad.err;
+}
+
+TEST_F(Cli, AnUnreadableNumberInACaseFileIsBadInputWithItsPlace) {
+  std::string program = concord({"check", write("p.conc", kPing), "--json"}).out;
+  std::string expect = concord({"run", (dir_ / "p.conc").string(), "--turns", "3"}).out;
+  for (const std::string& seed : {std::string("1e400"), std::string(150, '9')}) {
+    std::string f =
+        write("big.case.json", R"({"concord_case":1,"name":"big","program":)" + program + R"(,"runs":[{"seed":)" +
+                                   seed + R"(,"turns":3,"expect":)" + expect + "}]}");
+    for (const char* cmd : {"check", "run"}) {
+      Outcome o = concord({cmd, f});
+      EXPECT_EQ(o.code, 2) << cmd << " " << seed.substr(0, 8) << ": " << o.err;
+      EXPECT_NE(o.err.find(f + ": /runs/0/seed: "), std::string::npos) << cmd << ": " << o.err;
+      EXPECT_EQ(o.err.find("internal error"), std::string::npos) << o.err;
+    }
+    Outcome c = concord({"corpus", f});
+    EXPECT_EQ(c.code, 2) << c.out << c.err;
+    EXPECT_NE(c.out.find("/runs/0/seed: "), std::string::npos) << c.out;
+  }
+  // The same number in a plain program is located too.
+  Outcome o = concord({"check", write("big.json", R"({"concord":1,"kinds":[],"system":[],"given":[],"x":1e400})")});
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.err.find("big.json: /x: number out of range"), std::string::npos) << o.err;
+}
+
+TEST_F(Cli, TheOracleBackendAnswersOneBadRequestForJsonItCannotRead) {
+  std::string program = nlohmann::json::parse(concord({"check", write("p.conc", kPing), "--json"}).out).dump();
+  std::string good = request_for(program, R"([{"seed":0,"turns":3,"max_processes":5}])");
+  for (const auto& [from, to, place] :
+       {std::tuple<std::string, std::string, std::string>{R"("seed":0)", R"("seed":1e400)", "/runs/0/seed"},
+        {R"("turns":3)", R"("turns":3,"turns":4)", "/runs/0/turns"},
+        {R"("concord_protocol":1)", R"("concord_protocol":1,"concord_protocol":1)", "/concord_protocol"}}) {
+    std::string bad = good;
+    bad.replace(bad.find(from), from.size(), to);
+    Outcome o = concord({"backend", "oracle"}, bad + good);
+    EXPECT_EQ(o.code, 0) << o.err;
+    std::istringstream lines(o.out);
+    std::string first, second, third;
+    std::getline(lines, first);
+    std::getline(lines, second);
+    EXPECT_FALSE(std::getline(lines, third)) << "one line for the unreadable request, one for the good one";
+    nlohmann::json j = nlohmann::json::parse(first);
+    EXPECT_EQ(j["code"], "BAD_REQUEST") << first;
+    EXPECT_NE(j["message"].get<std::string>().find(place + ": "), std::string::npos) << first;
+    EXPECT_EQ(nlohmann::json::parse(second)["ok"], true) << second;
+  }
+  // 1.0 and 1e1 are integers (SPEC §13): the request is served.
+  std::string exact = good;
+  exact.replace(exact.find(R"("turns":3)"), 9, R"("turns":3.0)");
+  exact.replace(exact.find(R"("max_processes":5)"), 17, R"("max_processes":5e0)");
+  Outcome o = concord({"backend", "oracle"}, exact);
+  EXPECT_NE(o.out.find(R"("run":{"seed":0,"turns":3,"max_processes":5})"), std::string::npos) << o.out;
+}
+
+TEST_F(Cli, ACaseWhoseSourceIsMissingNamesTheCaseAndThePlace) {
+  std::string f = write("lost.case.json",
+                        R"({"concord_case":1,"name":"lost","source":"gone.conc","runs":[{"seed":0,"expect":{}}]})");
+  Outcome o = concord({"run", f});
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.err.find(f + ": /source: the program file 'gone.conc' ("), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("does not exist"), std::string::npos) << o.err;
+}
+
+TEST_F(Cli, MessagesQuoteInputEscaped) {
+  // A newline and a RIGHT-TO-LEFT OVERRIDE in an option, a file name, a kind name:
+  // each message stays one line and shows them as escapes.
+  Outcome opt = concord({"run", write("p.conc", kPing), "--bo\ngus\u202e"});
+  EXPECT_EQ(opt.code, 2);
+  EXPECT_EQ(std::count(opt.err.begin(), opt.err.end(), '\n'), 1) << opt.err;
+  EXPECT_NE(opt.err.find("--bo\\ngus\\u{202e}"), std::string::npos) << opt.err;
+  Outcome file = concord({"check", (dir_ / "no\nsuch\u202e.conc").string()});
+  EXPECT_EQ(file.code, 2);
+  EXPECT_EQ(std::count(file.err.begin(), file.err.end(), '\n'), 1) << file.err;
+  EXPECT_NE(file.err.find("no\\nsuch\\u{202e}.conc"), std::string::npos) << file.err;
+  Outcome kind = concord(
+      {"check",
+       write(
+           "k.json",
+           R"({"concord":1,"kinds":[{"name":"Bad\n\u202eKind","params":[],"state":[],"init":[],"handlers":[]}],"system":[],"given":[]})")});
+  EXPECT_EQ(kind.code, 2);
+  EXPECT_EQ(std::count(kind.err.begin(), kind.err.end(), '\n'), 1) << kind.err;
+  EXPECT_NE(kind.err.find("Bad\\n\\u{202e}Kind"), std::string::npos) << kind.err;
+  // A backend's message, relayed by `concord run --target`.
+  std::string liar = write(
+      "liar.sh",
+      "#!/bin/sh\nread r\nprintf '%s\\n' '{\"ok\":false,\"code\":\"UNSUPPORTED\",\"message\":\"a\\nb\\u202ec\"}'\n");
+  fs::permissions(liar, fs::perms::owner_all);
+  Outcome relayed = concord({"run", (dir_ / "p.conc").string(), "--target", "liar", "--backend", "liar=" + liar});
+  EXPECT_EQ(relayed.code, 1);
+  EXPECT_NE(relayed.err.find("UNSUPPORTED: a\\nb\\u{202e}c"), std::string::npos) << relayed.err;
 }

@@ -137,3 +137,38 @@ TEST(TempDir, IsRemovedWithItsContentsEvenOnExceptions) {
   }
   EXPECT_FALSE(fs::exists(p2));
 }
+
+TEST(Subprocess, ItsExitIsSeenWhileAGrandchildHoldsItsStdout) {
+  // The reaper (runners/reaper.hpp) ends the command's tree when the command ends,
+  // so the pipe closes at once instead of when the grandchild's sleep is over.
+  Subprocess p(sh("sleep 30 & echo started; exit 4"));
+  std::string line;
+  EXPECT_EQ(p.read_line(line, deadline_after(5)), Subprocess::Io::kOk);
+  EXPECT_EQ(line, "started");
+  auto t = Clock::now();
+  EXPECT_EQ(p.read_line(line, deadline_after(10)), Subprocess::Io::kEof);
+  EXPECT_LT(since(t), 2.0);
+  std::optional<ExitStatus> st = p.wait_until(deadline_after(5));
+  ASSERT_TRUE(st);
+  EXPECT_EQ(st->describe(), "exited with 4") << "the reaper exits as the command did";
+}
+
+TEST(Subprocess, TheCommandLeadsItsOwnProcessGroupAndDiesOfItsOwnSignal) {
+  Subprocess p(sh("echo $$ $(cut -d' ' -f5 /proc/$$/stat); kill -TERM $$"));  // its pid and its group
+  std::string line;
+  ASSERT_EQ(p.read_line(line, deadline_after(5)), Subprocess::Io::kOk);
+  std::string pid = std::to_string(p.pid());
+  EXPECT_EQ(line, pid + " " + pid) << "pid() is the command's, and its group's id";
+  std::optional<ExitStatus> st = p.wait_until(deadline_after(5));
+  ASSERT_TRUE(st);
+  EXPECT_EQ(st->describe(), "killed by signal 15 (SIGTERM)");
+}
+
+TEST(TempDir, ItsNameCarriesTheHostAndThePid) {
+  TempDir t("concord-test");
+  std::string name = fs::path(t.path()).filename().string();
+  std::string tag = "-" + std::to_string(::getpid()) + "-";
+  EXPECT_EQ(name.rfind("concord-test-", 0), 0u) << name;
+  EXPECT_NE(name.find(tag), std::string::npos) << name;
+  EXPECT_EQ(name.size() - (name.find(tag) + tag.size()), 6u) << name;
+}

@@ -85,6 +85,72 @@ expect_invalid(programs, {**minimal, "kinds": [{"name": "lower", "params": [], "
 expect_invalid(results, {"ok": False, "code": "NOT_A_CODE", "message": "x"}, "unknown error code")
 expect_valid(results, {"ok": False, "code": "BAD_REQUEST", "message": "x"}, "error object")
 
+
+# SPEC §13 and the schema agree on what an integer is, whatever its notation; concord
+# check says the same of each document.
+def concord_accepts(doc_text):
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"schema_test_{os.getpid()}.json")
+    with open(path, "w") as f:
+        f.write(doc_text)
+    try:
+        return subprocess.run([concord, "check", path], capture_output=True).returncode == 0
+    finally:
+        os.remove(path)
+
+
+def expect_agreement(doc_text, what):
+    global failures, checked
+    checked += 1
+    by_schema = programs.is_valid(json.loads(doc_text))
+    by_concord = concord_accepts(doc_text)
+    if by_schema != by_concord:
+        failures += 1
+        print(f"FAIL {what}: the schema says {'valid' if by_schema else 'invalid'}, concord check "
+              f"{'accepts' if by_concord else 'rejects'}")
+
+
+def with_repeat(count):
+    return ('{"concord":1,"kinds":[{"name":"W","params":[],"state":[],"init":[],"handlers":[{"tag":"t","params":[],'
+            '"body":[{"do":"repeat","count":' + count + ',"body":[]}]}]}],"system":[],"given":[]}')
+
+
+for count in ("1000", "1000.0", "1e3", "1.0e3", "10E2", "0.0", "-0", "1.5", "1001", "1e4", "-1", "0.5e1", "2.5e-1"):
+    expect_agreement(with_repeat(count), f"repeat count {count}")
+
+# Duplicate keys: beyond a schema (a parsed document keeps one), rejected by concord.
+checked += 1
+dup = with_repeat("3").replace('"given":[]', '"given":[],"given":[]')
+if not programs.is_valid(json.loads(dup)) or concord_accepts(dup):
+    failures += 1
+    print("FAIL duplicate key: the schema should see one key (it cannot tell), concord should reject it")
+
+# Spawned names of a keyword-like kind and of a 32-character kind (SPEC §2, §12.1):
+# valid addr literals for the program schema, valid process names in results.
+long_kind = "K" + "x" * 31
+spawner = f"""
+kind Self() {{ }}
+kind {long_kind}() {{ }}
+kind W() {{ on t() {{ spawn Self(); spawn {long_kind}(); send t() to @self-1; send t() to @{long_kind.lower()}-1; }} }}
+process w = W();
+given t() to @w;
+given t() to @self-9;
+"""
+spawner_path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"schema_spawner_{os.getpid()}.conc")
+with open(spawner_path, "w") as f:
+    f.write(spawner)
+try:
+    expect_valid(programs, concord_json("check", spawner_path, "--json"), "keyword-like and long kinds, as JSON")
+    result = concord_json("run", spawner_path)
+    expect_valid(results, result, "a result with spawned names self-1 and a 34-character one")
+    names = [p["name"] for p in result["processes"]]
+    checked += 1
+    if "self-1" not in names or f"{long_kind.lower()}-1" not in names:
+        failures += 1
+        print(f"FAIL the spawned names are missing from {names}")
+finally:
+    os.remove(spawner_path)
+
+
 # Version 2 (SPEC §14-§23): a program that uses every construct, and documents
 # each of which breaks one rule the schema can see.
 def e_int(v): return {"op": "int", "value": v}

@@ -21,6 +21,7 @@
 #include "oracle/text.hpp"
 #include "runners/backend.hpp"
 #include "tests/targets/erlang_backend.hpp"
+#include "tests/targets/kill_node.hpp"
 
 using namespace concord;
 
@@ -66,18 +67,6 @@ std::string code_of(const std::string& line) {
 std::string with_endless_handlers(const Program& p) {
   std::string m = std::regex_replace(emit_erlang(p), std::regex(R"((^|[^:\w])dispatch\()"), "$1dispatch_unused(");
   return m + "\ndispatch(_K, _Tag, _Args, _S) -> concord_test_spin().\nconcord_test_spin() -> concord_test_spin().\n";
-}
-
-// Until our child `pid` has exited, without reaping it (the target does that). A
-// zombie in /proc is not enough: the kernel reports a process's exit only once
-// all its threads are gone, and the BEAM has many.
-void wait_until_exited(pid_t pid) {
-  for (int i = 0; i < 1000; i++) {
-    siginfo_t info{};
-    if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid) return;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  FAIL() << "process " << pid << " still running 5 s after SIGKILL";
 }
 
 const std::vector<RunSettings> kRuns = {{0, 100, 10}, {7, 3, 10}};
@@ -139,8 +128,7 @@ TEST(ErlangTarget, ANodeKilledBetweenRequestsIsReplaced) {
   expect_oracle_lines(p, ask(t, p, kRuns), kRuns);
   pid_t node = t.node_pid();
   ASSERT_GT(node, 0);
-  ASSERT_EQ(::kill(-node, SIGKILL), 0);
-  wait_until_exited(node);
+  kill_and_wait(node);
   expect_oracle_lines(p, ask(t, p, kRuns), kRuns);
   EXPECT_GT(t.node_pid(), 0);
   EXPECT_NE(t.node_pid(), node);

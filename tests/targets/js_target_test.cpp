@@ -3,8 +3,9 @@
 // `concord backend js`; every program runs in a fresh vm context; and every fault of
 // the node costs the request it happens in and nothing more: a killed node (idle or
 // busy), a program that never answers, one that fills the heap (caught by the host,
-// and past it, by V8), garbage on stdout, a program that does not load, an emitter
-// that fails, a node or a runtime that does not exist.
+// and past it, by V8), garbage on stdout, an answer longer than its run can produce,
+// a program that does not load, an emitter that fails, a node or a runtime that
+// does not exist.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -20,8 +21,10 @@
 #include "oracle/check.hpp"
 #include "oracle/interpreter.hpp"
 #include "oracle/text.hpp"
+#include "runners/answer_bound.hpp"
 #include "runners/backend.hpp"
 #include "tests/targets/js_backend.hpp"
+#include "tests/targets/kill_node.hpp"
 
 using namespace concord;
 
@@ -70,16 +73,6 @@ std::string with_handler(const Program& p, const std::string& body) {
   for (size_t h = 0; h < p.kinds[0].handlers.size(); h++)
     out += "function k0_h" + std::to_string(h) + "(p, m) { " + body + " }\n";
   return out;
-}
-
-// Until our child `pid` has exited, without reaping it (the target does that).
-void wait_until_exited(pid_t pid) {
-  for (int i = 0; i < 1000; i++) {
-    siginfo_t info{};
-    if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid) return;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  FAIL() << "process " << pid << " still running 5 s after SIGKILL";
 }
 
 const std::vector<RunSettings> kRuns = {{0, 100, 10}, {7, 3, 10}};
@@ -160,8 +153,7 @@ TEST(JsTarget, ANodeKilledBetweenRequestsIsReplaced) {
   expect_oracle_lines(p, ask(t, p, kRuns), kRuns);
   pid_t node = t.pid();
   ASSERT_GT(node, 0);
-  ASSERT_EQ(::kill(-node, SIGKILL), 0);
-  wait_until_exited(node);
+  kill_and_wait(node);
   expect_oracle_lines(p, ask(t, p, kRuns), kRuns);
   EXPECT_GT(t.pid(), 0);
   EXPECT_NE(t.pid(), node);
@@ -268,6 +260,35 @@ TEST(JsTarget, GarbageOnStdoutIsBadOutputAndTheNodeIsReplaced) {
   EXPECT_NE(got[0].find("not a result"), std::string::npos) << got[0];
   EXPECT_EQ(t.pid(), -1) << "a node that printed garbage is not trusted again";
   garbage = false;
+  expect_oracle_lines(p, ask(t, p, kRuns), kRuns);
+}
+
+// A program that writes 50 MB on the host's stdout before its result: the line is
+// longer than any answer of its runs can be (runners/answer_bound.hpp), so the target
+// reads no further than that bound and answers BAD_OUTPUT at once.
+TEST(JsTarget, AnAnswerLongerThanTheRunCanProduceIsBadOutputReadNoFurther) {
+  Program p = checked(kPing);
+  bool flood = true;
+  JsTargetConfig cfg = js_test_config();
+  cfg.emit = [&](const Program& prog) {
+    // Written as the host writes (fs.writeSync on fd 1), so that nothing of the host's
+    // own lines comes between: process.stdout would queue it behind them.
+    return (flood ? "{ const req = rt.send.constructor('return process')().mainModule.require;\n"
+                    "  const fs = req('fs'), b = req('buffer').Buffer.alloc(50000000, 120);\n"
+                    "  for (let off = 0; off < b.length;)\n"
+                    "    try { off += fs.writeSync(1, b, off); } catch (e) { if (e.code !== 'EAGAIN') throw e; } }\n"
+                  : "") +
+           emit_js(prog);
+  };
+  FramedRuntime t(js_runtime_config(cfg));
+  size_t bound = answer_bytes_bound(p, kRuns[0]);
+  ASSERT_LT(bound, size_t{4} << 20);
+  std::vector<std::string> got = ask(t, p, kRuns);
+  ASSERT_EQ(got.size(), kRuns.size());
+  for (const std::string& line : got) EXPECT_EQ(code_of(line), "BAD_OUTPUT") << line;
+  EXPECT_NE(got[0].find("a line longer than " + std::to_string(bound) + " bytes"), std::string::npos) << got[0];
+  EXPECT_EQ(t.pid(), -1) << "the node is not trusted again";
+  flood = false;
   expect_oracle_lines(p, ask(t, p, kRuns), kRuns);
 }
 

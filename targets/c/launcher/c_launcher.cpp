@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "oracle/interpreter.hpp"
+#include "runners/answer_bound.hpp"
 #include "runners/backend.hpp"
 #include "runners/backends.hpp"
 #include "targets/c/emitter/emit_c.hpp"
@@ -82,7 +83,7 @@ const CTarget::Build* CTarget::build(std::string c_text, std::string& error) {
   return &cache_.front();
 }
 
-void CTarget::run_binary(const Build& b, const std::vector<RunRequest>& runs, const Emit& emit) {
+void CTarget::run_binary(const Program& p, const Build& b, const std::vector<RunRequest>& runs, const Emit& emit) {
   std::vector<RunSettings> good;
   std::vector<size_t> index;  // good run -> its place in `runs`
   std::string input;
@@ -108,11 +109,14 @@ void CTarget::run_binary(const Build& b, const std::vector<RunRequest>& runs, co
                       : Subprocess(Command{{b.binary}, {}, b.dir->path(), limits});
       prog.write(input, request_deadline);  // small; a failure shows up as EOF below
       prog.close_stdin();
-      collect_answers(prog, "c: compiled program", good, cfg_.run_timeout, request_deadline, [&](size_t k, Answer a) {
-        answer_bad_until(index[k]);
-        emit(a.line + "\n");
-        next++;
-      });
+      std::vector<size_t> bounds;
+      for (const RunSettings& s : good) bounds.push_back(answer_bytes_bound(p, s));
+      collect_answers(prog, "c: compiled program", good, cfg_.run_timeout, request_deadline, bounds,
+                      [&](size_t k, Answer a) {
+                        answer_bad_until(index[k]);
+                        emit(a.line + "\n");
+                        next++;
+                      });
       prog.wait_until(deadline_after(1.0));  // then ~Subprocess kills what is left
     } catch (const SubprocessError& e) {
       for (; next < runs.size(); next++)
@@ -140,7 +144,7 @@ void CTarget::answer(const Program& p, const std::vector<RunRequest>& runs, cons
       emit(r.bad.empty() ? error_line(code, error) : error_line("BAD_REQUEST", r.bad));
     return;
   }
-  run_binary(*b, runs, emit);
+  run_binary(p, *b, runs, emit);
 }
 
 std::string c_runtime_dir() { return runtime_path("c/runtime", CONCORD_RT_INCLUDE); }

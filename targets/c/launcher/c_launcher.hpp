@@ -68,7 +68,7 @@ class CTarget {
   };
   bool compile_process(const std::string& c_text, Build& b, std::string& error);
   const Build* build(std::string c_text, std::string& error);
-  void run_binary(const Build& b, const std::vector<RunRequest>& runs, const Emit& emit);
+  void run_binary(const Program& p, const Build& b, const std::vector<RunRequest>& runs, const Emit& emit);
 
   CTargetConfig cfg_;
   std::list<Build> cache_;  // most recently used first

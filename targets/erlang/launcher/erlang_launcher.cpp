@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "oracle/interpreter.hpp"
+#include "runners/answer_bound.hpp"
 #include "runners/backend.hpp"
 #include "targets/common/unsupported.hpp"
 #include "runners/backends.hpp"
@@ -108,6 +109,7 @@ void ErlangTarget::stop_node() {
 }
 
 void ErlangTarget::run_on_node(const std::string& f, const std::vector<RunSettings>& good,
+                               const std::vector<size_t>& max_bytes,
                                const std::function<void(size_t, const std::string&)>& on_answer) {
   // A node that printed between requests, or died, is replaced. Its death is seen
   // first in its exit status: its stdout can stay open for a moment after, held by
@@ -124,17 +126,18 @@ void ErlangTarget::run_on_node(const std::string& f, const std::vector<RunSettin
     return;
   }
   // A failed write (kEof) means the node is gone: reading tells how it ended.
-  bool healthy = collect_answers(*node_, who(), good, cfg_.run_timeout, request_deadline, [&](size_t k, Answer a) {
-    // The BEAM's last words when an allocation fails (RLIMIT_AS): "Cannot allocate
-    // N bytes", or "Cannot reallocate" when a growing binary (a journal) fails
-    // first: the run is out of memory, as the c target says of its programs, not
-    // a crash of unknown cause.
-    const std::string& err = node_->stderr_text();
-    if (a.code() == "CRASH" &&
-        (err.find("Cannot allocate") != std::string::npos || err.find("Cannot reallocate") != std::string::npos))
-      a = harness_error("MEMORY", a.json["message"].get<std::string>());
-    on_answer(k, a.line);
-  });
+  bool healthy =
+      collect_answers(*node_, who(), good, cfg_.run_timeout, request_deadline, max_bytes, [&](size_t k, Answer a) {
+        // The BEAM's last words when an allocation fails (RLIMIT_AS): "Cannot allocate
+        // N bytes", or "Cannot reallocate" when a growing binary (a journal) fails
+        // first: the run is out of memory, as the c target says of its programs, not
+        // a crash of unknown cause.
+        const std::string& err = node_->stderr_text();
+        if (a.code() == "CRASH" &&
+            (err.find("Cannot allocate") != std::string::npos || err.find("Cannot reallocate") != std::string::npos))
+          a = harness_error("MEMORY", a.json["message"].get<std::string>());
+        on_answer(k, a.line);
+      });
   if (!healthy) stop_node();
 }
 
@@ -167,7 +170,9 @@ void ErlangTarget::answer(const Program& p, const std::vector<RunRequest>& runs,
     return fail_rest("INTERNAL", "emit_" + cfg_.name + ": " + e.what());
   }
   try {
-    run_on_node(f, good, [&](size_t k, const std::string& line) {
+    std::vector<size_t> bounds;
+    for (const RunSettings& s : good) bounds.push_back(answer_bytes_bound(p, s));
+    run_on_node(f, good, bounds, [&](size_t k, const std::string& line) {
       answer_bad_until(index[k]);
       emit(line + "\n");
       next++;

@@ -85,8 +85,9 @@ class ErlangTarget {
   std::string who() const { return cfg_.name + " node"; }  // the node, in messages
   void stop_node();
   // Sends one frame (the runs `good`, then the module) and relays the node's answers
-  // through on_answer(k, line). Throws when the node cannot be started.
-  void run_on_node(const std::string& frame, const std::vector<RunSettings>& good,
+  // (each at most max_bytes[k]) through on_answer(k, line). Throws when the node
+  // cannot be started.
+  void run_on_node(const std::string& frame, const std::vector<RunSettings>& good, const std::vector<size_t>& max_bytes,
                    const std::function<void(size_t, const std::string&)>& on_answer);
 
   ErlangTargetConfig cfg_;
