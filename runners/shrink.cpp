@@ -111,13 +111,14 @@ class Workers {
 // it weighs less than the current case, so every kept candidate is progress and
 // the rounds end. Program size decides first; the rest orders the changes that
 // keep the size: a read replaced by a constant, an addr by self or an earlier
-// declared process, a reason by normal or another word, a shorter text (names, optional keys), smaller numbers, then
-// fewer runs and lower settings.
+// declared process, a reason by normal or another word, a call by a send, a shorter text (names, optional keys),
+// smaller numbers, then fewer runs and lower settings.
 struct Weight {
   size_t size = 0;         // program_size
   size_t reads = 0;        // variable reads
   size_t addr_rank = 0;    // per addr expression: self 0, declared process i: i+1, spawned name: after those
   size_t reason_rank = 0;  // per reason literal (version 2): normal 0, another word 1, a code 2
+  size_t calls = 0;        // call statements (version 2): a send of the same message is simpler
   size_t json_bytes = 0;   // the canonical JSON text's length
   uint64_t magnitude = 0;  // |int literals| + repeat counts + intensities (saturating)
   size_t runs = 0;
@@ -153,6 +154,7 @@ Weight weigh(const ShrinkState& s, size_t json_bytes) {
   });
   visit_stmts(p, [&](const std::vector<Stmt>& body, size_t i) {
     if (body[i].kind == StmtKind::Repeat) add_saturating(w.magnitude, magnitude(body[i].count));
+    if (body[i].kind == StmtKind::Call) w.calls++;
     return false;
   });
   visit_decls(p, [&](const Decl& d) {
