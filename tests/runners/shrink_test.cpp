@@ -846,6 +846,27 @@ RC_GTEST_PROP(ShrinkProperties, KeepsAnEventOfTheJournal, ()) {
   });
 }
 
+// Version 2 programs (the v2 profile): its events (signal, call, resume, api) and
+// its passes too.
+RC_GTEST_PROP(ShrinkProperties, KeepsAnEventOfAVersion2Journal, ()) {
+  Program p = *gen::any_program(gen::profile_named("v2"));
+  ShrinkCase start{program_to_json(p), *some_runs()};
+  std::set<std::string> evs;
+  ojson first = oracle_result(start);
+  for (const ojson& e : first["journal"]) evs.insert(e["ev"].get<std::string>());
+  RC_PRE(!evs.empty());
+  std::string ev = *rc::gen::elementOf(std::vector<std::string>(evs.begin(), evs.end()));
+  RC_TAG(ev);
+  check_shrink(start, [ev](const ShrinkCase& c) {
+    for (size_t i = 0; i < c.runs.size(); i++) {
+      ojson r = oracle_result(c, i);
+      for (const ojson& e : r["journal"])
+        if (e["ev"] == ev) return true;
+    }
+    return false;
+  });
+}
+
 RC_GTEST_PROP(ShrinkProperties, KeepsTheOutcomeAndAFailureCode, ()) {
   Program p = *gen::any_program();
   ShrinkCase start{program_to_json(p), *some_runs()};
