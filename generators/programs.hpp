@@ -21,6 +21,7 @@
 #include "generators/scale.hpp"
 #include "generators/statements.hpp"
 #include "generators/supervision.hpp"
+#include "generators/v2.hpp"
 #include "oracle/text.hpp"
 
 namespace concord::gen {
@@ -233,6 +234,7 @@ inline rc::Gen<Program> program(const Profile& profile) {
         p.system = *system_args(shape, shapes, facts->addrs, facts->profile);
         for (const Kind& k : kinds) p.kinds.push_back(*kind_code(k, facts));
         p.given = *given_messages(kinds, shape, facts);
+        if (facts->profile->version >= 2) v2::program(p, *facts);  // SPEC §14-§23
         return p;
       });
     });
@@ -243,4 +245,3 @@ inline rc::Gen<Program> program(const Profile& profile) {
 inline rc::Gen<Program> program() { return program(default_profile()); }
 
 }  // namespace concord::gen
-

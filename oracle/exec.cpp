@@ -1,6 +1,10 @@
-// oracle/exec.cpp: expressions (SPEC §5) and statements (SPEC §6), one function
-// per statement kind. A handler ends early by throwing HandlerEnd, caught in one
-// place (run_handler), where the process exits with the carried reason.
+// oracle/exec.cpp: expressions (SPEC §5) and statements (SPEC §6; version 2: §16.2,
+// §18, §19.4, §20), one function per statement kind. A body runs from an explicit
+// stack of cursors (the Activation), so a handler that waits in a call (§18.1) can
+// go on later where it stopped. A handler ends early by throwing HandlerEnd,
+// caught in one place (finish), where the process exits with the carried reason.
+#include <stdexcept>
+
 #include "arith.hpp"
 #include "memory.hpp"
 #include "rules.hpp"
@@ -16,17 +20,44 @@ void count_steps(World& w, int64_t n) {
                      " statements (at turn " + std::to_string(w.turn) + "; $" + kOracleStepsVariable + " sets it)");
 }
 
-// Ends the running handler; the process exits with `reason` (§6.4).
-struct HandlerEnd {
-  std::string reason;
-};
-
-// The running process and the values its code can see.
+// The running code: its process (one incarnation: a signal may end it while it is
+// blocked, §16.6) and its activation.
 struct Frame {
   World& w;
+  int32_t id;
   Process& p;
-  const std::vector<Value>* args;  // handler parameters; null in init and initialisers
+  uint32_t inc;
+  Activation& a;
 };
+
+// An activation of the world's pool for the code about to run, given back when it
+// ends (also when it ends by an exception).
+class ActivationScope {
+ public:
+  explicit ActivationScope(World& w) : w_(w) {
+    if (w.act_depth == w.acts.size()) {
+      // Handlers nest at most two deep (a handler, and inside its spawn or API
+      // statement an init); growing past the reserve would move the outer ones.
+      if (w.acts.size() == w.acts.capacity()) throw std::logic_error("activations nested too deep");
+      w.acts.emplace_back();
+    }
+    Activation& a = w.acts[w.act_depth++];
+    a.stack.clear();
+    a.args.clear();
+    a.serving = -1;
+    a.serving_inc = 0;
+    a.self_exit = -1;
+    a_ = &a;
+  }
+  ~ActivationScope() { w_.act_depth--; }
+  Activation& get() { return *a_; }
+
+ private:
+  World& w_;
+  Activation* a_;
+};
+
+[[noreturn]] void fail_with(int32_t reason) { throw HandlerEnd{reason}; }
 
 Value eval(const Frame& f, const Expr& e);
 
@@ -34,7 +65,7 @@ Value eval_var(const Frame& f, const Expr& e) {
   switch (e.scope) {
     case Scope::Param: return f.p.params[e.slot];
     case Scope::Field: return f.p.state[e.slot];
-    case Scope::Arg: return (*f.args)[e.slot];
+    case Scope::Arg: return f.a.args[e.slot];
   }
   return 0;
 }
@@ -48,15 +79,15 @@ Value eval_unary(Op op, Value a) {
   }
 }
 
-Value eval_binary(Op op, Value a, Value b) {
+Value eval_binary(const Frame& f, Op op, Value a, Value b) {
   Value out = 0;
   switch (op) {
     case Op::Mul: return arith::mul(a, b);
     case Op::Div:
-      if (!arith::div(a, b, out)) throw HandlerEnd{"DIV_ZERO"};
+      if (!arith::div(a, b, out)) fail_with(f.w.words.DIV_ZERO);
       return out;
     case Op::Rem:
-      if (!arith::rem(a, b, out)) throw HandlerEnd{"DIV_ZERO"};
+      if (!arith::rem(a, b, out)) fail_with(f.w.words.DIV_ZERO);
       return out;
     case Op::Add: return arith::add(a, b);
     case Op::Sub: return arith::sub(a, b);
@@ -66,7 +97,7 @@ Value eval_binary(Op op, Value a, Value b) {
     case Op::Le: return a <= b;
     case Op::Gt: return a > b;
     case Op::Ge: return a >= b;
-    case Op::Eq: return a == b;  // addrs compare by name id: one id per name
+    case Op::Eq: return a == b;  // addrs and reasons compare by name id: one id per name
     case Op::Ne: return a != b;
     case Op::BAnd: return a & b;
     case Op::BXor: return a ^ b;
@@ -81,14 +112,15 @@ Value eval_binary(Op op, Value a, Value b) {
 Value eval(const Frame& f, const Expr& e) {
   switch (e.kind) {
     case ExprKind::Int: return e.value;
-    case ExprKind::Addr: return e.slot;  // name ids of the program come first in the world
+    case ExprKind::Addr:
+    case ExprKind::Reason: return e.slot;  // name ids of the program come first in the world
     case ExprKind::Self: return f.p.name;
     case ExprKind::Var: return eval_var(f, e);
     case ExprKind::Unary: return eval_unary(e.op, eval(f, e.args[0]));
     case ExprKind::Binary: {
       Value a = eval(f, e.args[0]);  // left to right (§5)
       Value b = eval(f, e.args[1]);
-      return eval_binary(e.op, a, b);
+      return eval_binary(f, e.op, a, b);
     }
   }
   return 0;
@@ -101,18 +133,32 @@ std::vector<Value> eval_all(const Frame& f, const std::vector<Expr>& es, size_t 
   return out;
 }
 
-void exec_body(const Frame& f, const std::vector<Stmt>& body);
+bool still_here(const Frame& f) { return f.p.alive && f.p.incarnation == f.inc; }
+
+// The live process a name names, or -1.
+int32_t live_process(const World& w, Value name) {
+  int32_t id = w.proc_of_name[static_cast<size_t>(name)];
+  return id >= 0 && w.procs[id].alive ? id : -1;
+}
+
+// §16.6, §17.2: the run settles inside a blocking statement (a spawn, an API
+// statement) with the worker blocked (since `blocked` was raised); if a signal
+// ended it meanwhile (its exit reset `blocked`), its handler ends there.
+void settle_blocked(const Frame& f) {
+  settle(f.w);
+  if (!still_here(f)) throw HandlerEnd{-1, true};
+  f.p.blocked--;
+}
+
+// §16.4: a message `exit(from, why)` or `down(who, why)` in the running worker's own mailbox.
+void own_system_message(const Frame& f, int32_t sig, Value from, int32_t reason) {
+  append_message(f.w, f.id, Message{static_cast<int32_t>(from), sig, {from, reason}});
+}
+
+// --- version 1 statements --------------------------------------------------------
 
 // §6.1
 void exec_assign(const Frame& f, const Stmt& s) { f.p.state[s.slot] = eval(f, s.exprs[0]); }
-
-// §6.2
-void exec_if(const Frame& f, const Stmt& s) { exec_body(f, eval(f, s.exprs[0]) != 0 ? s.body : s.orelse); }
-
-// §6.3
-void exec_repeat(const Frame& f, const Stmt& s) {
-  for (int64_t i = 0; i < s.count; i++) exec_body(f, s.body);
-}
 
 // §6.5
 void exec_send(const Frame& f, const Stmt& s) {
@@ -127,41 +173,241 @@ std::string spawned_name(const std::string& kind, int64_t n) {
   return s + "-" + std::to_string(n);
 }
 
-// §6.6
+// §6.6; version 2: §19.4 (a start that fails or is ignored does not fail the
+// spawner, and the name is consumed), then the run settles with the spawner blocked.
 void exec_spawn(const Frame& f, const Stmt& s) {
   World& w = f.w;
   std::vector<Value> args = eval_all(f, s.exprs);
-  if (w.live >= w.run.max_processes) throw HandlerEnd{"SYSTEM_LIMIT"};
-  if (s.slot3 >= 0 && !w.sups[s.slot3].alive) throw HandlerEnd{"NOPROC"};
+  if (w.live >= w.run.max_processes) fail_with(w.words.SYSTEM_LIMIT);
+  if (s.slot3 >= 0 && !w.sups[s.slot3].alive) fail_with(w.words.NOPROC);
   int64_t n = ++w.spawned[s.slot];
   int32_t name = intern_name(w, spawned_name(w.prog.kinds[s.slot].name, n));
-  int32_t id = create_process(w, name, s.slot, std::move(args), s.slot3);
-  if (s.slot3 >= 0) add_dynamic_child(w, s.slot3, id, s.restart);
+  int32_t id = new_process(w, name, s.slot, std::move(args), s.slot3);
+  Started how = start_worker(w, id);
+  if (s.slot3 >= 0) add_dynamic_child(w, s.slot3, id, s.restart, s.significant, how);
+  f.p.blocked++;
+  settle_blocked(f);
   if (s.slot2 >= 0) f.p.state[s.slot2] = name;
 }
 
-void exec(const Frame& f, const Stmt& s) {
-  switch (s.kind) {
-    case StmtKind::Assign: exec_assign(f, s); return;
-    case StmtKind::If: exec_if(f, s); return;
-    case StmtKind::Repeat: exec_repeat(f, s); return;
-    case StmtKind::Send: exec_send(f, s); return;
-    case StmtKind::Spawn: exec_spawn(f, s); return;
-    case StmtKind::Stop: throw HandlerEnd{"normal"};  // §6.4
-    case StmtKind::Fail: throw HandlerEnd{s.name};    // §6.4
-  }
+// §6.4; version 2: §16.2 `stop e`.
+[[noreturn]] void exec_stop(const Frame& f, const Stmt& s) {
+  fail_with(s.exprs.empty() ? f.w.words.normal : static_cast<int32_t>(eval(f, s.exprs[0])));
 }
 
-void exec_body(const Frame& f, const std::vector<Stmt>& body) {
-  count_steps(f.w, static_cast<int64_t>(body.size()));  // an upper bound: a body may end early
-  for (const Stmt& s : body) exec(f, s);
+// --- version 2: links, monitors, exit signals (§16.2) ---------------------------
+
+void exec_link(const Frame& f, const Stmt& s) {
+  Value t = eval(f, s.exprs[0]);
+  if (t == f.p.name) return;  // [R20/self]
+  int32_t id = live_process(f.w, t);
+  if (id >= 0) {
+    link_pair(f.w, f.id, id);
+    return;
+  }
+  if (!f.p.trap) fail_with(f.w.words.NOPROC);  // link/1 raises noproc [R20]
+  journal_signal(f.w, SignalKind::Link, static_cast<int32_t>(t), f.p.name, f.w.words.noproc, SignalEffect::Message);
+  own_system_message(f, f.w.prog.exit_sig, t, f.w.words.noproc);
+}
+
+void exec_unlink(const Frame& f, const Stmt& s) {
+  int32_t id = live_process(f.w, eval(f, s.exprs[0]));
+  if (id >= 0) unlink_pair(f.w, f.id, id);  // a message a link already queued stays [R21/after_queued]
+}
+
+void exec_monitor(const Frame& f, const Stmt& s) {
+  Value t = eval(f, s.exprs[0]);
+  if (t == f.p.name) return;  // allowed, never fires [R25/self]
+  int32_t id = live_process(f.w, t);
+  if (id >= 0) {
+    add_monitor(f.w, f.id, id, false);
+    return;
+  }
+  journal_signal(f.w, SignalKind::Down, static_cast<int32_t>(t), f.p.name, f.w.words.noproc, SignalEffect::Message);
+  own_system_message(f, f.w.prog.down_sig, t, f.w.words.noproc);  // [R25/dead, R25/unknown]
+}
+
+void exec_demonitor(const Frame& f, const Stmt& s) {
+  int32_t id = live_process(f.w, eval(f, s.exprs[0]));
+  if (id >= 0) remove_monitor(f.w, f.id, id, false);  // a down already queued stays [R26]
+}
+
+// §16.3, the exit signal whose receiver is its sender: it takes effect at once.
+void exit_self(const Frame& f, int32_t reason) {
+  World& w = f.w;
+  if (reason < 0) {  // kill: untrappable [R18]
+    journal_signal(w, SignalKind::Exit, f.p.name, f.p.name, -1, SignalEffect::Exit);
+    exit_worker(w, f.id, w.words.killed, ExitCause::Own);
+    throw HandlerEnd{-1, true};
+  }
+  if (f.p.trap) {
+    if (f.p.sup >= 0) {  // a supervised worker gets the message [R19/self_supervised_trapping_*]
+      journal_signal(w, SignalKind::Exit, f.p.name, f.p.name, reason, SignalEffect::Message);
+      own_system_message(f, w.prog.exit_sig, f.p.name, reason);
+    } else if (f.a.self_exit < 0) {  // an unsupervised one exits when its handler ends [R19/self_trapping_*]
+      f.a.self_exit = reason;        // (the first such signal: gen_server stops at the first 'EXIT' of its parent)
+    }
+    return;
+  }
+  // Not trapping: it exits at once, with normal too [R19/self_non_trapping_normal].
+  journal_signal(w, SignalKind::Exit, f.p.name, f.p.name, reason, SignalEffect::Exit);
+  exit_worker(w, f.id, reason, ExitCause::Own);
+  throw HandlerEnd{-1, true};
+}
+
+void exec_exit(const Frame& f, const Stmt& s) {
+  Value t = eval(f, s.exprs[0]);
+  int32_t reason = s.kill ? -1 : static_cast<int32_t>(eval(f, s.exprs[1]));
+  if (t == f.p.name) return exit_self(f, reason);
+  int32_t id = live_process(f.w, t);
+  if (id < 0) return;  // [R19/dead_target]
+  // Queued: it takes effect when the run next settles (§16.2, §17.2).
+  queue_signal(f.w, Signal{SignalKind::Exit, f.p.name, id, f.w.procs[id].incarnation, reason});
+}
+
+// --- version 2: calls (§18.1) ------------------------------------------------------
+
+// Returns true when the caller now waits.
+bool exec_call(const Frame& f, const Stmt& s) {
+  World& w = f.w;
+  Value to = eval(f, s.exprs[0]);
+  std::vector<Value> args = eval_all(f, s.exprs, 1);
+  if (to == f.p.name) fail_with(w.words.CALLING_SELF);  // [R31/self]
+  int32_t id = live_process(w, to);
+  if (id < 0) {  // [R31/dead, R31/unknown]
+    journal_signal(w, SignalKind::Call, static_cast<int32_t>(to), f.p.name, w.words.noproc, SignalEffect::Exit);
+    fail_with(w.words.NOPROC);
+  }
+  append_message(w, id, Message{f.p.name, s.slot, std::move(args), f.id, f.p.incarnation});
+  add_monitor(w, f.id, id, true);
+  f.p.wait = std::make_unique<Wait>();
+  f.p.wait->callee = id;
+  f.p.wait->callee_name = static_cast<int32_t>(to);
+  f.p.wait->bind = s.slot2;
+  w.waiting++;
+  return true;
+}
+
+// The first reply whose caller still waits answers it; every other does nothing.
+void exec_reply(const Frame& f, const Stmt& s) {
+  Value v = eval(f, s.exprs[0]);
+  if (f.a.serving < 0) return;  // reached by send, or answered already
+  int32_t c = f.a.serving;
+  f.a.serving = -1;
+  Process& caller = f.w.procs[c];
+  if (!caller.alive || caller.incarnation != f.a.serving_inc || !caller.wait || caller.wait->replied ||
+      caller.wait->callee != f.id)
+    return;  // the caller has gone [R29/caller_gone]
+  caller.wait->replied = true;
+  caller.wait->value = v;
+  caller.wait->type = s.exprs[0].type;
+  remove_monitor(f.w, c, f.id, true);
+  mark_ready(f.w, c);
+}
+
+// --- version 2: the supervisor API (§20) ---------------------------------------------
+
+void exec_api(const Frame& f, const Stmt& s) {
+  World& w = f.w;
+  int32_t child = s.exprs.empty() ? w.sups[s.slot].name : static_cast<int32_t>(eval(f, s.exprs[0]));
+  if (!w.sups[s.slot3].alive) fail_with(w.words.NOPROC);  // [R44]
+  f.p.blocked++;  // the caller waits for the supervisor's answer (§16.6) [R50/self_*]
+  ApiResult r = api_request(w, s.slot3, s.api, child);
+  Event e{EventKind::Api, w.turn};
+  e.name = f.p.name;
+  e.other = w.sups[s.slot3].name;
+  e.sub = static_cast<uint8_t>(s.api);
+  e.child = child;
+  e.effect = static_cast<uint8_t>(r);
+  journal(w, std::move(e));
+  settle_blocked(f);
+  if (s.slot2 >= 0) f.p.state[s.slot2] = static_cast<Value>(r);
+}
+
+// --- the body ------------------------------------------------------------------------
+
+enum class Ended { Finished, Waiting };
+
+// Runs the activation's stack until the body ends or waits in a call.
+Ended run_code(const Frame& f) {
+  std::vector<Cursor>& st = f.a.stack;
+  while (!st.empty()) {
+    Cursor& c = st.back();
+    if (c.pc == c.body->size()) {
+      if (c.left > 1) {  // §6.3: the next round
+        c.left--;
+        c.pc = 0;
+      } else {
+        st.pop_back();
+      }
+      continue;
+    }
+    if (c.pc == 0) count_steps(f.w, static_cast<int64_t>(c.body->size()));  // each round: an upper bound
+    const Stmt& s = (*c.body)[c.pc++];
+    switch (s.kind) {
+      case StmtKind::Assign: exec_assign(f, s); break;
+      case StmtKind::If: {  // §6.2
+        const std::vector<Stmt>& branch = eval(f, s.exprs[0]) != 0 ? s.body : s.orelse;
+        if (!branch.empty()) st.push_back(Cursor{&branch, 0, 1});
+        break;
+      }
+      case StmtKind::Repeat:  // §6.3
+        if (s.count > 0 && !s.body.empty()) st.push_back(Cursor{&s.body, 0, s.count});
+        break;
+      case StmtKind::Send: exec_send(f, s); break;
+      case StmtKind::Spawn: exec_spawn(f, s); break;
+      case StmtKind::Stop: exec_stop(f, s);
+      case StmtKind::Fail: fail_with(intern_name(f.w, s.name));                // §6.4
+      case StmtKind::Ignore: throw HandlerEnd{f.w.words.normal, false, true};  // §19.1
+      case StmtKind::Link: exec_link(f, s); break;
+      case StmtKind::Unlink: exec_unlink(f, s); break;
+      case StmtKind::Monitor: exec_monitor(f, s); break;
+      case StmtKind::Demonitor: exec_demonitor(f, s); break;
+      case StmtKind::TrapExit: f.p.trap = eval(f, s.exprs[0]) != 0; break;  // flag at arrival counts [R17]
+      case StmtKind::Exit: exec_exit(f, s); break;
+      case StmtKind::Call:
+        if (exec_call(f, s)) return Ended::Waiting;
+        break;
+      case StmtKind::Reply: exec_reply(f, s); break;
+      case StmtKind::Api: exec_api(f, s); break;
+    }
+  }
+  return Ended::Finished;
+}
+
+// Runs a handler (from its start, or on from a wait) to its end, and does what its
+// end means: a failure or stop exits the process (§6.4); a wait keeps the
+// continuation (§18.1); a trapping unsupervised worker that sent itself an exit
+// signal exits now, its signal event just before its exit event (§16.3).
+void run_handler(const Frame& f) {
+  World& w = f.w;
+  try {
+    if (run_code(f) == Ended::Waiting) {
+      f.p.wait->act = std::move(f.a);
+      charge(w, wait_cost(*f.p.wait));  // held until it resumes or exits
+      mark_ready(w, f.id);
+      return;
+    }
+  } catch (const HandlerEnd& end) {
+    if (!end.gone) exit_worker(w, f.id, end.reason, ExitCause::Own);
+    return;
+  }
+  if (f.a.self_exit >= 0) {
+    journal_signal(w, SignalKind::Exit, f.p.name, f.p.name, f.a.self_exit, SignalEffect::Exit);
+    exit_worker(w, f.id, f.a.self_exit, ExitCause::Own);
+    return;
+  }
+  // Readiness is re-marked once, after the handler: nothing reads the ready set
+  // during a turn, and a process that keeps a message costs no update at all.
+  mark_ready(w, f.id);
 }
 
 }  // namespace
 
 std::vector<Value> initial_state(World& w, Process& p) {
   const Kind& k = w.prog.kinds[p.kind];
-  Frame f{w, p, nullptr};
+  Activation none;
+  Frame f{w, w.proc_of_name[p.name], p, p.incarnation, none};
   std::vector<Value> state;
   state.reserve(k.state.size());
   for (const Field& fd : k.state) state.push_back(eval(f, fd.init));  // sees params and self only
@@ -170,17 +416,20 @@ std::vector<Value> initial_state(World& w, Process& p) {
 
 void run_init(World& w, int32_t id) {
   Process& p = w.procs[id];
-  exec_body(Frame{w, p, nullptr}, w.prog.kinds[p.kind].init);  // cannot fail (§4.9)
+  const std::vector<Stmt>& init = w.prog.kinds[p.kind].init;
+  if (init.empty()) return;
+  ActivationScope scope(w);
+  Frame f{w, id, p, p.incarnation, scope.get()};
+  f.a.stack.push_back(Cursor{&init, 0, 1});
+  run_code(f);  // init has no call (§14.3 V4): it ends, or throws HandlerEnd to start_worker
 }
 
 void deliver(World& w, int32_t id, int64_t ready_count) {
   Process& p = w.procs[id];
   Message m = p.mailbox.pop_front();
   w.queued--;
-  w.memory_used -= Mailbox::cost(m);  // counted again as the deliver event
-  // Readiness is re-marked once, after the handler: nothing reads the ready set
-  // during a turn, and a process that keeps a message costs no update at all.
-  Event e{EventKind::Deliver, w.turn};
+  w.memory_used -= Mailbox::cost(m);  // counted again as the deliver (or call) event
+  Event e{m.caller >= 0 ? EventKind::Call : EventKind::Deliver, w.turn};  // §18.1: a call message
   e.name = p.name;
   e.other = m.from;
   e.sig = m.sig;
@@ -190,13 +439,42 @@ void deliver(World& w, int32_t id, int64_t ready_count) {
 
   const Kind& k = w.prog.kinds[p.kind];
   int32_t h = k.handler_of_sig[m.sig];
-  try {
-    if (h < 0) throw HandlerEnd{"NO_HANDLER"};  // §6.5
-    exec_body(Frame{w, p, &m.args}, k.handlers[h].body);
-  } catch (const HandlerEnd& end) {
-    exit_process(w, id, end.reason);
+  if (h < 0) {  // §6.5
+    exit_worker(w, id, w.words.NO_HANDLER, ExitCause::Own);
+    return;
   }
-  mark_ready(w, id);
+  ActivationScope scope(w);
+  Activation& a = scope.get();
+  a.args = std::move(m.args);
+  a.serving = m.caller;
+  a.serving_inc = m.caller_inc;
+  a.stack.push_back(Cursor{&k.handlers[h].body, 0, 1});
+  run_handler(Frame{w, id, p, p.incarnation, a});
+}
+
+void resume(World& w, int32_t id, int64_t ready_count) {
+  Process& p = w.procs[id];
+  std::unique_ptr<Wait> wait = std::move(p.wait);
+  w.waiting--;
+  Event e{EventKind::Resume, w.turn};
+  e.name = p.name;
+  e.other = wait->callee_name;
+  e.ready = ready_count;
+  e.vtype = wait->type;
+  e.args = {wait->value};
+  release(w, wait_cost(*wait));
+  journal(w, std::move(e));
+  ActivationScope scope(w);
+  Activation& a = scope.get();
+  a = std::move(wait->act);
+  if (wait->bind >= 0) {  // the reply's type is checked when it comes (§18.1)
+    if (w.prog.kinds[p.kind].state[wait->bind].type != wait->type) {
+      exit_worker(w, id, w.words.BAD_REPLY, ExitCause::Own);
+      return;
+    }
+    p.state[wait->bind] = wait->value;
+  }
+  run_handler(Frame{w, id, p, p.incarnation, a});
 }
 
 }  // namespace concord

@@ -14,7 +14,7 @@ namespace concord {
 
 struct RunResult {
   std::unique_ptr<World> world;
-  std::string outcome;  // "quiescent" or "turn_limit"
+  std::string outcome;  // "quiescent", "turn_limit" or (version 2) "deadlock"
   int64_t turns = 0;
 };
 

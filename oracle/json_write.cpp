@@ -1,5 +1,6 @@
-// oracle/json_write.cpp: writes a program in its JSON form (SPEC §13), keys in
-// the order the spec shows them, so the output is canonical.
+// oracle/json_write.cpp: writes a program in its JSON form (SPEC §13; version 2:
+// §23.2), keys in the order the spec shows them, so the output is canonical;
+// optional keys of version 2 are written only when they differ from their default.
 #include "program_json.hpp"
 
 namespace concord {
@@ -47,11 +48,54 @@ ojson stmt_to_json(const Stmt& s) {
         j["under"] = s.under;
         j["restart"] = restart_name(s.restart);
       }
+      if (s.significant) j["significant"] = true;
       break;
-    case StmtKind::Stop: j["do"] = "stop"; break;
+    case StmtKind::Stop:
+      j["do"] = "stop";
+      if (!is_stop_normal(s)) j["reason"] = expr_to_json(s.exprs[0]);  // {"do":"stop"} is stop normal (§23.2)
+      break;
     case StmtKind::Fail:
       j["do"] = "fail";
       j["code"] = s.name;
+      break;
+    case StmtKind::Ignore: j["do"] = "ignore"; break;
+    case StmtKind::Link:
+    case StmtKind::Unlink:
+    case StmtKind::Monitor:
+    case StmtKind::Demonitor:
+      j["do"] = s.kind == StmtKind::Link     ? "link"
+                : s.kind == StmtKind::Unlink ? "unlink"
+                : s.kind == StmtKind::Monitor ? "monitor"
+                                              : "demonitor";
+      j["to"] = expr_to_json(s.exprs[0]);
+      break;
+    case StmtKind::TrapExit:
+      j["do"] = "trap_exit";
+      j["value"] = expr_to_json(s.exprs[0]);
+      break;
+    case StmtKind::Exit:
+      j["do"] = "exit";
+      j["to"] = expr_to_json(s.exprs[0]);
+      if (s.kill) j["kill"] = true;
+      else j["reason"] = expr_to_json(s.exprs[1]);
+      break;
+    case StmtKind::Call:
+      j["do"] = "call";
+      j["tag"] = s.name;
+      j["args"] = exprs_to_json(s.exprs, 1);
+      j["to"] = expr_to_json(s.exprs[0]);
+      if (!s.bind.empty()) j["bind"] = s.bind;
+      break;
+    case StmtKind::Reply:
+      j["do"] = "reply";
+      j["value"] = expr_to_json(s.exprs[0]);
+      break;
+    case StmtKind::Api:
+      j["do"] = api_name(s.api);
+      j["supervisor"] = s.under;
+      if (s.exprs.empty()) j["child_supervisor"] = s.name;
+      else j["child"] = expr_to_json(s.exprs[0]);
+      if (!s.bind.empty()) j["bind"] = s.bind;
       break;
   }
   return j;
@@ -86,10 +130,12 @@ ojson supervisor_to_json(const SupervisorDecl& s) {
   j["name"] = s.name;
   j["strategy"] = strategy_name(s.strategy);
   j["intensity"] = s.intensity;
+  if (s.auto_shutdown != AutoShutdown::Never) j["auto_shutdown"] = auto_shutdown_name(s.auto_shutdown);
   ojson cs = ojson::array();
   for (const Child& c : s.children) {
     ojson cj;
     cj["restart"] = restart_name(c.restart);
+    if (c.significant) cj["significant"] = true;
     decl_into(cj, c.decl);
     cs.push_back(std::move(cj));
   }
@@ -105,6 +151,7 @@ ojson expr_to_json(const Expr& e) {
     case ExprKind::Addr: return {{"op", "addr"}, {"value", e.name}};
     case ExprKind::Self: return {{"op", "self"}};
     case ExprKind::Var: return {{"op", "var"}, {"name", e.name}};
+    case ExprKind::Reason: return {{"op", "reason"}, {"value", e.name}};
     case ExprKind::Unary: return {{"op", op_info(e.op).json}, {"arg", expr_to_json(e.args[0])}};
     case ExprKind::Binary:
       return {{"op", op_info(e.op).json}, {"lhs", expr_to_json(e.args[0])}, {"rhs", expr_to_json(e.args[1])}};
@@ -114,7 +161,7 @@ ojson expr_to_json(const Expr& e) {
 
 ojson program_to_json(const Program& p) {
   ojson j;
-  j["concord"] = 1;
+  j["concord"] = p.version;
   ojson kinds = ojson::array();
   for (const Kind& k : p.kinds) {
     ojson kj;

@@ -9,6 +9,7 @@ constexpr int kMaxDepth = 64;         // nesting of statements, expressions, sup
 constexpr int kMaxTextNesting = 256;  // parentheses and unary operators nested in text (§12.1)
 constexpr int kMaxNameLength = 32;
 constexpr int64_t kMaxRepeat = 1000;
+constexpr int64_t kMaxIntensity2 = 1000;         // intensity of a supervisor, version 2 (§14.3 V13)
 constexpr int64_t kMaxWeight = 100000;           // statements run per body, at most (§4.8)
 constexpr int kMaxArgs = 16;                     // arguments per message, parameters per kind
 constexpr int64_t kMaxTurns = 1000000000;

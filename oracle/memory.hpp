@@ -1,6 +1,8 @@
 // oracle/memory.hpp: the memory and time bounds of an oracle run (SPEC §11). The oracle
 // counts, as the run grows, the bytes it holds for it (journal events, processes,
-// queued messages, names, child entries) plus an upper bound of the text each
+// queued messages, names, child entries; version 2: links, monitors, queued
+// signals, pending items, waiting callers, given back when they go, rules.hpp
+// kLinkCost ...) plus an upper bound of the text each
 // adds to the result line; a run whose count passes the limit stops with
 // OutOfMemory, answered as the indefinite error MEMORY (SPEC §10). The count is
 // the same on every machine, so the same run always stops at the same place, and

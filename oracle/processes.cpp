@@ -1,5 +1,5 @@
 // oracle/processes.cpp: life and death of worker processes and message passing
-// (SPEC §6.4–§6.7, §8.1).
+// (SPEC §6.4–§6.7, §8.1; version 2: §17.1 what an exit does, §19.1 how a start ends).
 #include <algorithm>
 
 #include "memory.hpp"
@@ -31,12 +31,14 @@ int32_t intern_name(World& w, const std::string& name) {
   return id;
 }
 
+// §8.2 step 2; §18.3: a waiting process is ready once its reply has come, any
+// other once its mailbox is not empty.
 void mark_ready(World& w, int32_t id) {
   const Process& p = w.procs[id];
-  w.ready.set(id, p.alive && !p.mailbox.empty());
+  w.ready.set(id, p.alive && (p.wait ? p.wait->replied : !p.mailbox.empty()));
 }
 
-int32_t create_process(World& w, int32_t name, int32_t kind, std::vector<Value> params, int32_t sup) {
+int32_t new_process(World& w, int32_t name, int32_t kind, std::vector<Value> params, int32_t sup) {
   int32_t id = static_cast<int32_t>(w.procs.size());
   w.proc_of_name[name] = id;
   Process& p = w.procs.emplace_back();
@@ -47,44 +49,108 @@ int32_t create_process(World& w, int32_t name, int32_t kind, std::vector<Value> 
   const Kind& k = w.prog.kinds[kind];
   charge(w, static_cast<int64_t>(sizeof(Process) + 16 + (p.params.size() + k.state.size()) * sizeof(Value)),
          process_text_bound(w, p));
-  start_process(w, id);
   return id;
 }
 
-void start_process(World& w, int32_t id) {
+// §6.7: alive with an empty mailbox, a new incarnation (no links, monitors or trap
+// flag: §16.1), the `start` event, the state initialisers, then init. §19.1: a
+// start fails when an initialiser or init fails or init stops; init's `ignore`
+// ignores it; either way the process exits at once, an exit its supervisor does
+// not handle (ExitCause::FailedStart).
+Started start_worker(World& w, int32_t id) {
   Process& p = w.procs[id];
   p.alive = true;
+  p.incarnation++;
+  p.trap = false;
   w.queued -= static_cast<int64_t>(p.mailbox.size());
   w.memory_used -= p.mailbox.bytes();
   p.mailbox.clear();
-  p.state = initial_state(w, p);
   w.live++;
   Event e{EventKind::Start, w.turn};
   e.name = p.name;
   e.sig = p.kind;
   journal(w, std::move(e));
-  run_init(w, id);
+  try {
+    p.state = initial_state(w, p);
+    run_init(w, id);
+  } catch (const HandlerEnd& end) {
+    exit_worker(w, id, end.ignore ? w.words.normal : end.reason, ExitCause::FailedStart);
+    return end.ignore ? Started::Ignored : Started::Failed;
+  }
+  mark_ready(w, id);
+  return Started::Ok;
 }
 
-void end_process(World& w, int32_t id, const std::string& reason) {
+namespace {
+
+// Removes, from the `side` list of every process on the other end of `mine`, each
+// record of a monitor between it and `id`: one pass per process, however many
+// monitors the pair has (all of them are in `mine`).
+void forget_monitors(World& w, int32_t id, const std::vector<Monitor>& mine, std::vector<Monitor> Process::*side) {
+  std::vector<int32_t> others;
+  for (const Monitor& m : mine) others.push_back(m.other);
+  std::sort(others.begin(), others.end());
+  others.erase(std::unique(others.begin(), others.end()), others.end());
+  for (int32_t o : others) std::erase_if(w.procs[o].*side, [&](const Monitor& x) { return x.other == id; });
+}
+
+}  // namespace
+
+void exit_worker(World& w, int32_t id, int32_t reason, ExitCause cause) {
   Process& p = w.procs[id];
+  // 1. Not alive; mailbox, state, trap flag and pending call discarded; the exit event.
   p.alive = false;
   w.queued -= static_cast<int64_t>(p.mailbox.size());
   w.memory_used -= p.mailbox.bytes();
   p.mailbox.clear();
   p.state.clear();
+  p.trap = false;
+  p.blocked = 0;
+  if (p.wait) {
+    release(w, wait_cost(*p.wait));
+    p.wait.reset();
+    w.waiting--;
+  }
   w.live--;
   mark_ready(w, id);
   Event e{EventKind::Exit, w.turn};
   e.name = p.name;
-  e.reason = intern_name(w, reason);
+  e.reason = reason;
   journal(w, std::move(e));
+  // 2. Its links go (on both sides, in signal_links) and the monitors it held.
+  release(w, kLinkCost * static_cast<int64_t>(p.links.size()) +
+                 kMonitorCost * static_cast<int64_t>(p.held.size() + p.watched_by.size()));
+  forget_monitors(w, id, p.held, &Process::watched_by);
+  p.held.clear();
+  // 3. Link signals by ascending id, then down and call signals together in the
+  // order the monitors were made; those monitors go.
+  if (!p.links.empty()) {
+    std::vector<int32_t> linked = std::move(p.links);
+    p.links.clear();
+    std::sort(linked.begin(), linked.end());
+    for (int32_t other : linked) {
+      Process& y = w.procs[other];
+      std::erase(y.links, id);
+      queue_signal(w, Signal{SignalKind::Link, p.name, other, y.incarnation, reason});
+    }
+  }
+  for (const Monitor& m : p.watched_by) {
+    const Process& holder = w.procs[m.other];
+    queue_signal(w, Signal{m.call ? SignalKind::Call : SignalKind::Down, p.name, m.other, holder.incarnation, reason});
+  }
+  forget_monitors(w, id, p.watched_by, &Process::held);
+  p.watched_by.clear();
+  // 4. A supervised worker's own exit is a pending exit of its supervisor.
+  if (cause == ExitCause::Own && p.sup >= 0 && w.sups[p.sup].alive) add_pending_exit(w, p.sup, p.name, reason);
 }
 
-void exit_process(World& w, int32_t id, const std::string& reason) {
-  end_process(w, id, reason);
-  const Process& p = w.procs[id];
-  if (p.sup >= 0) child_exited(w, p.sup, p.name, reason);
+void append_message(World& w, int32_t id, Message m) {
+  charge(w, Mailbox::cost(m));  // given back when it is delivered or dropped with its mailbox
+  Mailbox& box = w.procs[id].mailbox;
+  box.push_back(std::move(m));
+  w.peak_queued = std::max(w.peak_queued, ++w.queued);
+  w.deepest_mailbox = std::max(w.deepest_mailbox, static_cast<int64_t>(box.size()));
+  mark_ready(w, id);
 }
 
 void send_message(World& w, int32_t from, int32_t to, int32_t sig, std::vector<Value> args) {
@@ -98,13 +164,7 @@ void send_message(World& w, int32_t from, int32_t to, int32_t sig, std::vector<V
     journal(w, std::move(e));
     return;
   }
-  Message m{from, sig, std::move(args)};
-  charge(w, Mailbox::cost(m));
-  Mailbox& box = w.procs[id].mailbox;
-  box.push_back(std::move(m));
-  w.peak_queued = std::max(w.peak_queued, ++w.queued);
-  w.deepest_mailbox = std::max(w.deepest_mailbox, static_cast<int64_t>(box.size()));
-  mark_ready(w, id);
+  append_message(w, id, Message{from, sig, std::move(args)});
 }
 
 void journal_decision(World& w, int32_t sup_slot, int32_t child, Action a) {
@@ -113,6 +173,15 @@ void journal_decision(World& w, int32_t sup_slot, int32_t child, Action a) {
   e.other = w.sups[sup_slot].name;
   e.action = a;
   journal(w, std::move(e));
+}
+
+int32_t code_of(const World& w, int32_t reason) {
+  const ReasonIds& k = w.words;
+  if (reason == k.normal) return k.NORMAL;
+  if (reason == k.shutdown) return k.SHUTDOWN;
+  if (reason == k.killed) return k.KILLED;
+  if (reason == k.noproc) return k.NOPROC;
+  return reason;  // a code names itself
 }
 
 }  // namespace concord

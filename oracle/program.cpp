@@ -25,7 +25,14 @@ bool parse_op(const std::string& json, Op& out) {
   return false;
 }
 
-const char* type_name(Type t) { return t == Type::Int ? "int" : "addr"; }
+const char* type_name(Type t) {
+  switch (t) {
+    case Type::Int: return "int";
+    case Type::Addr: return "addr";
+    case Type::Reason: return "reason";
+  }
+  return "?";
+}
 
 const char* restart_name(Restart r) {
   switch (r) {
@@ -45,11 +52,57 @@ const char* strategy_name(Strategy s) {
   return "?";
 }
 
+const char* auto_shutdown_name(AutoShutdown a) {
+  switch (a) {
+    case AutoShutdown::Never: return "never";
+    case AutoShutdown::AnySignificant: return "any_significant";
+    case AutoShutdown::AllSignificant: return "all_significant";
+  }
+  return "?";
+}
+
+const char* api_name(ApiOp op) {
+  switch (op) {
+    case ApiOp::TerminateChild: return "terminate_child";
+    case ApiOp::RestartChild: return "restart_child";
+    case ApiOp::DeleteChild: return "delete_child";
+  }
+  return "?";
+}
+
 bool parse_type(const std::string& s, Type& out) {
-  if (s == "int") out = Type::Int;
-  else if (s == "addr") out = Type::Addr;
-  else return false;
-  return true;
+  for (Type t : {Type::Int, Type::Addr, Type::Reason})
+    if (s == type_name(t)) {
+      out = t;
+      return true;
+    }
+  return false;
+}
+
+bool parse_auto_shutdown(const std::string& s, AutoShutdown& out) {
+  for (AutoShutdown a : {AutoShutdown::Never, AutoShutdown::AnySignificant, AutoShutdown::AllSignificant})
+    if (s == auto_shutdown_name(a)) {
+      out = a;
+      return true;
+    }
+  return false;
+}
+
+bool parse_api(const std::string& s, ApiOp& out) {
+  for (ApiOp op : {ApiOp::TerminateChild, ApiOp::RestartChild, ApiOp::DeleteChild})
+    if (s == api_name(op)) {
+      out = op;
+      return true;
+    }
+  return false;
+}
+
+bool is_stop_normal(const Stmt& s) {
+  return s.exprs.empty() || (s.exprs[0].kind == ExprKind::Reason && s.exprs[0].name == "normal");
+}
+
+bool is_reason_word(const std::string& s) {
+  return s == "normal" || s == "shutdown" || s == "killed" || s == "noproc";
 }
 
 bool parse_restart(const std::string& s, Restart& out) {
@@ -75,7 +128,8 @@ bool operator==(const Expr& a, const Expr& b) {
   switch (a.kind) {
     case ExprKind::Int: return a.value == b.value;
     case ExprKind::Addr:
-    case ExprKind::Var: return a.name == b.name;
+    case ExprKind::Var:
+    case ExprKind::Reason: return a.name == b.name;
     case ExprKind::Self: return true;
     case ExprKind::Unary:
     case ExprKind::Binary: return a.op == b.op && a.args == b.args;
@@ -86,7 +140,8 @@ bool operator==(const Expr& a, const Expr& b) {
 bool operator==(const Stmt& a, const Stmt& b) {
   return a.kind == b.kind && a.name == b.name && a.exprs == b.exprs && a.body == b.body &&
          a.orelse == b.orelse && a.count == b.count && a.bind == b.bind &&
-         a.under == b.under && (a.under.empty() || a.restart == b.restart);
+         a.under == b.under && (a.kind != StmtKind::Spawn || a.under.empty() || a.restart == b.restart) &&
+         a.significant == b.significant && a.kill == b.kill && (a.kind != StmtKind::Api || a.api == b.api);
 }
 
 bool operator==(const Param& a, const Param& b) { return a.name == b.name && a.type == b.type; }
@@ -110,11 +165,11 @@ bool operator==(const ProcessDecl& a, const ProcessDecl& b) {
 
 bool operator==(const SupervisorDecl& a, const SupervisorDecl& b) {
   return a.name == b.name && a.strategy == b.strategy && a.intensity == b.intensity &&
-         a.children == b.children;
+         a.auto_shutdown == b.auto_shutdown && a.children == b.children;
 }
 
 bool operator==(const Child& a, const Child& b) {
-  return a.restart == b.restart && a.decl == b.decl;
+  return a.restart == b.restart && a.significant == b.significant && a.decl == b.decl;
 }
 
 bool operator==(const Given& a, const Given& b) {
@@ -122,7 +177,7 @@ bool operator==(const Given& a, const Given& b) {
 }
 
 bool operator==(const Program& a, const Program& b) {
-  return a.kinds == b.kinds && a.system == b.system && a.given == b.given;
+  return a.version == b.version && a.kinds == b.kinds && a.system == b.system && a.given == b.given;
 }
 
 }  // namespace concord

@@ -1,4 +1,5 @@
-// oracle/result.cpp: a run's result in its canonical serialisation (SPEC §9).
+// oracle/result.cpp: a run's result in its canonical serialisation (SPEC §9;
+// version 2: §22, its events, values and keys in their order).
 // Keys are inserted in the spec's order into ordered_json, whose compact dump()
 // is the canonical form (no spaces, minimal escapes, \u00XX in lower case).
 #include <charconv>
@@ -17,12 +18,50 @@ const char* action_name(Action a) {
     case Action::Keep: return "keep";
     case Action::Remove: return "remove";
     case Action::GiveUp: return "give_up";
+    case Action::AutoShutdown: return "auto_shutdown";
   }
   return "?";
 }
 
+const char* signal_kind_name(uint8_t k) {
+  switch (static_cast<SignalKind>(k)) {
+    case SignalKind::Link: return "link";
+    case SignalKind::Exit: return "exit";
+    case SignalKind::Down: return "down";
+    case SignalKind::Call: return "call";
+  }
+  return "?";
+}
+
+const char* signal_effect_name(uint8_t e) {
+  switch (static_cast<SignalEffect>(e)) {
+    case SignalEffect::Exit: return "exit";
+    case SignalEffect::Message: return "message";
+    case SignalEffect::Ignore: return "ignore";
+  }
+  return "?";
+}
+
+const char* api_result_name(uint8_t r) {  // §20's table
+  switch (static_cast<ApiResult>(r)) {
+    case ApiResult::Ok: return "ok";
+    case ApiResult::NotFound: return "not_found";
+    case ApiResult::Running: return "running";
+    case ApiResult::Restarting: return "restarting";
+    case ApiResult::Ignored: return "ignored";
+    case ApiResult::Failed: return "failed";
+  }
+  return "?";
+}
+
+// An exit reason that makes a failures record: abnormal (§15; §22).
+bool is_failure(const std::string& reason) { return reason != "normal" && reason != "shutdown"; }
+
+// A signal's reason: a reason, or "kill" for exit(e, kill) (§22).
+std::string signal_reason(const World& w, const Event& e) { return e.reason < 0 ? "kill" : w.names[e.reason]; }
+
 ojson value_json(const World& w, Value v, Type t) {
-  if (t == Type::Addr) return w.names[static_cast<size_t>(v)];
+  if (t != Type::Int) return w.names[static_cast<size_t>(v)];  // addr, reason: a string (§22)
   return v;
 }
 
@@ -73,6 +112,41 @@ ojson event_json(const World& w, const Event& e) {
       j["supervisor"] = w.names[e.other];
       j["process"] = w.names[e.name];
       j["action"] = action_name(e.action);
+      break;
+    case EventKind::Signal:
+      j["ev"] = "signal";
+      j["turn"] = e.turn;
+      j["kind"] = signal_kind_name(e.sub);
+      j["from"] = w.names[e.other];
+      j["to"] = w.names[e.name];
+      j["reason"] = signal_reason(w, e);
+      j["effect"] = signal_effect_name(e.effect);
+      break;
+    case EventKind::Call:
+      j["ev"] = "call";
+      j["turn"] = e.turn;
+      j["ready"] = e.ready;
+      j["to"] = w.names[e.name];
+      j["from"] = w.names[e.other];
+      j["tag"] = w.prog.sigs[e.sig].tag;
+      j["args"] = args_json(w, e);
+      break;
+    case EventKind::Resume:
+      j["ev"] = "resume";
+      j["turn"] = e.turn;
+      j["ready"] = e.ready;
+      j["to"] = w.names[e.name];
+      j["from"] = w.names[e.other];
+      j["value"] = value_json(w, e.args[0], e.vtype);
+      break;
+    case EventKind::Api:
+      j["ev"] = "api";
+      j["turn"] = e.turn;
+      j["from"] = w.names[e.name];
+      j["supervisor"] = w.names[e.other];
+      j["op"] = api_name(static_cast<ApiOp>(e.sub));
+      j["child"] = w.names[e.child];
+      j["result"] = api_result_name(e.effect);
       break;
   }
   return j;
@@ -175,7 +249,7 @@ class LineWriter {
     else name(id);
   }
   void value(Value v, Type t) {
-    if (t == Type::Addr) name(static_cast<int32_t>(v));
+    if (t != Type::Int) name(static_cast<int32_t>(v));  // addr, reason (§22)
     else num(v);
   }
   void args(const Event& e) {
@@ -210,6 +284,25 @@ class LineWriter {
       case EventKind::Decision:
         raw("{\"ev\":\"decision\",\"turn\":"), num(e.turn), raw(",\"supervisor\":"), name(e.other);
         raw(",\"process\":"), name(e.name), raw(",\"action\":"), str(action_name(e.action));
+        break;
+      case EventKind::Signal:
+        raw("{\"ev\":\"signal\",\"turn\":"), num(e.turn), raw(",\"kind\":"), str(signal_kind_name(e.sub));
+        raw(",\"from\":"), name(e.other), raw(",\"to\":"), name(e.name), raw(",\"reason\":");
+        str(signal_reason(w_, e)), raw(",\"effect\":"), str(signal_effect_name(e.effect));
+        break;
+      case EventKind::Call:
+        raw("{\"ev\":\"call\",\"turn\":"), num(e.turn), raw(",\"ready\":"), num(e.ready), raw(",\"to\":");
+        name(e.name), raw(",\"from\":"), name(e.other), raw(",\"tag\":"), str(w_.prog.sigs[e.sig].tag);
+        raw(",\"args\":"), args(e);
+        break;
+      case EventKind::Resume:
+        raw("{\"ev\":\"resume\",\"turn\":"), num(e.turn), raw(",\"ready\":"), num(e.ready), raw(",\"to\":");
+        name(e.name), raw(",\"from\":"), name(e.other), raw(",\"value\":"), value(e.args[0], e.vtype);
+        break;
+      case EventKind::Api:
+        raw("{\"ev\":\"api\",\"turn\":"), num(e.turn), raw(",\"from\":"), name(e.name), raw(",\"supervisor\":");
+        name(e.other), raw(",\"op\":"), str(api_name(static_cast<ApiOp>(e.sub))), raw(",\"child\":"), name(e.child);
+        raw(",\"result\":"), str(api_result_name(e.effect));
         break;
     }
     out += '}';
@@ -292,7 +385,14 @@ constexpr int64_t kIntText = 20;  // "-9223372036854775808"
 int64_t name_len(const World& w, int32_t id) { return id < 0 ? 4 : static_cast<int64_t>(w.names[id].size()) + 2; }
 
 int64_t value_text(const World& w, Value v, Type t) {
-  return t == Type::Addr ? name_len(w, static_cast<int32_t>(v)) : kIntText;
+  return t != Type::Int ? name_len(w, static_cast<int32_t>(v)) : kIntText;  // addr, reason: a name (§22)
+}
+
+int64_t args_text(const World& w, const Event& e) {
+  int64_t n = static_cast<int64_t>(w.prog.sigs[e.sig].tag.size()) + 2;
+  const Signature& sig = w.prog.sigs[e.sig];
+  for (size_t i = 0; i < e.args.size(); i++) n += 1 + value_text(w, e.args[i], sig.types[i]);
+  return n;
 }
 
 }  // namespace
@@ -303,19 +403,20 @@ int64_t event_text_bound(const World& w, const Event& e) {
       return 64 + kIntText + name_len(w, e.name) +
              (e.sig < 0 ? 12 : static_cast<int64_t>(w.prog.kinds[e.sig].name.size()) + 2);
     case EventKind::Deliver:
-    case EventKind::Drop: {
-      int64_t n = 96 + 2 * kIntText + name_len(w, e.name) + name_len(w, e.other) +
-                  static_cast<int64_t>(w.prog.sigs[e.sig].tag.size()) + 2;
-      const Signature& sig = w.prog.sigs[e.sig];
-      for (size_t i = 0; i < e.args.size(); i++) n += 1 + value_text(w, e.args[i], sig.types[i]);
-      return n;
-    }
+    case EventKind::Drop:
+    case EventKind::Call: return 96 + 2 * kIntText + name_len(w, e.name) + name_len(w, e.other) + args_text(w, e);
     case EventKind::Exit: {  // and its failure record
       int64_t n = 64 + kIntText + name_len(w, e.name) + name_len(w, e.reason);
       return is_failure(w.names[e.reason]) ? 2 * n : n;
     }
     case EventKind::Decision:  // and its decision record
       return 2 * (96 + kIntText + name_len(w, e.name) + name_len(w, e.other));
+    case EventKind::Signal:  // kind and effect at most 7 characters each; the reason a name, or "kill"
+      return 112 + kIntText + name_len(w, e.name) + name_len(w, e.other) + (e.reason < 0 ? 6 : name_len(w, e.reason));
+    case EventKind::Resume:
+      return 96 + 2 * kIntText + name_len(w, e.name) + name_len(w, e.other) + value_text(w, e.args[0], e.vtype);
+    case EventKind::Api:  // op at most 15 characters, result 9
+      return 128 + kIntText + name_len(w, e.name) + name_len(w, e.other) + name_len(w, e.child);
   }
   return 0;
 }
@@ -323,8 +424,13 @@ int64_t event_text_bound(const World& w, const Event& e) {
 int64_t process_text_bound(const World& w, const Process& p) {
   const Kind& k = w.prog.kinds[p.kind];
   int64_t n = 64 + kIntText + 2 * name_len(w, p.name) + static_cast<int64_t>(k.name.size()) + 2;
-  for (const Field& f : k.state)  // an addr holds a name: a declared one, or k-N (kind, '-', 19 digits)
-    n += 8 + static_cast<int64_t>(f.name.size()) + (f.type == Type::Addr ? 2 + kMaxNameLength + 20 : kIntText);
+  // An addr holds a name: a declared one, or k-N (kind, '-', 19 digits); a reason a
+  // reason or code (§15: at most kMaxNameLength).
+  for (const Field& f : k.state)
+    n += 8 + static_cast<int64_t>(f.name.size()) +
+         (f.type == Type::Addr     ? 2 + kMaxNameLength + 20
+          : f.type == Type::Reason ? 2 + kMaxNameLength
+                                   : kIntText);
   return n;
 }
 

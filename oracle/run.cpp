@@ -1,5 +1,6 @@
-// oracle/run.cpp: the scheduler (SPEC §8.2): start-up at turn 0, then one
-// delivery per turn to the process the seeded generator picks.
+// oracle/run.cpp: the scheduler (SPEC §8.2; version 2: §18.3): start-up at turn 0,
+// then one delivery (or resumption) per turn to the process the seeded generator
+// picks, and after each the run settles (§17.2).
 #include <stdexcept>
 
 #include "error.hpp"
@@ -25,27 +26,44 @@ void add_supervisors(World& w, const SupervisorDecl& s, int32_t parent) {
 void init_world(World& w) {
   w.memory_limit = oracle_memory_limit();
   w.step_limit = oracle_step_limit();
-  // Name ids of the program (addr literals, declared names) come first, so an
-  // addr literal's resolved slot is its name id in the world.
+  // Name ids of the program (addr literals, declared names, reason literals) come
+  // first, so a literal's resolved slot is its name id in the world.
   for (const std::string& n : w.prog.names) intern_name(w, n);
+  ReasonIds& k = w.words;
+  k.normal = intern_name(w, "normal");
+  k.shutdown = intern_name(w, "shutdown");
+  k.killed = intern_name(w, "killed");
+  k.noproc = intern_name(w, "noproc");
+  k.NORMAL = intern_name(w, "NORMAL");
+  k.SHUTDOWN = intern_name(w, "SHUTDOWN");
+  k.KILLED = intern_name(w, "KILLED");
+  k.NOPROC = intern_name(w, "NOPROC");
+  k.NO_HANDLER = intern_name(w, "NO_HANDLER");
+  k.DIV_ZERO = intern_name(w, "DIV_ZERO");
+  k.SYSTEM_LIMIT = intern_name(w, "SYSTEM_LIMIT");
+  k.CALLING_SELF = intern_name(w, "CALLING_SELF");
+  k.BAD_REPLY = intern_name(w, "BAD_REPLY");
+  w.acts.reserve(4);  // a handler and an init inside it (exec.cpp)
   for (const Decl& d : w.prog.system)
     if (auto* sd = std::get_if<SupervisorDecl>(&d)) add_supervisors(w, *sd, -1);
   w.spawned.assign(w.prog.kinds.size(), 0);
   charge(w, static_cast<int64_t>(w.sups.size() * sizeof(Supervisor)), fixed_text_bound(w));
 }
 
-Value constant(const Expr& e) { return e.kind == ExprKind::Int ? e.value : e.slot; }
+Value constant(const Expr& e) { return e.kind == ExprKind::Int ? e.value : e.slot; }  // addr, reason: name id
 
-// Turn 0: roots in order, then the given messages (§8.2 "Start").
+// Turn 0: roots in order, the run settling after each (§17.2; a root whose start
+// fails is simply not alive, §19.2), then the given messages (§8.2 "Start").
 void start_up(World& w) {
   for (const Decl& d : w.prog.system) {
     if (auto* pd = std::get_if<ProcessDecl>(&d)) {
       std::vector<Value> args;
       for (const Expr& a : pd->args) args.push_back(constant(a));
-      create_process(w, w.name_ids.at(pd->name), pd->kind_index, std::move(args), -1);
+      start_worker(w, new_process(w, w.name_ids.at(pd->name), pd->kind_index, std::move(args), -1));
     } else {
       start_supervisor(w, std::get<SupervisorDecl>(d).index);
     }
+    settle(w);
   }
   for (const Given& g : w.prog.given) {
     std::vector<Value> args;
@@ -79,13 +97,17 @@ RunResult run(const Program& p, const RunSettings& settings) {
     }
     int64_t ready = w.ready.size();
     if (ready == 0) {
-      r.outcome = "quiescent";
+      r.outcome = w.waiting > 0 ? "deadlock" : "quiescent";  // §18.3
       break;
     }
     w.turn = ++r.turns;
     uint64_t x = w.rng.next();
     int32_t id = w.ready.kth(static_cast<int64_t>(x % static_cast<uint64_t>(ready)));
-    deliver(w, id, ready);
+    if (w.procs[id].wait)
+      resume(w, id, ready);
+    else
+      deliver(w, id, ready);
+    settle(w);
   }
   return r;
 }

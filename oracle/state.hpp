@@ -1,21 +1,37 @@
-// oracle/state.hpp: the state of a run (SPEC §6–§8), plain data.
+// oracle/state.hpp: the state of a run (SPEC §6–§8; version 2: §16–§21), plain data.
 //
 // Invariants:
-// - A worker process is *ready* when it is alive and its mailbox is not empty;
+// - A worker is *ready* when it is alive and either waits in a call whose reply
+//   has come, or does not wait and its mailbox is not empty (§8.2; §18.3);
 //   `ready` holds exactly the ids of ready processes (mark_ready() keeps it so).
 // - A process owns its mailbox; a message is owned by the mailbox it sits in, then
-//   by the handler run that popped it. An exit discards mailbox and state.
+//   by the handler run that popped it. An exit discards mailbox, state, trap flag,
+//   links, monitors and a pending call (§17.1).
 // - Every name has at most one id for the whole run (`proc_of_name`); a restart
-//   reuses the id. Supervisors have no id: they live in `sups`, one slot per
-//   declared supervisor (pre-order), and a restart is a new incarnation in the
-//   same slot.
-// - `live` counts alive workers (the process limit, §6.6).
+//   reuses the id and starts a new *incarnation*: a signal queued for an older one
+//   is stale and discarded (§16.3). Supervisors have no id: they live in `sups`,
+//   one slot per declared supervisor (pre-order), and a restart is a new
+//   incarnation in the same slot.
+// - Links are symmetric: b is in a's `links` exactly when a is in b's. A monitor is
+//   recorded twice, as (target, number) in its holder's `held` and as (holder,
+//   number) in its target's `watched_by`; both lists are in creation order (numbers
+//   only grow). A waiting caller's call monitor is one of them, marked `call`.
+// - Between turns (after settling, §17.2) the signal queue is empty and no
+//   supervisor has pending items; `pending_items` counts them all meanwhile.
+// - A child entry is `running` while its supervisor believes it is (OTP: its pid
+//   is set): a child that exited stays running until its supervisor handles the
+//   pending exit (§17.3). `restarting` marks a failed restart whose retry is pending.
+// - `live` counts alive workers (the process limit, §6.6); `waiting` counts the live
+//   workers that wait in a call (the deadlock outcome, §18.3).
 // - `memory_used` counts what the run holds and the text it adds to its result
-//   (memory.hpp); charge() keeps it at most `memory_limit` or ends the run.
+//   (memory.hpp); charge() keeps it at most `memory_limit` or ends the run. That
+//   covers version 2's state too: queued signals, links, monitors, pending items
+//   and the activations of waiting callers.
 #pragma once
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -32,12 +48,15 @@ struct RunSettings {
   int64_t max_processes = 10000; // process limit P
 };
 
-using Value = int64_t;  // an int, or for addr a name id (type known statically)
+// An int; for addr and reason a name id (the type is known statically).
+using Value = int64_t;
 
 struct Message {
   int32_t from;             // sender's name id; -1 for a given message
   int32_t sig;              // signature id: tag and argument types
   std::vector<Value> args;
+  int32_t caller = -1;      // a call message (§18.1): the caller's id; -1 otherwise
+  uint32_t caller_inc = 0;  // ... and the caller's incarnation
 };
 
 // A FIFO queue that allocates nothing until the first message (std::deque
@@ -79,6 +98,42 @@ class Mailbox {
   int64_t bytes_ = 0;  // cost() of the queued messages
 };
 
+// Where a running body goes on: the statement list, the next statement, and for
+// the body of a `repeat` the rounds left including this one (1 otherwise).
+struct Cursor {
+  const std::vector<Stmt>* body;
+  uint32_t pc;
+  int64_t left;
+};
+
+// One run of a handler (or init): its continuation and what it answers. It
+// survives a wait in a call (§18.1), so that the handler goes on after it.
+struct Activation {
+  std::vector<Cursor> stack;   // innermost body last; empty: the handler has ended
+  std::vector<Value> args;     // the handler's parameters
+  int32_t serving = -1;        // the waiting caller a `reply` answers (§18.1); -1: none, or answered
+  uint32_t serving_inc = 0;    // ... its incarnation
+  int32_t self_exit = -1;      // §16.3: exit(self, R) in a trapping unsupervised worker: R, applied at the end
+};
+
+// A worker waiting in a call (§18.1).
+struct Wait {
+  int32_t callee;          // id of the callee
+  int32_t callee_name;     // its name id (the `from` of the resume event)
+  int32_t bind;            // state field that receives the reply, -1 none
+  bool replied = false;    // the reply has come: the caller is ready (§18.3)
+  Value value = 0;         // the reply
+  Type type = Type::Int;   // its type
+  Activation act;          // where the handler goes on
+};
+
+// A monitor as one side sees it: the other process and the creation number.
+struct Monitor {
+  int32_t other;   // held: the target's id; watched_by: the holder's id
+  int64_t number;  // creation number, counted over the run from 1 (§16.1)
+  bool call;       // the monitor a waiting caller holds on its callee (§18.1)
+};
+
 struct Process {
   int32_t name;                // name id
   int32_t kind;                // index into Program::kinds
@@ -87,6 +142,14 @@ struct Process {
   Mailbox mailbox;             // FIFO
   bool alive = false;
   int32_t sup = -1;            // supervisor slot of which it is a child; -1 unsupervised
+  // Version 2 (§16.1): none of this survives an exit; a restart starts without it.
+  uint32_t incarnation = 0;    // starts so far: a signal names the incarnation it is for
+  bool trap = false;           // trap flag (§16.2 trap_exit)
+  uint8_t blocked = 0;         // settling inside its own spawn or API statement (§16.6)
+  std::vector<int32_t> links;  // ids of the workers it is linked to
+  std::vector<Monitor> held;        // monitors it holds, in creation order
+  std::vector<Monitor> watched_by;  // monitors held on it, in creation order
+  std::unique_ptr<Wait> wait;  // waiting in a call (§18), or null
 };
 
 struct ChildEntry {
@@ -95,33 +158,69 @@ struct ChildEntry {
   bool is_sup;                 // a nested supervisor (slot `sup_slot`) or a worker
   int32_t proc = -1;           // worker: its id
   int32_t sup_slot = -1;       // supervisor: its slot
-  bool running = false;        // false: a transient child that ended, kept (§7.1)
+  bool running = false;        // false: a child that ended, kept (§7.1), or never started (§19.2)
+  bool significant = false;    // §21
+  bool restarting = false;     // a failed restart whose retry is pending (§19.3)
+};
+
+// A supervisor's pending item (§17.3): the exit of a child, or the retry of a
+// failed restart.
+struct PendingItem {
+  bool retry;        // a retry (§19.3); otherwise an exit (§17.1 step 4)
+  int32_t child;     // name id of the child
+  int32_t reason;    // exit: the reason's name id
 };
 
 struct Supervisor {
-  const SupervisorDecl* decl;  // strategy, intensity, static children
+  const SupervisorDecl* decl;  // strategy, intensity, auto_shutdown, static children
   int32_t name;                // name id
   int32_t parent = -1;         // slot of its own supervisor; -1 for a root
   bool alive = false;
   int64_t restarts = 0;        // restarts of this incarnation (§7.4)
   std::vector<ChildEntry> children;  // the child list, in start order
+  std::deque<PendingItem> pending;   // in the order they came (§17.3)
 };
 
-enum class EventKind : uint8_t { Start, Deliver, Drop, Exit, Decision };
-enum class Action : uint8_t { Restart, Keep, Remove, GiveUp };
+// A signal on its way (§16.3), in the turn's signal queue (§17.1 step 3).
+enum class SignalKind : uint8_t { Link, Exit, Down, Call };
+enum class SignalEffect : uint8_t { Exit, Message, Ignore };
+struct Signal {
+  SignalKind kind;
+  int32_t from;      // name id: the exiting process, or for Exit the sender
+  int32_t to;        // id of the receiver
+  uint32_t to_inc;   // ... and the incarnation it is for
+  int32_t reason;    // name id of the reason; -1 for exit(e, kill)
+};
 
-// One journal entry (SPEC §9.2); fields used per kind are noted.
+enum class EventKind : uint8_t { Start, Deliver, Drop, Exit, Decision, Signal, Call, Resume, Api };
+enum class Action : uint8_t { Restart, Keep, Remove, GiveUp, AutoShutdown };
+enum class ApiResult : uint8_t { Ok, NotFound, Running, Restarting, Ignored, Failed };  // §20, numbered 0..5
+
+// One journal entry (SPEC §9.2, §22); fields used per kind are noted.
 struct Event {
   Event(EventKind k, int64_t t) : kind(k), turn(t) {}
   EventKind kind;
+  uint8_t sub = 0;        // Signal: SignalKind; Api: ApiOp
+  uint8_t effect = 0;     // Signal: SignalEffect; Api: ApiResult
+  Type vtype = Type::Int; // Resume: the value's type
   int64_t turn;
-  int32_t name = -1;      // Start, Exit: the process; Deliver, Drop: receiver; Decision: child
-  int32_t other = -1;     // Deliver, Drop: sender (-1: null); Decision: supervisor
-  int32_t sig = -1;       // Deliver, Drop: message signature; Start: kind (-1: supervisor)
-  int64_t ready = 0;      // Deliver: ready processes at the choice
+  int32_t name = -1;      // Start, Exit: the process; Deliver, Call, Drop, Resume: receiver;
+                          // Decision: child; Signal: receiver; Api: caller
+  int32_t other = -1;     // Deliver, Call, Drop, Resume: sender (-1: null); Decision, Api: supervisor;
+                          // Signal: from
+  int32_t sig = -1;       // Deliver, Call, Drop: message signature; Start: kind (-1: supervisor)
+  int32_t child = -1;     // Api: the child's name id
+  int64_t ready = 0;      // Deliver, Call, Resume: ready processes at the choice
   Action action = Action::Restart;  // Decision
-  int32_t reason = -1;    // Exit: name id of "normal", "shutdown" or a failure code
-  std::vector<Value> args;  // Deliver, Drop
+  int32_t reason = -1;    // Exit, Signal: reason's name id (Signal: -1 for kill)
+  std::vector<Value> args;  // Deliver, Call, Drop; Resume: {value}
+};
+
+// Name ids of the reasons and codes the rules use (interned at the start of a run).
+struct ReasonIds {
+  int32_t normal, shutdown, killed, noproc;                      // §15
+  int32_t NORMAL, SHUTDOWN, KILLED, NOPROC;                      // code(R), §15
+  int32_t NO_HANDLER, DIV_ZERO, SYSTEM_LIMIT, CALLING_SELF, BAD_REPLY;
 };
 
 struct World {
@@ -138,6 +237,19 @@ struct World {
   std::vector<int64_t> spawned;                 // per kind: successful spawns so far
   ReadySet ready;
   int64_t live = 0;
+  int64_t waiting = 0;                          // live workers waiting in a call (§18.3)
+  ReasonIds words{};
+
+  // Version 2 (§17).
+  std::deque<Signal> signals;                   // the signal queue (§17.1 step 3)
+  int64_t pending_items = 0;                    // pending items of all supervisors (§17.3)
+  int64_t monitors_made = 0;                    // creation numbers (§16.1)
+
+  // Activations of the code running now, innermost last: a handler, and inside its
+  // spawn or API statement the init of a process started meanwhile. Reused from run
+  // to run, so a delivery allocates nothing for its continuation.
+  std::vector<Activation> acts;
+  size_t act_depth = 0;
   int64_t memory_used = 0;   // bytes counted so far (memory.hpp), text_bound included
   int64_t text_bound = 0;    // the longest the result line can be now (§9.3)
   int64_t memory_limit = 0;  // the run stops with OutOfMemory beyond it

@@ -1,7 +1,11 @@
-// oracle/supervision.cpp: OTP supervision (SPEC §7), shaped like OTP 25's
-// lib/stdlib/src/supervisor.erl: one function decides by restart type and exit
-// reason (do_restart/3), one per strategy (restart/3), intensity in add_restart/1,
-// terminations in terminate_children/2. Each clause cites the rule it mirrors.
+// oracle/supervision.cpp: OTP supervision (SPEC §7; version 2: §17.3 pending items,
+// §19 starts that fail, §20 the API, §21 significant children), shaped like OTP 25's
+// lib/stdlib/src/supervisor.erl (stdlib 4.2): one function decides by restart type
+// and exit reason (do_restart/3), one per strategy (restart/3), intensity in
+// add_restart/1, terminations in terminate_children/2 and shutdown/1, failed
+// restarts retried through try_again_restart/1, significant children in
+// do_auto_shutdown/2, the API in handle_call/3. Each clause cites the rule it
+// mirrors; line numbers are supervisor.erl's.
 #include <stdexcept>
 
 #include "rules.hpp"
@@ -18,43 +22,84 @@ ChildEntry* find_child(Supervisor& s, int32_t name, size_t& index) {
   return nullptr;
 }
 
+void push_pending(World& w, int32_t slot, PendingItem item) {
+  charge(w, sizeof(PendingItem));
+  w.sups[slot].pending.push_back(item);
+  w.pending_items++;
+}
+
+void clear_pending(World& w, Supervisor& s) {
+  w.pending_items -= static_cast<int64_t>(s.pending.size());
+  release(w, static_cast<int64_t>(s.pending.size() * sizeof(PendingItem)));
+  s.pending.clear();
+}
+
+// §17.3: a child whose own exit is still pending is terminated by a reaction of its
+// supervisor: its exit is consumed, unhandled (OTP: shutdown/1 L939 then
+// unlink_flush/2 L971 take the dead child's 'EXIT') [R23/sibling_one_for_all].
+void consume_pending_exit(World& w, int32_t slot, int32_t child) {
+  std::deque<PendingItem>& q = w.sups[slot].pending;
+  for (auto it = q.begin(); it != q.end(); ++it)
+    if (!it->retry && it->child == child) {
+      q.erase(it);
+      w.pending_items--;
+      release(w, sizeof(PendingItem));
+      return;
+    }
+}
+
 void terminate_supervisor(World& w, int32_t slot);
 
-// §7.5: the supervisor ends a running child with reason shutdown; no reaction,
-// no failure, nothing counted (OTP: shutdown/2 after unlinking the child).
-void terminate_child(World& w, ChildEntry& c) {
+// §7.5, OTP do_terminate/2 and shutdown/1: the supervisor ends a running child
+// with reason shutdown; its exit is the supervisor's own doing: no reaction, no
+// decision, nothing counted [R12]. A child that is not running (undefined, or
+// restarting) is left alone. §16.6: a worker that traps exits and is blocked cannot
+// take its parent's exit signal, and is killed when the shutdown time runs out [R50].
+void do_terminate(World& w, int32_t slot, ChildEntry& c) {
+  c.restarting = false;
   if (!c.running) return;
   c.running = false;
-  if (c.is_sup) terminate_supervisor(w, c.sup_slot);
-  else end_process(w, c.proc, "shutdown");
+  if (c.is_sup) {
+    if (w.sups[c.sup_slot].alive) terminate_supervisor(w, c.sup_slot);  // its subtree first [R11]
+    else consume_pending_exit(w, slot, c.name);                          // it shut itself down meanwhile
+    return;
+  }
+  Process& p = w.procs[c.proc];
+  if (!p.alive) {
+    consume_pending_exit(w, slot, c.name);
+    return;
+  }
+  bool killed = p.trap && (p.blocked || p.wait);
+  exit_worker(w, c.proc, killed ? w.words.killed : w.words.shutdown, ExitCause::BySupervisor);
 }
 
-// Terminates the running children among [from, end) in reverse start order, as
-// OTP's terminate_children/2 walks them (the child that just exited is not running).
+// OTP terminate_children/2: the entries from `from` on, in reverse start order.
 void terminate_children(World& w, int32_t slot, size_t from) {
-  auto& cs = w.sups[slot].children;
-  for (size_t i = cs.size(); i-- > from;) terminate_child(w, cs[i]);
+  std::vector<ChildEntry>& cs = w.sups[slot].children;
+  for (size_t i = cs.size(); i-- > from;) do_terminate(w, slot, cs[i]);
 }
 
-// §7.5 for a child supervisor: its children first, then itself; its dynamic
-// children are gone with this incarnation.
+// §7.5 for a child supervisor (and §7.4, §21, §19.2 for the supervisor itself): its
+// children first, then itself; its dynamic children and pending items are gone
+// with this incarnation (§17.1).
 void terminate_supervisor(World& w, int32_t slot) {
   terminate_children(w, slot, 0);
   Supervisor& s = w.sups[slot];
   s.alive = false;
   s.children.clear();
+  clear_pending(w, s);
   Event e{EventKind::Exit, w.turn};
   e.name = s.name;
-  e.reason = intern_name(w, "shutdown");
+  e.reason = w.words.shutdown;
   journal(w, std::move(e));
 }
 
-// Starts (or restarts) one entry of the child list (§6.7, §7.3).
-void start_child(World& w, int32_t slot, size_t index) {
+// Starts (or restarts) one entry of the child list in place (§6.7, §7.3, §19.1).
+Started start_entry(World& w, int32_t slot, size_t index) {
   ChildEntry c = w.sups[slot].children[index];
-  if (c.is_sup) start_supervisor(w, c.sup_slot);
-  else start_process(w, c.proc);
-  w.sups[slot].children[index].running = true;
+  Started r = c.is_sup ? start_supervisor(w, c.sup_slot) : start_worker(w, c.proc);
+  w.sups[slot].children[index].running = r == Started::Ok;
+  return r;
 }
 
 // OTP terminate_children/2 drops temporary children: they are never restarted.
@@ -66,69 +111,138 @@ void remove_temporaries(Supervisor& s, size_t from) {
   s.children = std::move(kept);
 }
 
-// §7.3 one_for_all / rest_for_one: terminate every running entry from `from`
-// on (reverse order), drop temporaries, start them all again in start order.
-void restart_from(World& w, int32_t slot, size_t from) {
+// §19.3, OTP try_again_restart/1 L876: a failed restart is tried again later, as a
+// message the supervisor sends itself (after what it has pending already).
+void restart_failed(World& w, int32_t slot, size_t index) {
+  ChildEntry& c = w.sups[slot].children[index];
+  c.restarting = true;
+  push_pending(w, slot, PendingItem{true, c.name, -1});
+}
+
+// §7.3 one_for_all / rest_for_one, OTP restart_multiple_children/3 L858: terminate
+// every running entry from `from` on (reverse order), drop temporaries, start them
+// all again in start order. A start that fails stops the pass: the later entries
+// stay not running, the failed one is restarting (§19.3) [R36]; an ignored one
+// stays not running and the pass goes on [R37].
+void restart_multiple(World& w, int32_t slot, size_t from) {
   terminate_children(w, slot, from);
   remove_temporaries(w.sups[slot], from);
-  for (size_t i = from; i < w.sups[slot].children.size(); i++) start_child(w, slot, i);
+  for (size_t i = from; i < w.sups[slot].children.size(); i++)
+    if (start_entry(w, slot, i) == Started::Failed) {
+      restart_failed(w, slot, i);
+      return;
+    }
 }
 
-// §7.4: the supervisor gives up; to its parent it is a child that exited with
-// reason shutdown (OTP: {stop, shutdown, State} after reached_max_restart_intensity).
-void give_up(World& w, int32_t slot, int32_t child) {
-  journal_decision(w, slot, child, Action::GiveUp);
+// The supervisor shuts down: it gives up (§7.4) or shuts itself down (§21). The
+// decision is journaled for the child that caused it, the running children are
+// terminated in reverse start order, and the supervisor exits with shutdown: to its
+// own supervisor a child that exited by itself (OTP: {stop, shutdown, State}).
+void shut_down(World& w, int32_t slot, int32_t child, Action a) {
+  journal_decision(w, slot, child, a);
   terminate_supervisor(w, slot);
   int32_t parent = w.sups[slot].parent;
-  if (parent >= 0) child_exited(w, parent, w.sups[slot].name, "shutdown");
+  if (parent >= 0 && w.sups[parent].alive) add_pending_exit(w, parent, w.sups[slot].name, w.words.shutdown);
 }
 
-// §7.3, §7.4: OTP restart/2 = add_restart/1, then restart/3 by strategy.
+// §7.3, §7.4: OTP restart/2 L789 = add_restart/1, then restart/3 by strategy.
 void restart(World& w, int32_t slot, size_t index) {
   Supervisor& s = w.sups[slot];
   int32_t child = s.children[index].name;
-  s.restarts++;  // one restart event counts once, however many it restarts [R8]
+  s.restarts++;  // one restart counts once, however many it restarts [R8]; a retry counts too [R35]
   if (s.restarts > s.decl->intensity) {
-    give_up(w, slot, child);
+    shut_down(w, slot, child, Action::GiveUp);  // [R7]
     return;
   }
   journal_decision(w, slot, child, Action::Restart);
   switch (s.decl->strategy) {
-    case Strategy::OneForOne: start_child(w, slot, index); return;      // [R4]
-    case Strategy::OneForAll: restart_from(w, slot, 0); return;       // [R5]
-    case Strategy::RestForOne: restart_from(w, slot, index); return;  // [R6]
+    case Strategy::OneForOne:  // restart(one_for_one, ...) L835 [R4]
+      s.children[index].restarting = false;
+      if (start_entry(w, slot, index) == Started::Failed) restart_failed(w, slot, index);  // [R35]
+      return;
+    case Strategy::OneForAll:  // restart(one_for_all, ...) L853: del_child, then all [R5]
+      s.children[index].running = false;
+      restart_multiple(w, slot, 0);
+      return;
+    case Strategy::RestForOne:  // restart(rest_for_one, ...) L849: split_child/2 [R6]
+      restart_multiple(w, slot, index);
+      return;
   }
 }
 
-// Keep a transient entry, not running (OTP del_child/2 sets pid undefined) [R2];
-// remove a temporary one (OTP del_child/2 deletes temporary children) [R3].
-void keep_or_remove(World& w, int32_t slot, size_t index) {
+// OTP do_auto_shutdown/2 L755 after del_child/2 L1125: a significant child that is
+// not restarted shuts its supervisor down, under any_significant always [R46], under
+// all_significant when no other significant child runs (a restarting one counts as
+// running) [R47]; otherwise the entry is kept not running [R2] or, temporary,
+// removed [R3]. Nothing is counted toward intensity.
+void del_child(World& w, int32_t slot, size_t index) {
   Supervisor& s = w.sups[slot];
-  ChildEntry& c = s.children[index];
-  if (c.restart == Restart::Temporary) {
-    journal_decision(w, slot, c.name, Action::Remove);
-    s.children.erase(s.children.begin() + static_cast<long>(index));
-  } else {
-    journal_decision(w, slot, c.name, Action::Keep);
-    c.running = false;
-  }
+  ChildEntry c = s.children[index];
+  if (c.restart == Restart::Temporary) s.children.erase(s.children.begin() + static_cast<long>(index));
+  else s.children[index].running = false;
+  bool shut = false;
+  if (c.significant) switch (s.decl->auto_shutdown) {
+      case AutoShutdown::Never: break;
+      case AutoShutdown::AnySignificant: shut = true; break;
+      case AutoShutdown::AllSignificant:
+        shut = true;
+        for (const ChildEntry& o : s.children)
+          if (o.significant && (o.running || o.restarting)) shut = false;
+        break;
+    }
+  if (shut) shut_down(w, slot, c.name, Action::AutoShutdown);
+  else journal_decision(w, slot, c.name, c.restart == Restart::Temporary ? Action::Remove : Action::Keep);
+}
+
+// §7.2, OTP do_restart/3 L735-L750, clauses in OTP's order.
+void do_restart(World& w, int32_t slot, size_t index, int32_t reason) {
+  ChildEntry& c = w.sups[slot].children[index];
+  c.running = false;
+  if (c.restart == Restart::Permanent) restart(w, slot, index);       // any reason [R1]
+  else if (!is_abnormal(w, reason)) del_child(w, slot, index);        // normal, shutdown
+  else if (c.restart == Restart::Transient) restart(w, slot, index);  // abnormal [R2]
+  else del_child(w, slot, index);                                     // temporary, abnormal [R3]
+}
+
+// A pending exit (OTP handle_info({'EXIT', ...}) L608 via restart_child/3 L727): of
+// a child no longer in the list, dropped (find_child_and_args finds nothing).
+void handle_exit(World& w, int32_t slot, const PendingItem& item) {
+  size_t index = 0;
+  ChildEntry* c = find_child(w.sups[slot], item.child, index);
+  if (!c || !c->running) return;
+  do_restart(w, slot, index, item.reason);
+}
+
+// A retry (OTP handle_cast({try_again_restart, Id}) L577): a restart like any other
+// if the child is still restarting [R35, R36].
+void handle_retry(World& w, int32_t slot, const PendingItem& item) {
+  size_t index = 0;
+  ChildEntry* c = find_child(w.sups[slot], item.child, index);
+  if (!c || !c->restarting) return;
+  restart(w, slot, index);
 }
 
 }  // namespace
 
-void start_supervisor(World& w, int32_t slot) {
+// §6.7, §19.2; OTP init/1 L328 -> init_children/2 L346 -> start_children/2 L381.
+// The static children start in declaration order (depth first); an ignored one
+// stays not running (a temporary one is not kept) [R34/ignore]; when one fails, the
+// later ones are not started, those started are terminated in reverse order and the
+// supervisor exits with shutdown: its start failed [R34/stop, R34/nested].
+Started start_supervisor(World& w, int32_t slot) {
   Supervisor& s = w.sups[slot];
   s.alive = true;
   s.restarts = 0;
   s.children.clear();
+  clear_pending(w, s);
   Event e{EventKind::Start, w.turn};
   e.name = s.name;
   e.sig = -1;
   journal(w, std::move(e));
-  // Static children in declaration order, depth first (OTP start_children/2).
   for (const Child& c : s.decl->children) {
     ChildEntry entry{};
     entry.restart = c.restart;
+    entry.significant = c.significant;
     if (auto* pd = std::get_if<ProcessDecl>(&c.decl)) {
       entry.name = intern_name(w, pd->name);
       entry.is_sup = false;
@@ -136,10 +250,7 @@ void start_supervisor(World& w, int32_t slot) {
       if (entry.proc < 0) {  // first start of a declared worker: it takes its id now
         std::vector<Value> args;
         for (const Expr& a : pd->args) args.push_back(a.kind == ExprKind::Int ? a.value : a.slot);
-        entry.proc = create_process(w, entry.name, pd->kind_index, std::move(args), slot);
-        entry.running = true;
-        w.sups[slot].children.push_back(entry);
-        continue;
+        entry.proc = new_process(w, entry.name, pd->kind_index, std::move(args), slot);
       }
     } else {
       const SupervisorDecl& sd = std::get<SupervisorDecl>(c.decl);
@@ -147,33 +258,85 @@ void start_supervisor(World& w, int32_t slot) {
       entry.is_sup = true;
       entry.sup_slot = sd.index;
     }
-    w.sups[slot].children.push_back(entry);
-    start_child(w, slot, w.sups[slot].children.size() - 1);
+    std::vector<ChildEntry>& children = w.sups[slot].children;
+    children.push_back(entry);
+    Started r = start_entry(w, slot, children.size() - 1);
+    if (r == Started::Ignored && entry.restart == Restart::Temporary) children.pop_back();
+    if (r == Started::Failed) {
+      terminate_supervisor(w, slot);
+      return Started::Failed;
+    }
   }
+  return Started::Ok;
 }
 
-void add_dynamic_child(World& w, int32_t slot, int32_t id, Restart r) {
+// §7.6, §19.4; OTP handle_start_child/2 L703: a failed start adds nothing; an
+// ignored one is kept not running, unless temporary [R38].
+void add_dynamic_child(World& w, int32_t slot, int32_t id, Restart r, bool significant, Started how) {
+  if (how == Started::Failed || (how == Started::Ignored && r == Restart::Temporary)) return;
   ChildEntry entry{};
   entry.name = w.procs[id].name;
   entry.restart = r;
   entry.is_sup = false;
   entry.proc = id;
-  entry.running = true;
+  entry.running = how == Started::Ok;
+  entry.significant = significant;
   charge(w, sizeof(ChildEntry), child_text_bound(w, entry.name));
   w.sups[slot].children.push_back(entry);
 }
 
-// §7.2, OTP do_restart/3, clauses in OTP's order.
-void child_exited(World& w, int32_t slot, int32_t child, const std::string& reason) {
+void add_pending_exit(World& w, int32_t slot, int32_t child, int32_t reason) {
+  push_pending(w, slot, PendingItem{false, child, reason});
+}
+
+// §17.3: the supervisor handles its pending items in the order they came, its own
+// retries included, until none is left or it has exited (which drops the rest).
+void handle_pending(World& w, int32_t slot) {
+  Supervisor& s = w.sups[slot];
+  while (s.alive && !s.pending.empty()) {
+    PendingItem item = s.pending.front();
+    s.pending.pop_front();
+    w.pending_items--;
+    release(w, sizeof(PendingItem));
+    if (item.retry) handle_retry(w, slot, item);
+    else handle_exit(w, slot, item);
+  }
+}
+
+// §20, OTP handle_call/3 for {terminate_child, Id} L466, {restart_child, Id} L479,
+// {delete_child, Id} L504. Nothing here is counted or decided, and no auto_shutdown
+// follows [R40, R41, R42, R48/terminate_child]. `restarting` cannot be answered:
+// nothing is pending at a supervisor when a statement runs (§17.2) [R43].
+ApiResult api_request(World& w, int32_t slot, ApiOp op, int32_t child) {
   size_t index = 0;
   ChildEntry* c = find_child(w.sups[slot], child, index);
-  // A live child of a live supervisor is always in its list (state.hpp invariants).
-  if (!c) throw std::logic_error("supervisor " + w.names[w.sups[slot].name] + " has no child " + w.names[child]);
-  c->running = false;
-  if (c->restart == Restart::Permanent) restart(w, slot, index);  // any reason [R1]
-  else if (!is_failure(reason)) keep_or_remove(w, slot, index);   // normal, shutdown
-  else if (c->restart == Restart::Transient) restart(w, slot, index);
-  else keep_or_remove(w, slot, index);                            // temporary, failure
+  if (!c) return ApiResult::NotFound;
+  switch (op) {
+    case ApiOp::TerminateChild: {
+      do_terminate(w, slot, *c);  // a child supervisor with its subtree [R11]
+      std::vector<ChildEntry>& cs = w.sups[slot].children;
+      if (cs[index].restart == Restart::Temporary) cs.erase(cs.begin() + static_cast<long>(index));  // del_child
+      return ApiResult::Ok;
+    }
+    case ApiOp::RestartChild: {
+      if (c->running) return ApiResult::Running;
+      if (c->restarting) return ApiResult::Restarting;
+      switch (start_entry(w, slot, index)) {  // in place, not counted, not retried [R39, R41]
+        case Started::Ok: return ApiResult::Ok;
+        case Started::Ignored: return ApiResult::Ignored;
+        case Started::Failed: return ApiResult::Failed;
+      }
+      return ApiResult::Failed;
+    }
+    case ApiOp::DeleteChild: {
+      if (c->running) return ApiResult::Running;
+      if (c->restarting) return ApiResult::Restarting;
+      std::vector<ChildEntry>& cs = w.sups[slot].children;
+      cs.erase(cs.begin() + static_cast<long>(index));  // [R42]
+      return ApiResult::Ok;
+    }
+  }
+  return ApiResult::NotFound;
 }
 
 }  // namespace concord

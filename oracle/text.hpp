@@ -1,6 +1,6 @@
-// oracle/text.hpp: the text syntax of programs (`.conc`, SPEC §12): a parser that
-// reports errors at line:column, and a printer whose output parses back to the
-// same program.
+// oracle/text.hpp: the text syntax of programs (`.conc`, SPEC §12; version 2:
+// §23.1): a parser that reports errors at line:column, and a printer whose output
+// parses back to the same program.
 #pragma once
 
 #include <string>
@@ -14,6 +14,7 @@ Program parse_program(const std::string& text);
 std::string print_program(const Program& p);
 std::string print_expr(const Expr& e);
 
-bool is_keyword(const std::string& word);
+// The keywords of a version (§12.1; version 2 adds §23.1's).
+bool is_keyword(const std::string& word, int version = 1);
 
 }  // namespace concord

@@ -1,8 +1,12 @@
 // oracle/text_read.cpp: lexer and recursive-descent parser of the text syntax
-// (SPEC §12). Binary expressions are parsed by precedence climbing over the
-// operator table of ops.def; nesting is bounded, so no input exhausts the stack.
+// (SPEC §12; version 2: §23.1). Binary expressions are parsed by precedence
+// climbing over the operator table of ops.def; nesting is bounded, so no input
+// exhausts the stack. The version is read first (the `concord N;` header) and picks
+// the keyword table the rest is lexed with (§14.2: version 2's words are ordinary
+// names in version 1).
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cstring>
 
 #include "error.hpp"
@@ -12,14 +16,43 @@
 namespace concord {
 
 static const char* const kKeywords[] = {
-    "kind", "state", "init", "on", "process", "supervisor", "given", "send", "to",
-    "spawn", "under", "stop", "fail", "if", "else", "repeat", "self", "int", "addr",
-    "intensity", "permanent", "transient", "temporary", "one_for_one", "one_for_all",
-    "rest_for_one"};
+    "kind",  "state",     "init",      "on",        "process",   "supervisor",  "given",       "send",        "to",
+    "spawn", "under",     "stop",      "fail",      "if",        "else",        "repeat",      "self",        "int",
+    "addr",  "intensity", "permanent", "transient", "temporary", "one_for_one", "one_for_all", "rest_for_one"};
 
-bool is_keyword(const std::string& word) {
+// Version 2 reserves these too (§23.1).
+static const char* const kKeywords2[] = {"concord",
+                                         "call",
+                                         "reply",
+                                         "link",
+                                         "unlink",
+                                         "monitor",
+                                         "demonitor",
+                                         "trap_exit",
+                                         "exit",
+                                         "down",
+                                         "kill",
+                                         "ignore",
+                                         "reason",
+                                         "normal",
+                                         "shutdown",
+                                         "killed",
+                                         "noproc",
+                                         "significant",
+                                         "auto_shutdown",
+                                         "never",
+                                         "any_significant",
+                                         "all_significant",
+                                         "terminate_child",
+                                         "restart_child",
+                                         "delete_child"};
+
+bool is_keyword(const std::string& word, int version) {
   for (const char* k : kKeywords)
     if (word == k) return true;
+  if (version >= 2)
+    for (const char* k : kKeywords2)
+      if (word == k) return true;
   return false;
 }
 
@@ -29,8 +62,8 @@ enum class Tok { Ident, Int, Addr, Punct, End };
 
 struct Token {
   Tok kind = Tok::End;
-  std::string text;  // identifier, punctuation, addr name (without @), literal digits
-  int64_t value = 0; // Int
+  std::string text;   // identifier, punctuation, addr name (without @), literal digits
+  int64_t value = 0;  // Int
   int line = 1, col = 1;
   std::string where() const { return std::to_string(line) + ":" + std::to_string(col); }
 };
@@ -41,11 +74,13 @@ const char* const kPuncts[] = {"==", "!=", "<=", ">=", "<<", ">>", "(", ")", "{"
 
 class Lexer {
  public:
-  explicit Lexer(const std::string& src) : s_(src) {}
+  Lexer(const std::string& src, int version) : s_(src), version_(version) {}
 
-  std::vector<Token> run() {
+  // The tokens of the text, or its first `limit` ones.
+  std::vector<Token> run(size_t limit = SIZE_MAX) {
     std::vector<Token> out;
     for (;;) {
+      if (out.size() == limit) return out;
       skip_space();
       Token t;
       t.line = line_;
@@ -60,7 +95,8 @@ class Lexer {
         t.kind = Tok::Ident;
         while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_')) t.text += next();
       } else if (std::isdigit(static_cast<unsigned char>(c)) ||
-                 (c == '-' && !operand_before && i_ + 1 < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_ + 1])))) {
+                 (c == '-' && !operand_before && i_ + 1 < s_.size() &&
+                  std::isdigit(static_cast<unsigned char>(s_[i_ + 1])))) {
         lex_int(t);
       } else if (c == '@') {
         next();
@@ -79,7 +115,9 @@ class Lexer {
             break;
           }
         if (t.text.empty()) {
-          std::string shown = std::isprint(static_cast<unsigned char>(c)) ? std::string(1, c) : "byte " + std::to_string(static_cast<unsigned char>(c));
+          std::string shown = std::isprint(static_cast<unsigned char>(c))
+                                  ? std::string(1, c)
+                                  : "byte " + std::to_string(static_cast<unsigned char>(c));
           throw InputError(t.where(), "unexpected character '" + shown + "'");
         }
         for (size_t k = 0; k < t.text.size(); k++) next();
@@ -89,10 +127,10 @@ class Lexer {
   }
 
  private:
-  static bool ends_operand(const Token& t) {
+  bool ends_operand(const Token& t) const {
     if (t.kind == Tok::Int || t.kind == Tok::Addr) return true;
     if (t.kind == Tok::Punct) return t.text == ")";
-    if (t.kind == Tok::Ident) return t.text == "self" || !is_keyword(t.text);
+    if (t.kind == Tok::Ident) return t.text == "self" || is_reason_word(t.text) || !is_keyword(t.text, version_);
     return false;
   }
 
@@ -105,8 +143,10 @@ class Lexer {
     bool overflow = false;
     while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) {
       unsigned d = static_cast<unsigned>(s_[i_] - '0');
-      if (mag > (limit - d) / 10) overflow = true;
-      else mag = mag * 10 + d;
+      if (mag > (limit - d) / 10)
+        overflow = true;
+      else
+        mag = mag * 10 + d;
       t.text += next();
     }
     if (i_ < s_.size() && (std::isalpha(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_'))
@@ -139,22 +179,41 @@ class Lexer {
   }
 
   const std::string& s_;
+  int version_;
   size_t i_ = 0;
   int line_ = 1, col_ = 1;
 };
 
+// The version a program's header declares (§14.1): `concord N;` before anything
+// else, 1 without a header. Lexed with version 1's words: the header is read first.
+int header_version(const std::vector<Token>& t) {
+  if (t.size() < 3 || t[0].kind != Tok::Ident || t[0].text != "concord") return 1;
+  if (t[1].kind != Tok::Int) throw InputError(t[1].where(), "expected the version after 'concord' (1 or 2)");
+  if (t[1].value != 1 && t[1].value != 2)
+    throw InputError(t[1].where(), "unsupported version " + t[1].text + " (this concord reads versions 1 and 2)");
+  if (t[2].kind != Tok::Punct || t[2].text != ";") throw InputError(t[2].where(), "expected ';' after the version");
+  return static_cast<int>(t[1].value);
+}
+
 class Parser {
  public:
-  explicit Parser(std::vector<Token> toks) : t_(std::move(toks)) {}
+  Parser(std::vector<Token> toks, int version) : t_(std::move(toks)), version_(version) {}
 
   Program program() {
     Program p;
+    p.version = version_;
+    if (is("concord") && peek(1).kind == Tok::Int) k_ += 3;  // the header (header_version checked it)
     while (!at_end()) {
-      if (is("kind")) p.kinds.push_back(kind());
-      else if (is("process")) p.system.push_back(process());
-      else if (is("supervisor")) p.system.push_back(supervisor(1));  // a root is depth 1, as in JSON
-      else if (is("given")) p.given.push_back(given());
-      else fail_here("expected 'kind', 'process', 'supervisor' or 'given'");
+      if (is("kind"))
+        p.kinds.push_back(kind());
+      else if (is("process"))
+        p.system.push_back(process());
+      else if (is("supervisor"))
+        p.system.push_back(supervisor(1));  // a root is depth 1, as in JSON
+      else if (is("given"))
+        p.given.push_back(given());
+      else
+        fail_here("expected 'kind', 'process', 'supervisor' or 'given'");
     }
     return p;
   }
@@ -174,7 +233,7 @@ class Parser {
       case Tok::End: return "end of input";
       case Tok::Int: return "number " + t.text;
       case Tok::Addr: return "'@" + t.text + "'";
-      case Tok::Ident: return (is_keyword(t.text) ? "keyword '" : "'") + t.text + "'";
+      case Tok::Ident: return (is_keyword(t.text, 2) ? "keyword '" : "'") + t.text + "'";
       case Tok::Punct: return "'" + t.text + "'";
     }
     return "?";
@@ -192,9 +251,11 @@ class Parser {
   // A name (not a keyword); forms are checked by check().
   std::string name(const char* what) {
     const Token& t = peek();
-    if (t.kind != Tok::Ident || is_keyword(t.text)) fail_here(std::string("expected ") + what);
+    if (t.kind != Tok::Ident || is_keyword(t.text, version_)) fail_here(std::string("expected ") + what);
     return advance().text;
   }
+
+  bool v2() const { return version_ >= 2; }
 
   int64_t integer(const char* what) {
     if (peek().kind != Tok::Int) fail_here(std::string("expected ") + what);
@@ -211,7 +272,11 @@ class Parser {
       advance();
       return Type::Addr;
     }
-    fail_here("expected a type ('int' or 'addr')");
+    if (v2() && is("reason")) {
+      advance();
+      return Type::Reason;
+    }
+    fail_here(v2() ? "expected a type ('int', 'addr' or 'reason')" : "expected a type ('int' or 'addr')");
   }
 
   std::vector<Param> params() {
@@ -266,7 +331,10 @@ class Parser {
         Handler h;
         h.where = peek().where();
         advance();
-        h.tag = name("a message tag");
+        if (v2() && (is("exit") || is("down")))
+          h.tag = advance().text;  // the system messages (§16.4)
+        else
+          h.tag = name("a message tag");
         h.params = params();
         h.body = block(1);
         k.handlers.push_back(std::move(h));
@@ -321,13 +389,26 @@ class Parser {
     if (!found) fail_here("expected a strategy ('one_for_one', 'one_for_all' or 'rest_for_one')");
     expect("intensity");
     s.intensity = integer("the intensity (a number)");
+    if (v2() && accept("auto_shutdown")) {
+      bool mode = false;
+      for (AutoShutdown a : {AutoShutdown::Never, AutoShutdown::AnySignificant, AutoShutdown::AllSignificant})
+        if (!mode && accept(auto_shutdown_name(a))) {
+          s.auto_shutdown = a;
+          mode = true;
+        }
+      if (!mode) fail_here("expected an auto_shutdown mode ('never', 'any_significant' or 'all_significant')");
+    }
     expect("{");
     while (!accept("}")) {
       Child c;
       c.restart = restart();
-      if (is("process")) c.decl = process();
-      else if (is("supervisor")) c.decl = supervisor(depth + 1);
-      else fail_here("expected 'process' or 'supervisor'");
+      c.significant = v2() && accept("significant");
+      if (is("process"))
+        c.decl = process();
+      else if (is("supervisor"))
+        c.decl = supervisor(depth + 1);
+      else
+        fail_here("expected 'process' or 'supervisor'");
       s.children.push_back(std::move(c));
     }
     return s;
@@ -367,9 +448,116 @@ class Parser {
     if (accept("under")) {
       s.under = name("a supervisor name");
       s.restart = restart();
+      s.significant = v2() && accept("significant");
     }
     expect(";");
     return s;
+  }
+
+  // Version 2: `[f =] call t(a...) to e;` (§18.1).
+  Stmt call(std::string bind, const std::string& where) {
+    Stmt s;
+    s.kind = StmtKind::Call;
+    s.where = where;
+    s.bind = std::move(bind);
+    expect("call");
+    s.name = name("a message tag");
+    std::vector<Expr> args = call_args();
+    expect("to");
+    s.exprs.push_back(expr(0));
+    for (Expr& e : args) s.exprs.push_back(std::move(e));
+    expect(";");
+    return s;
+  }
+
+  bool at_api(ApiOp& op) const {
+    for (ApiOp x : {ApiOp::TerminateChild, ApiOp::RestartChild, ApiOp::DeleteChild})
+      if (is(api_name(x))) {
+        op = x;
+        return true;
+      }
+    return false;
+  }
+
+  // Version 2: `[f =] terminate_child|restart_child|delete_child(s, c);` (§20).
+  Stmt api(ApiOp op, std::string bind, const std::string& where) {
+    Stmt s;
+    s.kind = StmtKind::Api;
+    s.api = op;
+    s.where = where;
+    s.bind = std::move(bind);
+    advance();
+    expect("(");
+    s.under = name("a supervisor name");
+    expect(",");
+    if (accept("supervisor"))
+      s.name = name("a supervisor name");
+    else
+      s.exprs.push_back(expr(0));
+    expect(")");
+    expect(";");
+    return s;
+  }
+
+  // `( e )` after link, unlink, monitor, demonitor, trap_exit.
+  Stmt one_operand(StmtKind kind, const std::string& where) {
+    Stmt s;
+    s.kind = kind;
+    s.where = where;
+    advance();
+    expect("(");
+    s.exprs.push_back(expr(0));
+    expect(")");
+    expect(";");
+    return s;
+  }
+
+  // The statements of version 2 that start with a keyword (§23.1); false if none does.
+  bool stmt2(Stmt& s) {
+    ApiOp op;
+    if (accept("stop")) {
+      s.kind = StmtKind::Stop;
+      if (!accept(";")) {
+        Expr e = expr(0);
+        if (!(e.kind == ExprKind::Reason && e.name == "normal")) s.exprs.push_back(std::move(e));  // stop normal = stop
+        expect(";");
+      }
+    } else if (accept("ignore")) {
+      s.kind = StmtKind::Ignore;
+      expect(";");
+    } else if (is("link")) {
+      s = one_operand(StmtKind::Link, s.where);
+    } else if (is("unlink")) {
+      s = one_operand(StmtKind::Unlink, s.where);
+    } else if (is("monitor")) {
+      s = one_operand(StmtKind::Monitor, s.where);
+    } else if (is("demonitor")) {
+      s = one_operand(StmtKind::Demonitor, s.where);
+    } else if (is("trap_exit")) {
+      s = one_operand(StmtKind::TrapExit, s.where);
+    } else if (accept("exit")) {
+      s.kind = StmtKind::Exit;
+      expect("(");
+      s.exprs.push_back(expr(0));
+      expect(",");
+      if (accept("kill"))
+        s.kill = true;
+      else
+        s.exprs.push_back(expr(0));
+      expect(")");
+      expect(";");
+    } else if (is("call")) {
+      s = call("", s.where);
+    } else if (accept("reply")) {
+      s.kind = StmtKind::Reply;
+      s.exprs.push_back(expr(0));
+      expect(";");
+    } else if (at_api(op)) {
+      s = api(op, "", s.where);
+    } else {
+      return false;
+    }
+    return true;
   }
 
   Stmt if_stmt(int depth) {
@@ -396,6 +584,7 @@ class Parser {
     s.where = peek().where();
     if (is("if")) return if_stmt(depth);
     if (is("spawn")) return spawn("", s.where);
+    if (v2() && stmt2(s)) return s;
     if (accept("repeat")) {
       s.kind = StmtKind::Repeat;
       s.count = integer("the repeat count (a number)");
@@ -415,10 +604,13 @@ class Parser {
       s.kind = StmtKind::Fail;
       s.name = name("a failure code");
       expect(";");
-    } else if (peek().kind == Tok::Ident && !is_keyword(peek().text)) {
+    } else if (peek().kind == Tok::Ident && !is_keyword(peek().text, version_)) {
       std::string target = advance().text;
       expect("=");
       if (is("spawn")) return spawn(target, s.where);
+      ApiOp op;
+      if (v2() && is("call")) return call(target, s.where);
+      if (v2() && at_api(op)) return api(op, target, s.where);
       s.kind = StmtKind::Assign;
       s.name = target;
       s.exprs.push_back(expr(0));
@@ -495,7 +687,11 @@ class Parser {
     } else if (is("self")) {
       advance();
       e.kind = ExprKind::Self;
-    } else if (t.kind == Tok::Ident && !is_keyword(t.text)) {
+    } else if (v2() && t.kind == Tok::Ident &&
+               (is_reason_word(t.text) || std::isupper(static_cast<unsigned char>(t.text[0])))) {
+      e.kind = ExprKind::Reason;  // a reason word or a code (§23.1); check() checks the code's form
+      e.name = advance().text;
+    } else if (t.kind == Tok::Ident && !is_keyword(t.text, version_)) {
       e.kind = ExprKind::Var;
       e.name = advance().text;
     } else if (accept("(")) {
@@ -515,12 +711,18 @@ class Parser {
   }
 
   std::vector<Token> t_;
+  int version_;
   size_t k_ = 0;
   int parens_ = 0;  // open parentheses and unary operators: each one recurses, so bounded
 };
 
 }  // namespace
 
-Program parse_program(const std::string& text) { return Parser(Lexer(text).run()).program(); }
+// The header's three tokens read alike in both versions; the rest is lexed by the
+// version they name (§14.1): whether `-` after `reply` starts a literal depends on it.
+Program parse_program(const std::string& text) {
+  int version = header_version(Lexer(text, 1).run(3));
+  return Parser(Lexer(text, version).run(), version).program();
+}
 
 }  // namespace concord

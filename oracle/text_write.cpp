@@ -1,6 +1,7 @@
-// oracle/text_write.cpp: prints a program in the text syntax (SPEC §12). All
-// output goes through line() and print_expr(); operands get parentheses only
-// where the tree needs them, so parse(print(p)) == p.
+// oracle/text_write.cpp: prints a program in the text syntax (SPEC §12; version 2:
+// §23.1, after a `concord 2;` header). All output goes through line() and
+// print_expr(); operands get parentheses only where the tree needs them, so
+// parse(print(p)) == p.
 #include <sstream>
 
 #include "text.hpp"
@@ -15,7 +16,8 @@ void expr_into(std::ostringstream& out, const Expr& e, int ctx_prec, bool right_
     case ExprKind::Int: out << e.value; return;
     case ExprKind::Addr: out << '@' << e.name; return;
     case ExprKind::Self: out << "self"; return;
-    case ExprKind::Var: out << e.name; return;
+    case ExprKind::Var:
+    case ExprKind::Reason: out << e.name; return;
     case ExprKind::Unary: {
       out << op_info(e.op).text;
       const Expr& a = e.args[0];
@@ -45,6 +47,7 @@ void expr_into(std::ostringstream& out, const Expr& e, int ctx_prec, bool right_
 class Printer {
  public:
   std::string program(const Program& p) {
+    if (p.version != 1) line("concord " + std::to_string(p.version) + ";");
     for (const Kind& k : p.kinds) kind(k);
     for (const Decl& d : p.system) {
       blank();
@@ -126,11 +129,32 @@ class Printer {
         std::string t = s.bind.empty() ? "" : s.bind + " = ";
         t += "spawn " + s.name + args(s.exprs);
         if (!s.under.empty()) t += std::string(" under ") + s.under + " " + restart_name(s.restart);
+        if (s.significant) t += " significant";
         line(t + ";");
         return;
       }
-      case StmtKind::Stop: line("stop;"); return;
+      case StmtKind::Stop:  // `stop;` is `stop normal;` (§23.1)
+        line(is_stop_normal(s) ? std::string("stop;") : "stop " + print_expr(s.exprs[0]) + ";");
+        return;
       case StmtKind::Fail: line("fail " + s.name + ";"); return;
+      case StmtKind::Ignore: line("ignore;"); return;
+      case StmtKind::Link: line("link(" + print_expr(s.exprs[0]) + ");"); return;
+      case StmtKind::Unlink: line("unlink(" + print_expr(s.exprs[0]) + ");"); return;
+      case StmtKind::Monitor: line("monitor(" + print_expr(s.exprs[0]) + ");"); return;
+      case StmtKind::Demonitor: line("demonitor(" + print_expr(s.exprs[0]) + ");"); return;
+      case StmtKind::TrapExit: line("trap_exit(" + print_expr(s.exprs[0]) + ");"); return;
+      case StmtKind::Exit:
+        line("exit(" + print_expr(s.exprs[0]) + ", " + (s.kill ? std::string("kill") : print_expr(s.exprs[1])) + ");");
+        return;
+      case StmtKind::Call:
+        line((s.bind.empty() ? "" : s.bind + " = ") + "call " + s.name + args(s.exprs, 1) + " to " +
+             print_expr(s.exprs[0]) + ";");
+        return;
+      case StmtKind::Reply: line("reply " + print_expr(s.exprs[0]) + ";"); return;
+      case StmtKind::Api:
+        line((s.bind.empty() ? "" : s.bind + " = ") + api_name(s.api) + "(" + s.under + ", " +
+             (s.exprs.empty() ? "supervisor " + s.name : print_expr(s.exprs[0])) + ");");
+        return;
     }
   }
 
@@ -148,13 +172,15 @@ class Printer {
     const SupervisorDecl& s = std::get<SupervisorDecl>(d);
     std::string head = restart + "supervisor " + s.name + " " + strategy_name(s.strategy) + " intensity " +
                        std::to_string(s.intensity);
+    if (s.auto_shutdown != AutoShutdown::Never) head += std::string(" auto_shutdown ") + auto_shutdown_name(s.auto_shutdown);
     if (s.children.empty()) {
       line(head + " {}");
       return;
     }
     line(head + " {");
     indent_++;
-    for (const Child& c : s.children) decl(c.decl, std::string(restart_name(c.restart)) + " ");
+    for (const Child& c : s.children)
+      decl(c.decl, std::string(restart_name(c.restart)) + (c.significant ? " significant " : " "));
     indent_--;
     line("}");
   }

@@ -8,6 +8,16 @@
 // every entry of the child lists terminated and started again with its init
 // (§7.3–§7.5). Entries are the static ones plus every dynamic child spawned so far.
 // A test checks the bound against the oracle's own lines.
+//
+// Version 2 (SPEC §16–§21) counts over the whole run instead, since one exit can
+// spread along links and restarts can fail and be retried: every start of a worker
+// (static, spawned, or restarted by a restart round: a supervisor's restart decision
+// or a restart_child, each starting at most every entry) journals its start, at most
+// one exit, and what its init does; every statement that can journal (send, link,
+// monitor, exit, call) at most one event of its own, at once or later (a link or
+// monitor at most one signal when it fires, a call at most one call signal); each
+// supervisor incarnation at most its intensity + 1 restart decisions (§7.4), a
+// nested one restarted only by a round above it or by the API.
 #include "answer_bound.hpp"
 
 #include <algorithm>
@@ -43,6 +53,8 @@ U most(const std::vector<Stmt>& body, const Cost& cost) {
 struct Tree {
   U processes = 0, supervisors = 0, entries = 0;
   int depth = 0;
+  std::vector<U> per_level;  // version 2: supervisors at each depth (1: roots)
+  U intensity = 0;           // version 2: the largest intensity
 };
 
 void walk(const Decl& d, int depth, Tree& t) {
@@ -53,10 +65,52 @@ void walk(const Decl& d, int depth, Tree& t) {
   const SupervisorDecl& s = std::get<SupervisorDecl>(d);
   t.supervisors++;
   t.depth = std::max(t.depth, depth);
+  if (t.per_level.size() < static_cast<size_t>(depth)) t.per_level.resize(depth, 0);
+  t.per_level[depth - 1]++;
+  t.intensity = std::max<U>(t.intensity, static_cast<U>(std::max<int64_t>(s.intensity, 0)));
   for (const Child& c : s.children) {
     t.entries++;
     walk(c.decl, depth + 1, t);
   }
+}
+
+U count_of(StmtKind k, const Stmt& s) { return s.kind == k ? 1 : 0; }
+
+// Version 2: the events of a whole run, at most (see the top of the file).
+U events_v2(const Program& p, const Tree& t, U turns) {
+  auto handlers = [&](StmtKind k) {
+    U m = 0;
+    for (const Kind& kd : p.kinds)
+      for (const Handler& h : kd.handlers) m = std::max(m, most(h.body, [k](const Stmt& s) { return count_of(k, s); }));
+    return sat(turns * m);
+  };
+  auto inits = [&](StmtKind k) {
+    U m = 0;
+    for (const Kind& kd : p.kinds) m = std::max(m, most(kd.init, [k](const Stmt& s) { return count_of(k, s); }));
+    return m;
+  };
+  auto under = [](const Stmt& s) -> U { return s.kind == StmtKind::Spawn && !s.under.empty() ? 1 : 0; };
+  U dynamic = 0;
+  for (const Kind& kd : p.kinds)
+    for (const Handler& h : kd.handlers) dynamic = std::max(dynamic, most(h.body, under));
+  U spawned = handlers(StmtKind::Spawn), api = handlers(StmtKind::Api);
+  U entries = sat(t.entries + turns * dynamic);
+  // Incarnations of supervisors and restart decisions, level by level from the roots.
+  U k = t.intensity + 2, rounds_above = 0, incarnations = 0, decisions = 0;
+  for (U n : t.per_level) {
+    U each = sat(1 + rounds_above + api);  // incarnations of one supervisor at this level
+    incarnations = sat(incarnations + n * each);
+    U d = sat(sat(n * each) * k);
+    decisions = sat(decisions + d);
+    rounds_above = sat(rounds_above + d);
+  }
+  U starts = sat(t.processes + spawned + sat(sat(decisions + api) * entries));
+  U stmts = 0;  // statements that journal one event each, at once or later
+  for (StmtKind s : {StmtKind::Send, StmtKind::Link, StmtKind::Monitor, StmtKind::Exit, StmtKind::Call})
+    stmts = sat(stmts + handlers(s) + sat(starts * inits(s)));
+  // Starts and exits of workers and supervisors; decisions (one per pending item:
+  // an exit or a retry); one delivery, call or resume per turn; the API's answers.
+  return sat(3 * starts + 3 * incarnations + decisions + stmts + api + turns + p.given.size() + 16);
 }
 
 }  // namespace
@@ -89,9 +143,11 @@ size_t answer_bytes_bound(const Program& p, const RunSettings& r) {
   U entries = sat(t.entries + turns * under);  // child-list entries, at most
   U reaction = t.supervisors == 0 ? 0 : sat(static_cast<U>(t.depth + 1) * sat(2 + entries * (2 + start)));
   U per_turn = sat(2 + handler + reaction);
-  U events = sat(t.processes * start + t.supervisors + p.given.size() + sat(turns * per_turn));
-  // Longest texts (names: 32 characters, spawned ones 52; integers 20 digits): an
-  // event with its failure or decision record; a process in `processes` and `alive`.
+  U events = p.version >= 2 ? events_v2(p, t, turns)
+                            : sat(t.processes * start + t.supervisors + p.given.size() + sat(turns * per_turn));
+  // Longest texts (names: 32 characters, spawned ones 52; integers 20 digits;
+  // reasons 32): an event with its failure or decision record; a process in
+  // `processes` and `alive`.
   U event_bytes = 512 + args * 64, process_bytes = 256 + fields * 96;
   U bytes =
       sat(4096 + events * event_bytes + sat(t.processes + spawned) * process_bytes + (t.supervisors + entries) * 128);

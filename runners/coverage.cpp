@@ -28,6 +28,16 @@ const char* stmt_form(StmtKind k) {
     case StmtKind::Spawn: return "spawn";
     case StmtKind::Stop: return "stop";
     case StmtKind::Fail: return "fail";
+    case StmtKind::Ignore: return "ignore";
+    case StmtKind::Link: return "link";
+    case StmtKind::Unlink: return "unlink";
+    case StmtKind::Monitor: return "monitor";
+    case StmtKind::Demonitor: return "demonitor";
+    case StmtKind::TrapExit: return "trap_exit";
+    case StmtKind::Exit: return "exit";
+    case StmtKind::Call: return "call";
+    case StmtKind::Reply: return "reply";
+    case StmtKind::Api: return "api";
   }
   return nullptr;
 }
@@ -40,6 +50,7 @@ const char* expr_form(ExprKind k) {
     case ExprKind::Var: return "var";
     case ExprKind::Unary: return "unary";
     case ExprKind::Binary: return "binary";
+    case ExprKind::Reason: return "reason";
   }
   return nullptr;
 }
@@ -51,6 +62,10 @@ const char* event_name(EventKind k) {  // SPEC §9.2
     case EventKind::Drop: return "drop";
     case EventKind::Exit: return "exit";
     case EventKind::Decision: return "decision";
+    case EventKind::Signal: return "signal";
+    case EventKind::Call: return "call";
+    case EventKind::Resume: return "resume";
+    case EventKind::Api: return "api";
   }
   return nullptr;
 }
@@ -61,6 +76,16 @@ const char* action_name(Action a) {  // SPEC §7.2-7.4
     case Action::Keep: return "keep";
     case Action::Remove: return "remove";
     case Action::GiveUp: return "give_up";
+    case Action::AutoShutdown: return "auto_shutdown";
+  }
+  return nullptr;
+}
+
+const char* api_of(ApiOp op) {
+  switch (op) {
+    case ApiOp::TerminateChild:
+    case ApiOp::RestartChild:
+    case ApiOp::DeleteChild: return api_name(op);
   }
   return nullptr;
 }
@@ -93,81 +118,142 @@ std::vector<std::string> names_of(F name) {
   }
 }
 
-// The runtime failure codes (SPEC §6.4); a program's own codes are counted under
-// their names and stand in the list as kProgramCode.
+// The runtime failure codes (SPEC §6.4; version 2: V2, and the reasons killed and
+// noproc, §15); a program's own codes are counted under their names and stand in
+// the list as kProgramCode.
 const char* const kRuntimeCodes[] = {"NO_HANDLER", "DIV_ZERO", "SYSTEM_LIMIT", "NOPROC"};
+const char* const kRuntimeCodes2[] = {"killed", "noproc", "NORMAL", "SHUTDOWN", "KILLED", "CALLING_SELF", "BAD_REPLY"};
 const char* const kProgramCode = "<program code>";
 bool is_runtime_code(const std::string& c) {
-  return std::find(std::begin(kRuntimeCodes), std::end(kRuntimeCodes), c) != std::end(kRuntimeCodes);
+  return std::find(std::begin(kRuntimeCodes), std::end(kRuntimeCodes), c) != std::end(kRuntimeCodes) ||
+         std::find(std::begin(kRuntimeCodes2), std::end(kRuntimeCodes2), c) != std::end(kRuntimeCodes2);
 }
 
 constexpr int64_t kMin = std::numeric_limits<int64_t>::min(), kMax = std::numeric_limits<int64_t>::max();
 
-std::vector<std::string> known_constructs() {
-  std::vector<std::string> v;
-  for (const std::string& s : names_of<StmtKind>(stmt_form)) v.push_back("stmt:" + s);
+// What a category has: every name in report order, and those that only version 2
+// programs can reach (SPEC §14-§22). A coverage that counted no version 2 program
+// leaves those out of its reports, so that a version 1 campaign reads as before.
+struct Known {
+  std::vector<std::string> all;
+  std::set<std::string> v2;
+  void add(const std::string& name, bool v2_only = false) {
+    all.push_back(name);
+    if (v2_only) v2.insert(name);
+  }
+  void add2(const std::string& name) { add(name, true); }
+};
+
+Known known_constructs() {
+  Known v;
+  for (int i = 0; stmt_form(static_cast<StmtKind>(i)); i++)  // Ignore and after: version 2
+    v.add(std::string("stmt:") + stmt_form(static_cast<StmtKind>(i)), i >= static_cast<int>(StmtKind::Ignore));
   // Refinements of statements: an if with an else, an else-if, repeat 0, a send
   // (or given message) that no handler matches.
-  for (const char* s : {"stmt:if_else", "stmt:else_if", "stmt:repeat_0"}) v.push_back(s);
-  for (const std::string& s : names_of<ExprKind>(expr_form)) v.push_back("expr:" + s);
-#define OP(e, json, text, prec) v.push_back(std::string("op:") + json);
+  for (const char* s : {"stmt:if_else", "stmt:else_if", "stmt:repeat_0"}) v.add(s);
+  for (const std::string& s : names_of<ExprKind>(expr_form)) v.add("expr:" + s, s == expr_form(ExprKind::Reason));
+#define OP(e, json, text, prec) v.add(std::string("op:") + json);
 #include "oracle/ops.def"
 #undef OP
-  for (const char* s : {"op:eq_addr", "op:ne_addr"}) v.push_back(s);  // == and != on addrs
+  for (const char* s : {"op:eq_addr", "op:ne_addr"}) v.add(s);  // == and != on addrs
   // Edge literals (SPEC §5): 0, ±1, the ends of int64, a shift count past 0..63,
   // a literal 0 divisor (DIV_ZERO).
   for (const char* s : {"literal:0", "literal:1", "literal:-1", "literal:INT64_MIN", "literal:INT64_MAX",
                         "literal:shift_past_63", "literal:zero_divisor"})
-    v.push_back(s);
+    v.add(s);
   // Spawns (SPEC §6.6): unsupervised, bound, under a supervisor with each restart type.
-  for (const char* s : {"spawn:unsupervised", "spawn:bind", "spawn:under"}) v.push_back(s);
-  for (const std::string& r : names_of<Restart>(restart_of)) v.push_back("spawn:under:" + r);
+  for (const char* s : {"spawn:unsupervised", "spawn:bind", "spawn:under"}) v.add(s);
+  for (const std::string& r : names_of<Restart>(restart_of)) v.add("spawn:under:" + r);
   // Messages: sends nobody handles, sends to spawned names (maybe never spawned),
   // sends by init bodies, handlers that fail midway after sending; given messages.
   // An addr literal of a spawned name whose number has 2 to 18 digits (one a run
   // can reach; 19 digits name nobody).
-  v.push_back("addr:spawned_many_digits");
+  v.add("addr:spawned_many_digits");
   for (const char* s : {"send:stray_tag", "send:mismatched_args", "send:to_spawned_name", "send:in_init",
                         "handler:fail_after_send", "given:message", "given:stray_tag", "given:to_spawned_name"})
-    v.push_back(s);
+    v.add(s);
   // Systems (SPEC §3, §7): roots, nesting, child restart types, strategies, intensity.
-  for (const char* s : {"root:process", "root:supervisor", "supervisor:nested", "supervisor:childless"}) v.push_back(s);
-  for (const std::string& r : names_of<Restart>(restart_of)) v.push_back("restart:" + r);
-  for (const std::string& s : names_of<Strategy>(strategy_of)) v.push_back("strategy:" + s);
-  for (const char* s : {"intensity:0", "intensity:positive"}) v.push_back(s);
+  for (const char* s : {"root:process", "root:supervisor", "supervisor:nested", "supervisor:childless"}) v.add(s);
+  for (const std::string& r : names_of<Restart>(restart_of)) v.add("restart:" + r);
+  for (const std::string& s : names_of<Strategy>(strategy_of)) v.add("strategy:" + s);
+  for (const char* s : {"intensity:0", "intensity:positive"}) v.add(s);
+  // Version 2: the reason type and its comparisons (§15), stop with a reason,
+  // exit(e, kill), the handlers of exit and down messages (§16.4), what init may
+  // now do (§19.1), calls that bind their reply (§18), each API request and its
+  // forms (§20), significant children and auto_shutdown (§21).
+  for (const char* s :
+       {"type:reason", "op:eq_reason", "op:ne_reason", "stop:reason", "exit:kill", "handler:exit", "handler:down",
+        "init:fail", "init:stop", "init:ignore", "init:link", "init:monitor", "init:trap_exit", "call:bind"})
+    v.add2(s);
+  for (const std::string& op : names_of<ApiOp>(api_of)) v.add2("api:" + op);
+  for (const char* s : {"api:child_supervisor", "api:bind", "spawn:significant", "child:significant",
+                        "auto_shutdown:any_significant", "auto_shutdown:all_significant"})
+    v.add2(s);
   return v;
 }
 
-std::vector<std::string> known_events() {
-  std::vector<std::string> v = names_of<EventKind>(event_name);
+Known known_events() {
+  Known v;
+  for (const std::string& s : names_of<EventKind>(event_name))
+    v.add(s, s == "signal" || s == "call" || s == "resume" || s == "api");
   // Refinements (SPEC §6.5-§8.2, §9.2): what started or restarted, deliveries of
   // given messages and among several ready processes (the scheduler's draw
   // mattered), what was dropped, why processes exited.
   for (const char* s :
        {"start:supervisor", "start:spawned", "start:restart", "start:supervisor_restart", "deliver:given",
         "deliver:choice", "drop:given", "drop:unknown", "drop:dead", "exit:normal", "exit:shutdown", "exit:failure"})
-    v.push_back(s);
+    v.add(s);
+  // Version 2 (§22): each kind of signal with each effect it can have (§16.3), a
+  // process's exit signal to itself, a kill, the reasons killed and noproc; exit and
+  // down messages delivered; starts that fail or end normal at once (§19.1); each
+  // API request with each result it can have (§20).
+  for (const char* s : {"signal:link:exit", "signal:link:message", "signal:link:ignore", "signal:exit:exit",
+                        "signal:exit:message", "signal:exit:ignore", "signal:exit:kill", "signal:exit:self",
+                        "signal:down:message", "signal:call:exit", "signal:noproc", "exit:killed", "exit:noproc",
+                        "deliver:exit", "deliver:down", "start:failed", "start:exited_normal"})
+    v.add2(s);
+  for (const char* s :
+       {"api:terminate_child:ok", "api:terminate_child:not_found", "api:restart_child:ok", "api:restart_child:running",
+        "api:restart_child:not_found", "api:restart_child:ignored", "api:restart_child:failed", "api:delete_child:ok",
+        "api:delete_child:running", "api:delete_child:not_found"})
+    v.add2(s);
   return v;
 }
 
-std::vector<std::string> known_failures() {
-  std::vector<std::string> v(std::begin(kRuntimeCodes), std::end(kRuntimeCodes));
-  v.push_back(kProgramCode);
+Known known_failures() {
+  Known v;
+  for (const char* c : kRuntimeCodes) v.add(c);
+  v.add(kProgramCode);
+  for (const char* c : kRuntimeCodes2) v.add2(c);
   return v;
 }
 
 // What a run reached of a runtime's capacities (coverage.hpp): the thresholds
 // past which structures that grow have grown (a ready set or a name index past
 // 1,024 ids: 16 words of 64 bits), long runs, spawned names of many digits.
-std::vector<std::string> known_capacity() {
-  return {"ids:over_1024", "ids:over_10000", "mailbox:1000_deep",
-          "children:100",  "turns:1000",     "spawned_number:4_digits"};
+Known known_capacity() {
+  Known v;
+  for (const char* s : {"ids:over_1024", "ids:over_10000", "mailbox:1000_deep", "children:100", "turns:1000",
+                        "spawned_number:4_digits"})
+    v.add(s);
+  return v;
 }
 
-std::vector<std::string> known_decisions() {
-  std::vector<std::string> v = names_of<Action>(action_name);
+Known known_decisions() {
+  Known v;
+  for (const std::string& s : names_of<Action>(action_name)) v.add(s, s == "auto_shutdown");
   // A child supervisor restarted (after giving up, SPEC §7.2), a dynamic child restarted (§7.6).
-  for (const char* s : {"restart:supervisor", "restart:spawned"}) v.push_back(s);
+  for (const char* s : {"restart:supervisor", "restart:spawned"}) v.add(s);
+  // Version 2: the retry of a restart whose start failed, and giving up on one (§19.3).
+  for (const char* s : {"restart:retry", "give_up:retry"}) v.add2(s);
+  return v;
+}
+
+Known known_outcomes() {
+  Known v;
+  v.add("quiescent");
+  v.add("turn_limit");
+  v.add2("deadlock");  // §18.3
   return v;
 }
 
@@ -183,6 +269,7 @@ struct ProgramWalk {
   Coverage::Counts& c;
   std::vector<Signature> handled;     // every handler signature of the program
   std::map<std::string, Type> scope;  // the visible variables of the code walked
+  bool v2 = false;                    // a version 2 program
 
   void count(const std::string& what) { c[what]++; }
 
@@ -191,6 +278,7 @@ struct ProgramWalk {
     switch (e.kind) {
       case ExprKind::Addr:
       case ExprKind::Self: return Type::Addr;
+      case ExprKind::Reason: return Type::Reason;
       case ExprKind::Var: {
         auto it = scope.find(e.name);
         return it == scope.end() ? Type::Int : it->second;
@@ -221,6 +309,8 @@ struct ProgramWalk {
       count(std::string("op:") + op_info(e.op).json);
       if ((e.op == Op::Eq || e.op == Op::Ne) && type_of(e.args[0]) == Type::Addr)
         count(e.op == Op::Eq ? "op:eq_addr" : "op:ne_addr");
+      if ((e.op == Op::Eq || e.op == Op::Ne) && type_of(e.args[0]) == Type::Reason)
+        count(e.op == Op::Eq ? "op:eq_reason" : "op:ne_reason");
       if (e.kind == ExprKind::Binary && e.args[1].kind == ExprKind::Int) {
         int64_t r = e.args[1].value;
         if ((e.op == Op::Shl || e.op == Op::Shr) && (r < 0 || r > 63)) count("literal:shift_past_63");
@@ -270,12 +360,41 @@ struct ProgramWalk {
           count(s.under.empty() ? "spawn:unsupervised" : "spawn:under");
           if (!s.under.empty()) count(std::string("spawn:under:") + restart_name(s.restart));
           if (!s.bind.empty()) count("spawn:bind");
+          if (s.significant) count("spawn:significant");
           break;
         case StmtKind::Fail:
           if (sent) count("handler:fail_after_send");
+          if (init && v2) count("init:fail");
+          break;
+        case StmtKind::Stop:
+          if (!is_stop_normal(s)) count("stop:reason");
+          if (init) count("init:stop");
+          break;
+        case StmtKind::Ignore: count("init:ignore"); break;
+        case StmtKind::Link:
+          if (init) count("init:link");
+          break;
+        case StmtKind::Monitor:
+          if (init) count("init:monitor");
+          break;
+        case StmtKind::TrapExit:
+          if (init) count("init:trap_exit");
+          break;
+        case StmtKind::Exit:
+          if (s.kill) count("exit:kill");
+          break;
+        case StmtKind::Call:
+          if (!s.bind.empty()) count("call:bind");
+          break;
+        case StmtKind::Api:
+          count(std::string("api:") + api_name(s.api));
+          if (s.exprs.empty()) count("api:child_supervisor");
+          if (!s.bind.empty()) count("api:bind");
           break;
         case StmtKind::Assign:
-        case StmtKind::Stop: break;
+        case StmtKind::Unlink:
+        case StmtKind::Demonitor:
+        case StmtKind::Reply: break;
       }
       body(s.body, init, sent);
       body(s.orelse, init, sent);
@@ -293,13 +412,21 @@ struct ProgramWalk {
     if (s.children.empty()) count("supervisor:childless");
     count(std::string("strategy:") + strategy_name(s.strategy));
     count(s.intensity == 0 ? "intensity:0" : "intensity:positive");
+    if (s.auto_shutdown != AutoShutdown::Never)
+      count(std::string("auto_shutdown:") + auto_shutdown_name(s.auto_shutdown));
     for (const Child& ch : s.children) {
       count(std::string("restart:") + restart_name(ch.restart));
+      if (ch.significant) count("child:significant");
       decl(ch.decl, false);
     }
   }
 
+  void typed(Type t) {
+    if (t == Type::Reason) count("type:reason");
+  }
+
   void program(const Program& p) {
+    v2 = p.version >= 2;
     for (const Kind& k : p.kinds)
       for (const Handler& h : k.handlers) {
         Signature s{h.tag, {}};
@@ -308,14 +435,15 @@ struct ProgramWalk {
       }
     for (const Kind& k : p.kinds) {
       scope.clear();
-      for (const Param& prm : k.params) scope[prm.name] = prm.type;
+      for (const Param& prm : k.params) scope[prm.name] = prm.type, typed(prm.type);
       for (const Field& f : k.state) expr(f.init);
-      for (const Field& f : k.state) scope[f.name] = f.type;
+      for (const Field& f : k.state) scope[f.name] = f.type, typed(f.type);
       bool sent = false;
       body(k.init, true, sent);
       for (const Handler& h : k.handlers) {
+        if (v2 && (h.tag == "exit" || h.tag == "down")) count("handler:" + h.tag);
         std::map<std::string, Type> outer = scope;
-        for (const Param& prm : h.params) scope[prm.name] = prm.type;
+        for (const Param& prm : h.params) scope[prm.name] = prm.type, typed(prm.type);
         sent = false;
         body(h.body, false, sent);
         scope = std::move(outer);
@@ -369,11 +497,32 @@ bool seen(const Coverage::Counts& c, const std::string& name) {
   return it != c.end() && it->second > 0;
 }
 
+const std::map<std::string, Known>& known_table() {
+  static const std::map<std::string, Known> k{{"constructs", known_constructs()}, {"events", known_events()},
+                                              {"failures", known_failures()},     {"decisions", known_decisions()},
+                                              {"outcomes", known_outcomes()},     {"capacity", known_capacity()}};
+  return k;
+}
+
+bool version2_only(const std::string& category, const std::string& name) {
+  auto it = known_table().find(category);
+  return it != known_table().end() && it->second.v2.count(name) > 0;
+}
+
+// The category's known names that this coverage reports: version 2's only once a
+// version 2 program was counted (or the name was seen).
+std::vector<std::string> reported_known(const Coverage& cov, const std::string& category) {
+  std::vector<std::string> out;
+  for (const std::string& name : Coverage::known(category))
+    if (cov.programs_v2 > 0 || !version2_only(category, name) || seen(cov.counts(category), name)) out.push_back(name);
+  return out;
+}
+
 // The category's names in report order: the known ones, then the others sorted.
-std::vector<std::string> report_names(const std::string& category, const Coverage::Counts& c) {
-  std::vector<std::string> out = Coverage::known(category);
-  std::set<std::string> listed(out.begin(), out.end());
-  for (const auto& [k, n] : c)
+std::vector<std::string> report_names(const Coverage& cov, const std::string& category) {
+  std::vector<std::string> out = reported_known(cov, category);
+  std::set<std::string> listed(Coverage::known(category).begin(), Coverage::known(category).end());
+  for (const auto& [k, n] : cov.counts(category))
     if (!listed.count(k)) out.push_back(k);
   return out;
 }
@@ -386,15 +535,9 @@ const std::vector<std::string>& Coverage::categories() {
 }
 
 const std::vector<std::string>& Coverage::known(const std::string& category) {
-  static const std::map<std::string, std::vector<std::string>> k{{"constructs", known_constructs()},
-                                                                 {"events", known_events()},
-                                                                 {"failures", known_failures()},
-                                                                 {"decisions", known_decisions()},
-                                                                 {"outcomes", {"quiescent", "turn_limit"}},
-                                                                 {"capacity", known_capacity()}};
   static const std::vector<std::string> none;
-  auto it = k.find(category);
-  return it == k.end() ? none : it->second;
+  auto it = known_table().find(category);
+  return it == known_table().end() ? none : it->second.all;
 }
 
 namespace {
@@ -413,6 +556,7 @@ const Coverage::Counts& Coverage::counts(const std::string& category) const { re
 
 void Coverage::add_program(const Program& p) {
   programs++;
+  if (p.version >= 2) programs_v2++;
   ProgramWalk{constructs, {}, {}}.program(p);
 }
 
@@ -441,6 +585,10 @@ void Coverage::add_result(const ojson& r, const RunSize* size) {
   reach("spawned_number_digits", digits, {{4, "spawned_number:4_digits"}});
   if (size) reach("mailbox", static_cast<uint64_t>(size->deepest_mailbox), {{1000, "mailbox:1000_deep"}});
   std::set<std::string> started, supervisors;
+  // Version 2 (§19): a worker whose start event is the last event about it when it
+  // exits ended its start (init failed, stopped or ignored) unless a signal or its
+  // supervisor ended it; whose last start failed, so that its next restart is a retry.
+  std::set<std::string> just_started, failed_start;
   for (const ojson& e : r.at("journal")) {
     std::string ev = e.at("ev").get<std::string>();
     events[ev]++;
@@ -451,15 +599,42 @@ void Coverage::add_result(const ojson& r, const RunSize* size) {
       if (sup) events["start:supervisor"]++;
       if (name.find('-') != std::string::npos) events["start:spawned"]++;
       if (!started.insert(name).second) events[sup ? "start:supervisor_restart" : "start:restart"]++;
-    } else if (ev == "deliver") {
-      if (e.at("from").is_null()) events["deliver:given"]++;
-      if (e.at("ready").get<int64_t>() > 1) events["deliver:choice"]++;  // the scheduler's draw mattered
+      if (!sup) just_started.insert(name);
+    } else if (ev == "deliver" || ev == "call") {
+      just_started.erase(e.at("to").get<std::string>());
+      if (ev == "deliver" && e.at("from").is_null()) events["deliver:given"]++;
+      if (ev == "deliver" && e.at("ready").get<int64_t>() > 1) events["deliver:choice"]++;  // the draw mattered
+      std::string tag = e.at("tag").get<std::string>();
+      if (ev == "deliver" && (tag == "exit" || tag == "down") && e.at("args").size() == 2 &&
+          e.at("args")[1].is_string())
+        events["deliver:" + tag]++;
     } else if (ev == "drop") {
       if (e.at("from").is_null()) events["drop:given"]++;
       events[started.count(e.at("to").get<std::string>()) ? "drop:dead" : "drop:unknown"]++;
     } else if (ev == "exit") {
-      std::string reason = e.at("reason").get<std::string>();
+      std::string reason = e.at("reason").get<std::string>(), name = e.at("name").get<std::string>();
       events[reason == "normal" || reason == "shutdown" ? "exit:" + reason : std::string("exit:failure")]++;
+      if (reason == "killed" || reason == "noproc") events["exit:" + reason]++;
+      bool ended_start = just_started.erase(name) > 0 && reason != "shutdown" && reason != "killed";
+      if (ended_start) events[reason == "normal" ? "start:exited_normal" : "start:failed"]++;
+      if (ended_start && reason != "normal")
+        failed_start.insert(name);
+      else
+        failed_start.erase(name);
+    } else if (ev == "signal") {
+      std::string kind = e.at("kind").get<std::string>(), reason = e.at("reason").get<std::string>();
+      just_started.erase(e.at("to").get<std::string>());
+      events["signal:" + kind + ":" + e.at("effect").get<std::string>()]++;
+      if (reason == "kill") events["signal:exit:kill"]++;
+      if (reason == "noproc") events["signal:noproc"]++;
+      if (kind == "exit" && e.at("from") == e.at("to")) events["signal:exit:self"]++;
+    } else if (ev == "resume") {
+      just_started.erase(e.at("to").get<std::string>());
+    } else if (ev == "api") {
+      events["api:" + e.at("op").get<std::string>() + ":" + e.at("result").get<std::string>()]++;
+    } else if (ev == "decision") {
+      std::string action = e.at("action").get<std::string>(), child = e.at("process").get<std::string>();
+      if ((action == "restart" || action == "give_up") && failed_start.count(child)) decisions[action + ":retry"]++;
     }
   }
   for (const ojson& f : r.at("failures")) failures[f.at("code").get<std::string>()]++;
@@ -473,6 +648,7 @@ void Coverage::add_result(const ojson& r, const RunSize* size) {
 
 void Coverage::merge(const Coverage& o) {
   programs += o.programs;
+  programs_v2 += o.programs_v2;
   results += o.results;
   add_counts(constructs, o.constructs);
   add_counts(events, o.events);
@@ -487,7 +663,7 @@ std::vector<std::string> Coverage::blind_spots() const {
   std::vector<std::string> out;
   for (const std::string& cat : categories()) {
     const Counts& c = counts(cat);
-    for (const std::string& name : known(cat)) {
+    for (const std::string& name : reported_known(*this, cat)) {
       bool hit = seen(c, name);
       if (cat == "failures" && name == kProgramCode)
         for (const auto& [code, n] : c) hit = hit || (n > 0 && !is_runtime_code(code));
@@ -500,11 +676,12 @@ std::vector<std::string> Coverage::blind_spots() const {
 ojson Coverage::to_json() const {
   ojson j;
   j["programs"] = programs;
+  if (programs_v2 > 0) j["programs_v2"] = programs_v2;  // absent: a version 1 campaign's report, as before
   j["results"] = results;
   for (const std::string& cat : categories()) {
     const Counts& c = counts(cat);
     ojson o = ojson::object();
-    for (const std::string& name : report_names(cat, c)) {
+    for (const std::string& name : report_names(*this, cat)) {
       if (cat == "failures" && name == kProgramCode) continue;  // a pseudo-name: the codes themselves are listed
       auto it = c.find(name);
       o[name] = it == c.end() ? 0 : it->second;
@@ -521,6 +698,7 @@ Coverage Coverage::from_json(const ojson& j) {
   Coverage c;
   try {
     c.programs = j.at("programs").get<uint64_t>();
+    c.programs_v2 = j.value("programs_v2", uint64_t{0});
     c.results = j.at("results").get<uint64_t>();
     for (const std::string& cat : categories()) {
       if (cat == "capacity" && !j.contains(cat)) continue;  // a report from before it existed
@@ -539,7 +717,7 @@ Coverage Coverage::from_json(const ojson& j) {
 size_t Coverage::known_seen(const std::string& category) const {
   size_t missed = 0;
   for (const std::string& spot : blind_spots()) missed += spot.rfind(category + ":", 0) == 0;
-  return known(category).size() - missed;
+  return reported_known(*this, category).size() - missed;
 }
 
 std::string Coverage::to_text() const {
@@ -548,10 +726,10 @@ std::string Coverage::to_text() const {
   out << "coverage: " << programs << " programs, " << results << " results, " << spots.size() << " blind spots\n";
   for (const std::string& cat : categories()) {
     const Counts& c = counts(cat);
-    out << cat << " (" << known_seen(cat) << "/" << known(cat).size() << " known seen)\n";
+    out << cat << " (" << known_seen(cat) << "/" << reported_known(*this, cat).size() << " known seen)\n";
     std::vector<std::string> cells;
     size_t width = 0;
-    for (const std::string& name : report_names(cat, c)) {
+    for (const std::string& name : report_names(*this, cat)) {
       if (cat == "failures" && name == kProgramCode) continue;
       auto it = c.find(name);
       cells.push_back("  " + name + " " + (it == c.end() || it->second == 0 ? "-" : std::to_string(it->second)));

@@ -111,12 +111,14 @@ class Workers {
 // it weighs less than the current case, so every kept candidate is progress and
 // the rounds end. Program size decides first; the rest orders the changes that
 // keep the size: a read replaced by a constant, an addr by self or an earlier
-// declared process, a shorter text (names, optional keys), smaller numbers, then
-// fewer runs and lower settings.
+// declared process, a reason by normal or another word, a call by a send, a shorter text (names, optional keys),
+// smaller numbers, then fewer runs and lower settings.
 struct Weight {
   size_t size = 0;         // program_size
   size_t reads = 0;        // variable reads
   size_t addr_rank = 0;    // per addr expression: self 0, declared process i: i+1, spawned name: after those
+  size_t reason_rank = 0;  // per reason literal (version 2): normal 0, another word 1, a code 2
+  size_t calls = 0;        // call statements (version 2): a send of the same message is simpler
   size_t json_bytes = 0;   // the canonical JSON text's length
   uint64_t magnitude = 0;  // |int literals| + repeat counts + intensities (saturating)
   size_t runs = 0;
@@ -143,6 +145,7 @@ Weight weigh(const ShrinkState& s, size_t json_bytes) {
             1 + static_cast<size_t>(std::find(processes.begin(), processes.end(), e.name) - processes.begin());
         break;
       case ExprKind::Int: add_saturating(w.magnitude, magnitude(e.value)); break;
+      case ExprKind::Reason: w.reason_rank += e.name == "normal" ? 0 : is_reason_word(e.name) ? 1 : 2; break;
       case ExprKind::Self:
       case ExprKind::Unary:
       case ExprKind::Binary: break;
@@ -151,6 +154,7 @@ Weight weigh(const ShrinkState& s, size_t json_bytes) {
   });
   visit_stmts(p, [&](const std::vector<Stmt>& body, size_t i) {
     if (body[i].kind == StmtKind::Repeat) add_saturating(w.magnitude, magnitude(body[i].count));
+    if (body[i].kind == StmtKind::Call) w.calls++;
     return false;
   });
   visit_decls(p, [&](const Decl& d) {

@@ -70,6 +70,14 @@ Expr addr_literal(const std::string& name) {
   return e;
 }
 
+Expr reason_literal(const std::string& word) {
+  Expr e;
+  e.kind = ExprKind::Reason;
+  e.name = word;
+  e.type = Type::Reason;
+  return e;
+}
+
 Expr self_expr() {
   Expr e;
   e.kind = ExprKind::Self;
@@ -421,6 +429,7 @@ bool simplify_spawn(ShrinkState& s, size_t n) {
     if (!st.under.empty() && pick(n, 1)) {
       st.under.clear();
       st.restart = Restart::Permanent;
+      st.significant = false;  // only a supervised child is significant (§21)
       return true;
     }
     if (!st.bind.empty() && pick(n, 1)) {
@@ -431,11 +440,67 @@ bool simplify_spawn(ShrinkState& s, size_t n) {
   });
 }
 
+// --- version 2 (SPEC §16–§21) ------------------------------------------------------
+// Dropping a link, unlink, monitor, demonitor, trap_exit, exit, call, reply or API
+// statement is the statements pass's, and a reason becomes normal or shutdown in
+// the expressions pass (which makes `stop R` a plain `stop`); these passes make the
+// rest of version 2 plainer.
+
+// calls: a call replaced by a send of the same message (no wait, no reply, no call
+// monitor: the callee still runs its handler, whose reply then does nothing,
+// §18.1), or a call or API statement that keeps its result nowhere (no bind).
+bool simplify_call(ShrinkState& s, size_t n) {
+  return visit_stmts(s.program, [&](std::vector<Stmt>& body, size_t i) {
+    Stmt& st = body[i];
+    if (st.kind != StmtKind::Call && st.kind != StmtKind::Api) return false;
+    if (st.kind == StmtKind::Call && pick(n, 1)) {
+      st.kind = StmtKind::Send;
+      st.bind.clear();
+      return true;
+    }
+    if (!st.bind.empty() && pick(n, 1)) {
+      st.bind.clear();
+      return true;
+    }
+    return false;
+  });
+}
+
+// significant: a significant child (declared, or spawned under a supervisor) made
+// an ordinary one, then a supervisor's auto_shutdown set to never (§21), which is
+// valid once none of its children is significant (V9).
+bool drop_significant(ShrinkState& s, size_t n) {
+  bool made = visit_decls(s.program, [&](Decl& d) {
+    auto* sup = std::get_if<SupervisorDecl>(&d);
+    if (!sup) return false;
+    for (Child& c : sup->children)
+      if (c.significant && pick(n, 1)) {
+        c.significant = false;
+        return true;
+      }
+    return false;
+  });
+  if (made) return true;
+  made = visit_stmts(s.program, [&](std::vector<Stmt>& body, size_t i) {
+    if (body[i].kind != StmtKind::Spawn || !body[i].significant || !pick(n, 1)) return false;
+    body[i].significant = false;
+    return true;
+  });
+  if (made) return true;
+  return visit_decls(s.program, [&](Decl& d) {
+    auto* sup = std::get_if<SupervisorDecl>(&d);
+    if (!sup || sup->auto_shutdown == AutoShutdown::Never || !pick(n, 1)) return false;
+    sup->auto_shutdown = AutoShutdown::Never;
+    return true;
+  });
+}
+
 // --- expressions -------------------------------------------------------------
 
 // What may replace `e`, simplest first: for an int, 0, 1, half a literal, then each
-// int operand (a same-typed sub-expression); for an addr, self (not in a constant
-// place), then each declared process. Never e itself.
+// int operand (a same-typed sub-expression); for a reason, normal then shutdown
+// (§15: the words every process can exit with); for an addr, self (not in a
+// constant place), then each declared process. Never e itself.
 std::vector<Expr> simpler_exprs(const Expr& e, Place place, const std::vector<std::string>& processes) {
   std::vector<Expr> out;
   auto add = [&](Expr x) {
@@ -447,6 +512,9 @@ std::vector<Expr> simpler_exprs(const Expr& e, Place place, const std::vector<st
     if (e.kind == ExprKind::Int) add(int_literal(e.value / 2));
     for (const Expr& a : e.args)
       if (a.type == Type::Int) add(a);
+  } else if (e.type == Type::Reason) {
+    add(reason_literal("normal"));
+    add(reason_literal("shutdown"));
   } else {
     if (place != Place::Constant) add(self_expr());
     for (const std::string& name : processes) add(addr_literal(name));
@@ -489,6 +557,8 @@ const std::vector<ShrinkPass>& shrink_passes() {
       {"if", inline_if},
       {"repeat", simplify_repeat},
       {"spawn", simplify_spawn},
+      {"calls", simplify_call},
+      {"significant", drop_significant},
       // Declarations whose uses are gone.
       {"fields", drop_field},
       {"kind-params", drop_kind_param},

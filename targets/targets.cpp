@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "generators/profile.hpp"
 #include "oracle/error.hpp"
 #include "targets/c/launcher/c_launcher.hpp"
 #include "targets/elixir/launcher/elixir_launcher.hpp"
@@ -38,9 +39,11 @@ const std::vector<std::string>& builtin_targets() {
 }
 
 std::vector<std::string> default_campaign_targets(const std::string& profile) {
+  int version = gen::profile_named(profile).version;
   std::vector<std::string> out;
   for (const TargetEntry& t : target_list())
-    if (t.in_default_campaign || (t.campaign_profile && profile == t.campaign_profile)) out.push_back(t.name);
+    if ((t.in_default_campaign || (t.campaign_profile && profile == t.campaign_profile)) && t.version >= version)
+      out.push_back(t.name);
   return out;
 }
 

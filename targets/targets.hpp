@@ -19,6 +19,7 @@ struct TargetEntry {
   const char* deviations = nullptr;         // its deviations.json, built in; nullptr: it declares none
   bool in_default_campaign = true;          // run by `concord fuzz` without --target (`all` runs every target)
   const char* campaign_profile = nullptr;   // a generator profile whose campaigns run it without --target too
+  int version = 1;  // the highest language version it implements (SPEC §14); above it, it answers UNSUPPORTED
 };
 
 // In registry order; `--target all` runs them all.
@@ -26,7 +27,9 @@ const std::vector<TargetEntry>& target_list();
 const TargetEntry* find_target(const std::string& name);
 const std::vector<std::string>& builtin_targets();  // the names, in order
 // The targets `concord fuzz --profile P` compares when no --target is given: those
-// in the default campaign, and those whose campaign profile is P.
+// in the default campaign, and those whose campaign profile is P; of these, only
+// the ones that implement the language version of P's programs (a target would
+// answer UNSUPPORTED to every program otherwise, a divergence each time).
 std::vector<std::string> default_campaign_targets(const std::string& profile);
 // A built-in target's declared deviations (runners/deviations.hpp), parsed from its
 // deviations.json; a malformed file is a bug of this build (std::logic_error).

@@ -2,6 +2,7 @@
 // --target, --backend, --backends and --timeout.
 #include <algorithm>
 
+#include "generators/profile.hpp"
 #include "oracle/error.hpp"
 #include "runners/cli/cli.hpp"
 #include "targets/targets.hpp"
@@ -49,6 +50,12 @@ void keep_default_campaign(Targets& t, const std::string& profile) {
     return t.reg->is_builtin(s->name) && s->name != "oracle" &&
            std::find(keep.begin(), keep.end(), s->name) == keep.end();
   });
+  bool others = std::any_of(t.chosen.begin(), t.chosen.end(), [](const BackendSpec* s) { return s->name != "oracle"; });
+  int version = gen::profile_named(profile).version;
+  if (!others && version > 1)
+    throw InputError("--profile", "profile " + profile + " makes version " + std::to_string(version) +
+                                      " programs, which no built-in target implements yet (SPEC §14): name the "
+                                      "targets to compare with --target (each answers UNSUPPORTED) or --backend");
 }
 
 std::vector<BackendSpec> compared_targets(const Targets& t) {

@@ -10,6 +10,7 @@
 #include "oracle/interpreter.hpp"
 #include "runners/answer_bound.hpp"
 #include "runners/backend.hpp"
+#include "targets/common/unsupported.hpp"
 
 namespace concord {
 namespace {
@@ -115,7 +116,9 @@ void FramedRuntime::answer(const Program& p, const std::vector<RunRequest>& runs
   try {
     f = runtime_frame(cfg_.emit(p), good);
   } catch (const std::bad_alloc&) {
-    throw;  // serve() answers MEMORY
+    throw;                          // serve() answers MEMORY
+  } catch (const Unsupported& e) {  // e.g. a version 2 program: not implemented yet (SPEC §10)
+    return fail_rest("UNSUPPORTED", e.what());
   } catch (const std::exception& e) {
     return fail_rest("INTERNAL", "emit_" + cfg_.target + ": " + e.what());
   }

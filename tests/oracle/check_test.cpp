@@ -128,3 +128,118 @@ TEST(Check, HandlersAndArity) {
 TEST(Check, NegativeIntensity) {
   rejects("supervisor s one_for_one intensity -1 {}\n", "1:1", "at least 0");
 }
+
+// --- version 2 (SPEC §14.2, §14.3 rules V1-V13) -------------------------------------
+
+namespace {
+
+std::string v2(const std::string& body) { return "concord 2;\n" + body; }
+
+}  // namespace
+
+TEST(CheckV2, VersionOneKeepsItsWordsAndRejectsVersionTwoForms) {
+  // §14.2: in version 1 the words of version 2 are ordinary names and only the
+  // four runtime codes are reserved.
+  EXPECT_EQ(verdict("kind W() {\n state link: int = 0;\n on exit() { fail NORMAL; }\n}\nprocess call = W();\n"), "");
+  // A program model with version 2 forms but version 1 is rejected by the checker.
+  Program p = parse_program(v2("kind W() { on t() { link(self); } }\n"));
+  p.version = 1;
+  try {
+    check(p);
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("is version 2"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CheckV2, V1ReasonTypeAndLiterals) {
+  EXPECT_EQ(verdict(v2("kind W(r: reason) {\n state s: reason = r;\n on t(x: reason) { s = x; }\n}\n"
+                       "process w = W(BOOM);\ngiven t(killed) to @w;\n")),
+            "");
+  rejects(v2("kind W() {\n state s: reason = Boom;\n}\n"), "3:20", "not a reason");
+  rejects(v2("kind W() {\n state s: reason = 0;\n}\n"), "3:2", "'s' is reason, initialised with int");
+  rejects("kind W(r: reason) {}\n", "1:11", "expected a type");  // text: version 1 has no such word
+}
+
+TEST(CheckV2, V2ReservedCodes) {
+  for (const char* code : {"NORMAL", "SHUTDOWN", "KILLED", "CALLING_SELF", "BAD_REPLY", "NOPROC"})
+    rejects(v2(std::string("kind W() {\n on t() { fail ") + code + "; }\n}\n"), "3:11", "runtime failure code");
+  // Reason literals may name them.
+  EXPECT_EQ(verdict(v2("kind W() {\n state s: int = 0;\n on t(r: reason) { s = r == NOPROC; }\n}\n")), "");
+}
+
+TEST(CheckV2, V3SystemHandlers) {
+  EXPECT_EQ(verdict(v2("kind W() {\n on exit(f: addr, r: reason) {}\n on down(d: addr, r: reason) {}\n}\n")), "");
+  rejects(v2("kind W() {\n on exit(f: addr, r: int) {}\n}\n"), "3:2", "takes exactly (from: addr, why: reason)");
+  rejects(v2("kind W() {\n on down(d: addr) {}\n}\n"), "3:2", "takes exactly (who: addr, why: reason)");
+  Program p = parse_program(v2("kind W() { on t() { send x() to self; } }\n"));
+  p.kinds[0].handlers[0].body[0].name = "exit";  // JSON could say so
+  try {
+    check(p);
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("is a keyword"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CheckV2, V4V5WhatInitMayContain) {
+  EXPECT_EQ(verdict(v2("kind W(n: int) {\n state x: int = 1 / n;\n init { trap_exit(1); link(self); monitor(self); "
+                       "unlink(self); demonitor(self); if n { stop; } if x { fail BAD; } ignore; }\n}\n")),
+            "");
+  rejects(v2("kind W() {\n init { spawn W(); }\n}\n"), "3:9", "not allowed in init (§14.3 V4)");
+  rejects(v2("kind W() {\n init { exit(self, BOOM); }\n}\n"), "3:9", "not allowed in init (§14.3 V4)");
+  rejects(v2("kind W() {\n init { terminate_child(s, self); }\n}\nsupervisor s one_for_one intensity 1 {}\n"), "3:9",
+          "not allowed in init");
+  rejects(v2("kind W() {\n init { call t() to self; }\n}\n"), "3:9", "only allowed in handlers");
+  rejects(v2("kind W() {\n init { reply 1; }\n}\n"), "3:9", "only allowed in handlers");
+  rejects(v2("kind W() {\n on t() { ignore; }\n}\n"), "3:11", "only allowed in init");
+}
+
+TEST(CheckV2, V6OperandTypes) {
+  rejects(v2("kind W() {\n on t() { stop 1; }\n}\n"), "3:16", "the reason of 'stop' must be reason");
+  rejects(v2("kind W() {\n on t() { link(1); }\n}\n"), "3:16", "must be addr");
+  rejects(v2("kind W() {\n on t() { trap_exit(self); }\n}\n"), "3:21", "must be int");
+  rejects(v2("kind W() {\n on t() { exit(self, 1); }\n}\n"), "3:22", "the reason of 'exit' must be reason");
+  EXPECT_EQ(verdict(v2("kind W() {\n on t() { exit(self, kill); reply self; reply 1; reply NOPROC; }\n}\n")), "");
+}
+
+TEST(CheckV2, V7Calls) {
+  EXPECT_EQ(verdict(v2("kind W() {\n state r: reason = normal;\n on t() { r = call q(1, self) to self; }\n}\n")), "");
+  rejects(v2("kind W() {\n on t() { call q() to 1; }\n}\n"), "3:23", "the callee of 'call' must be addr");
+  rejects(v2("kind W() {\n on t() { y = call q() to self; }\n}\n"), "3:11", "unknown state field 'y'");
+}
+
+TEST(CheckV2, V8Api) {
+  std::string sups = "supervisor s one_for_one intensity 1 { permanent supervisor t one_for_one intensity 1 {} }\n";
+  EXPECT_EQ(verdict(v2("kind W() {\n state r: int = 0;\n on t() { r = restart_child(s, supervisor t); "
+                       "delete_child(s, self); }\n}\n" + sups)),
+            "");
+  rejects(v2("kind W() {\n on t() { terminate_child(nope, self); }\n}\n" + sups), "3:11", "unknown supervisor 'nope'");
+  rejects(v2("kind W() {\n on t() { terminate_child(s, supervisor w); }\n}\n" + sups), "3:11", "unknown supervisor 'w'");
+  rejects(v2("kind W() {\n on t() { terminate_child(s, 1); }\n}\n" + sups), "3:30", "must be addr");
+  rejects(v2("kind W() {\n state r: addr = self;\n on t() { r = terminate_child(s, self); }\n}\n" + sups), "4:11",
+          "so it must be int");
+}
+
+TEST(CheckV2, V9V10SignificantChildren) {
+  EXPECT_EQ(verdict(v2("kind W() {}\nsupervisor s one_for_one intensity 1 auto_shutdown all_significant {\n"
+                       " transient significant process a = W();\n temporary significant process b = W();\n}\n")),
+            "");
+  rejects(v2("kind W() {}\nsupervisor s one_for_one intensity 1 auto_shutdown any_significant {\n"
+             " permanent significant process a = W();\n}\n"),
+          "4:24", "transient or temporary");
+  rejects(v2("kind W() {}\nsupervisor s one_for_one intensity 1 {\n transient significant process a = W();\n}\n"), "4:24",
+          "auto_shutdown never");
+  rejects(v2("kind W() {\n on t() { spawn W() under s transient significant; }\n}\n"
+             "supervisor s one_for_one intensity 1 {}\n"),
+          "3:11", "auto_shutdown never");
+  rejects(v2("kind W() {\n on t() { spawn W() under s permanent significant; }\n}\n"
+             "supervisor s one_for_one intensity 1 auto_shutdown any_significant {}\n"),
+          "3:11", "transient or temporary");
+}
+
+TEST(CheckV2, V13Intensity) {
+  EXPECT_EQ(verdict(v2("supervisor s one_for_one intensity 1000 {}\n")), "");
+  rejects(v2("supervisor s one_for_one intensity 1001 {}\n"), "2:1", "above 1000");
+  EXPECT_EQ(verdict("supervisor s one_for_one intensity 1001 {}\n"), "");  // version 1: no bound
+}

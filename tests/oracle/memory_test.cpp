@@ -2,6 +2,8 @@
 // §11): a run that would grow without end stops with OutOfMemory at the same turn
 // every time, a run below the limit is unchanged by it, and no result line is
 // longer than the text the run counted for it (so none is longer than the limit).
+// Version 2's state (monitors, links, queued signals, pending items, waiting
+// callers) is counted while it is held and given back when it goes.
 #include <gtest/gtest.h>
 
 #include "generators/generate.hpp"
@@ -83,14 +85,56 @@ TEST(OracleMemory, NoResultLineIsLongerThanItsCountedText) {
     Case c = load_case(f);
     for (const CaseRun& r : c.runs) expect_within(c.program, r.settings, f);
   }
-  for (const char* profile : {"default", "supervision", "spawn-heavy", "arith"})
+  for (const char* profile : {"default", "supervision", "spawn-heavy", "arith", "v2"})
     for (uint64_t seed = 1; seed <= 40; seed++) {
       const gen::Profile& pr = gen::profile_named(profile);
       Program p = gen::generate_program(seed, pr);
       for (const RunSettings& r : gen::generate_runs(seed, pr, 4))
         expect_within(p, r, std::string(profile) + " seed " + std::to_string(seed));
     }
-  EXPECT_GT(runs, 600u);
+  EXPECT_GT(runs, 750u);
+}
+
+namespace {
+
+// The turn an OutOfMemory message names, or -1.
+int64_t stop_turn(const std::string& message) {
+  size_t at = message.find("(at turn ");
+  return at == std::string::npos ? -1 : std::stoll(message.substr(at + 9));
+}
+
+}  // namespace
+
+// A monitor of a live process journals nothing, so 1000 a turn pile up unseen by
+// the journal: only their count stops the run (4 MiB / (1000 × 32 bytes) is about
+// 130 turns; the journal alone would allow thousands).
+TEST(OracleMemory, Version2MonitorsAreCounted) {
+  Limit limit(4 << 20);
+  Program p = checked(
+      "concord 2;\nkind W() { on go() { repeat 1000 { monitor(@b); } send go() to self; } }\n"
+      "kind B() { }\nprocess a = W();\nprocess b = B();\ngiven go() to @a;\n");
+  std::string message = stop_message(p, RunSettings{0, 2000, 10});
+  EXPECT_GT(stop_turn(message), 50) << message;
+  EXPECT_LT(stop_turn(message), 400) << message;
+}
+
+// What goes is given back: monitors a demonitor removes, and those of a process
+// that exits (here each spawned process monitors 1000 times in init, then stops:
+// §19.1, a failed start). Both runs reach their turn limit under the limit that
+// stops the test above at about turn 130.
+TEST(OracleMemory, Version2StateIsGivenBackWhenItGoes) {
+  Limit limit(4 << 20);
+  Program demonitors = checked(
+      "concord 2;\nkind W() { on go() { repeat 1000 { monitor(@b); demonitor(@b); } send go() to self; } }\n"
+      "kind B() { }\nprocess a = W();\nprocess b = B();\ngiven go() to @a;\n");
+  EXPECT_EQ(stop_message(demonitors, RunSettings{0, 400, 10}), "");
+  Program exits = checked(
+      "concord 2;\nkind M() { init { repeat 1000 { monitor(@b); } stop; } }\n"
+      "kind W() { on go() { spawn M(); send go() to self; } }\n"
+      "kind B() { }\nprocess a = W();\nprocess b = B();\ngiven go() to @a;\n");
+  RunResult r = run(exits, RunSettings{0, 400, 10});
+  EXPECT_EQ(r.outcome, "turn_limit");
+  EXPECT_LT(r.world->memory_used, int64_t{2} << 20) << "the monitors of the stopped processes were given back";
 }
 
 TEST(OracleMemory, SizesAreReadWithBinaryUnits) {

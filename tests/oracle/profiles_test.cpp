@@ -59,7 +59,7 @@ uint64_t fnv1a(uint64_t h, const std::string& s) {
 
 TEST(Profiles, HaveTheirNamesDefaultFirst) {
   EXPECT_EQ(gen::profile_names(), (std::vector<std::string>{"default", "supervision", "spawn-heavy", "arith",
-                                                            "dynamic-supervision", "scale"}));
+                                                            "dynamic-supervision", "scale", "v2"}));
   for (const std::string& n : gen::profile_names()) EXPECT_EQ(gen::profile_named(n).name, n);
   EXPECT_EQ(&gen::profile_named("default"), &gen::default_profile());
 }
@@ -161,6 +161,14 @@ TEST_P(ByProfile, ProgramsAreValid) {
   }));
 }
 
+// A profile's programs are of its language version (SPEC §14): version 1 unless the
+// profile says 2, so that campaigns of the version 1 profiles run on every target.
+TEST_P(ByProfile, ProgramsAreOfTheProfilesVersion) {
+  const gen::Profile& prof = profile();
+  EXPECT_TRUE(prof.version == 1 || prof.version == 2);
+  for (uint64_t seed = 1; seed <= 20; seed++) EXPECT_EQ(gen::generate_program(seed, prof).version, prof.version);
+}
+
 TEST_P(ByProfile, RunSettingsAreInTheProfilesRanges) {
   const gen::Profile& prof = profile();
   EXPECT_TRUE(rc::check("run settings of profile " + prof.name, [&prof] {
@@ -258,6 +266,7 @@ TEST(Generate, ProgramsOfASeedArePinnedPerGeneratorVersion) {
       {2, "arith", 0xb6612060b30b0496ULL},
       {2, "dynamic-supervision", 0x61d68ccc82dd43bcULL},
       {2, "scale", 0xfb616e93e17f5328ULL},
+      {2, "v2", 0x57cb90291555edfdULL},  // version 2 programs (v2.hpp)
   };
   for (const std::string& n : gen::profile_names()) {
     uint64_t h = profile_fingerprint(n);

@@ -169,16 +169,22 @@ RC_GTEST_PROP(GenPrograms, StayWithinTheirBounds, ()) {
   RC_ASSERT(p.system.size() <= static_cast<size_t>(prof.max_roots));
   RC_ASSERT(!p.given.empty());
   RC_ASSERT(p.given.size() <= static_cast<size_t>(prof.max_given));
+  // Version 2 (generators/v2.hpp) adds to each kind a reason field and exit and down
+  // handlers, inserts statements into bodies, ends some init bodies with a start
+  // that fails or is ignored (maybe under an `if`).
+  bool v2 = prof.version >= 2;
+  size_t extra_stmts = v2 ? static_cast<size_t>(std::max(prof.max_v2_stmts + 1, prof.max_v2_init_stmts + 2)) : 0;
   for (const Kind& k : p.kinds) {
     RC_ASSERT(k.params.size() <= static_cast<size_t>(prof.max_params));
-    RC_ASSERT(k.state.size() <= static_cast<size_t>(prof.max_params));
-    RC_ASSERT(k.handlers.size() <= static_cast<size_t>(prof.max_handlers));
-    RC_ASSERT(!has_kind(k.init, {StmtKind::Stop, StmtKind::Fail, StmtKind::Spawn}));
+    RC_ASSERT(k.state.size() <= static_cast<size_t>(prof.max_params) + (v2 ? 1 : 0));
+    RC_ASSERT(k.handlers.size() <= static_cast<size_t>(prof.max_handlers) + (v2 ? 2 : 0));
+    RC_ASSERT(!has_kind(k.init, {StmtKind::Spawn}));
+    if (!v2) RC_ASSERT(!has_kind(k.init, {StmtKind::Stop, StmtKind::Fail}));
     std::vector<const std::vector<Stmt>*> bodies{&k.init};
     for (const Handler& h : k.handlers) bodies.push_back(&h.body);
     for (const auto* b : bodies) {
-      RC_ASSERT(b->size() <= static_cast<size_t>(prof.max_body_length));
-      RC_ASSERT(body_depth(*b) <= prof.max_stmt_depth);
+      RC_ASSERT(b->size() <= static_cast<size_t>(prof.max_body_length) + extra_stmts);
+      RC_ASSERT(body_depth(*b) <= std::max(prof.max_stmt_depth, v2 ? 2 : 0));
       RC_ASSERT(max_expr_depth(*b) <= prof.max_expr_depth);
       // Far below kMaxWeight: runs stay fast. Scale programs are heavy by design
       // (generators/scale.hpp): tens of thousands of spawns in one handler.
@@ -194,6 +200,9 @@ bool type_of(const Expr& e, const gen::ExprScope& sc, Type& out, std::string& wh
   switch (e.kind) {
     case ExprKind::Int: out = Type::Int; return true;
     case ExprKind::Self: out = Type::Addr; return true;
+    case ExprKind::Reason:
+      out = Type::Reason;
+      return is_reason_literal(e.name) || (why = "not a reason: " + e.name, false);
     case ExprKind::Addr:
       out = Type::Addr;
       if (std::count(sc.addrs.begin(), sc.addrs.end(), e.name) == 0) return why = "unknown addr @" + e.name, false;

@@ -45,7 +45,7 @@ TEST(AnswerBound, NeverBelowTheOraclesLine) {
       expect_above_the_oracle(c.program, longer, f + " with 5000 turns");
     }
   }
-  for (const char* profile : {"default", "supervision", "spawn-heavy", "arith"})
+  for (const char* profile : {"default", "supervision", "spawn-heavy", "arith", "v2"})
     for (uint64_t seed = 1; seed <= 60; seed++) {
       const gen::Profile& pr = gen::profile_named(profile);
       Program p = gen::generate_program(seed, pr);
@@ -84,6 +84,42 @@ given go() to @s;
   for (int64_t turns : {0, 1, 10, 60, 100}) expect_above_the_oracle(p, RunSettings{7, turns, 100000}, "storm");
 }
 
+// Version 2 (SPEC §16–§21): exits that spread along links and monitors, exit
+// signals, calls, the supervisor API restarting and terminating a subtree, and
+// failing starts, every turn.
+TEST(AnswerBound, HoldsForAVersion2ProgramThatStormsItsLinksAndSupervisors) {
+  Program p = checked(R"(concord 2;
+kind Noisy(peer: addr) {
+    init { trap_exit(1); link(peer); monitor(peer); repeat 3 { monitor(@c); } send hello(1) to peer; }
+    on hello(a: int) { exit(peer, BOOM); fail BOOM; }
+    on ping(x: int) { reply x; }
+    on exit(from: addr, why: reason) { send hello(2) to from; link(from); }
+    on down(who: addr, why: reason) { monitor(who); exit(who, kill); }
+}
+kind Flaky() { init { fail NOPE; } }
+kind Spawner() {
+    state n: int = 0;
+    on go() {
+        repeat 4 { spawn Noisy(@c) under root transient; }
+        spawn Flaky() under root temporary;
+        n = restart_child(root, @c);
+        terminate_child(root, supervisor inner);
+        restart_child(root, supervisor inner);
+        n = call ping(n) to @d;
+        send go() to self;
+        send hello(1) to @noisy-1;
+    }
+}
+supervisor root one_for_all intensity 1000 {
+    permanent process c = Noisy(@s);
+    permanent supervisor inner rest_for_one intensity 1000 { transient process d = Noisy(@c); }
+}
+process s = Spawner();
+given go() to @s;
+)");
+  for (int64_t turns : {0, 1, 10, 60, 100}) expect_above_the_oracle(p, RunSettings{7, turns, 100000}, "storm v2");
+}
+
 TEST(AnswerBound, SmallForSmallRunsAtMostTheMemoryLimit) {
   Program ping = checked(
       "kind P(peer: addr) { on ping() { send ping() to peer; } }\n"
@@ -94,6 +130,11 @@ TEST(AnswerBound, SmallForSmallRunsAtMostTheMemoryLimit) {
   size_t middle = answer_bytes_bound(ping, RunSettings{0, 100000, 10});
   EXPECT_GT(middle, kErrorLineBound);
   EXPECT_LT(middle, size_t{512} << 20);
+  Program ping2 = checked(
+      "concord 2;\nkind P(peer: addr) { init { link(peer); } on ping() { send ping() to peer; } }\n"
+      "process a = P(@b);\nprocess b = P(@a);\ngiven ping() to @a;\n");
+  EXPECT_EQ(answer_bytes_bound(ping2, RunSettings{0, 10, 10}), kErrorLineBound) << "version 2: small too";
+  EXPECT_LT(answer_bytes_bound(ping2, RunSettings{0, 1000, 10}), size_t{4} << 20);
   ojson bad = ojson::parse(R"({"concord":1,"kinds":[],"system":[],"given":[{"to":"x","tag":"t","args":[]}]})");
   EXPECT_EQ(answer_bytes_bounds(bad, {RunSettings{0, 1000000000, 10}}), std::vector<size_t>{kErrorLineBound});
 }

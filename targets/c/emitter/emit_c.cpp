@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "targets/common/code_writer.hpp"
+#include "targets/common/unsupported.hpp"
 #include "targets/common/walker.hpp"
 
 namespace concord {
@@ -71,6 +72,7 @@ class CEmitter : public Walker {
  public:
   explicit CEmitter(const Program& p) : p_(p) {
     if (!p.checked) throw std::logic_error("emit_c needs a program that check() accepted");
+    refuse_version_2(p, "c");
     names_ = p.names;  // addr literals' slots are these ids
     for (size_t i = 0; i < names_.size(); i++) name_ids_[names_[i]] = static_cast<int32_t>(i);
   }

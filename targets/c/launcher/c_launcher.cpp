@@ -14,6 +14,7 @@
 #include "runners/backend.hpp"
 #include "runners/backends.hpp"
 #include "targets/c/emitter/emit_c.hpp"
+#include "targets/common/unsupported.hpp"
 #include "targets/common/install_paths.hpp"
 
 namespace concord {
@@ -129,14 +130,18 @@ void CTarget::run_binary(const Program& p, const Build& b, const std::vector<Run
 void CTarget::answer(const Program& p, const std::vector<RunRequest>& runs, const Emit& emit) {
   std::string error;
   const Build* b = nullptr;
+  std::string code = "INTERNAL";
   try {
     b = build(cfg_.emit(p), error);
+  } catch (const Unsupported& e) {  // e.g. a version 2 program: not implemented yet (SPEC §10)
+    code = "UNSUPPORTED";
+    error = e.what();
   } catch (const std::exception& e) {
     error = std::string("emit_c: ") + e.what();
   }
   if (!b) {
     for (const RunRequest& r : runs)
-      emit(r.bad.empty() ? error_line("INTERNAL", error) : error_line("BAD_REQUEST", r.bad));
+      emit(r.bad.empty() ? error_line(code, error) : error_line("BAD_REQUEST", r.bad));
     return;
   }
   run_binary(p, *b, runs, emit);

@@ -76,6 +76,7 @@ class ElixirEmitter : public Walker {
  public:
   explicit ElixirEmitter(const Program& p) : p_(p), w_(2) {
     if (!p.checked) throw std::logic_error("emit_elixir needs a program that check() accepted");
+    refuse_version_2(p, "elixir");
     sups_.resize(static_cast<size_t>(p.supervisor_count));
     for (const Decl& d : p_.system)
       if (auto* s = std::get_if<SupervisorDecl>(&d)) collect(*s, ":none");

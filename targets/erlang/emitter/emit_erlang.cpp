@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "targets/common/code_writer.hpp"
+#include "targets/common/unsupported.hpp"
 #include "targets/common/walker.hpp"
 
 namespace concord {
@@ -84,6 +85,7 @@ class ErlangEmitter : public Walker {
  public:
   explicit ErlangEmitter(const Program& p) : p_(p) {
     if (!p.checked) throw std::logic_error("emit_erlang needs a program that check() accepted");
+    refuse_version_2(p, "erlang");
     sups_.resize(static_cast<size_t>(p.supervisor_count));
     for (const Decl& d : p_.system)
       if (auto* s = std::get_if<SupervisorDecl>(&d)) collect(*s, "none");

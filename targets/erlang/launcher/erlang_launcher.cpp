@@ -15,6 +15,7 @@
 #include "oracle/interpreter.hpp"
 #include "runners/answer_bound.hpp"
 #include "runners/backend.hpp"
+#include "targets/common/unsupported.hpp"
 #include "runners/backends.hpp"
 #include "targets/common/install_paths.hpp"
 
@@ -163,6 +164,8 @@ void ErlangTarget::answer(const Program& p, const std::vector<RunRequest>& runs,
     f = frame(cfg_.emit(p), good);
   } catch (const std::bad_alloc&) {
     throw;  // serve() answers MEMORY
+  } catch (const Unsupported& e) {  // e.g. a version 2 program: not implemented yet (SPEC §10)
+    return fail_rest("UNSUPPORTED", e.what());
   } catch (const std::exception& e) {
     return fail_rest("INTERNAL", "emit_" + cfg_.name + ": " + e.what());
   }

@@ -82,6 +82,7 @@ class JsEmitter : public Walker {
  public:
   explicit JsEmitter(const Program& p) : p_(p) {
     if (!p.checked) throw std::logic_error("emit_js needs a program that check() accepted");
+    refuse_version_2(p, "js");
     for (size_t i = 0; i < p.names.size(); i++) name_ids_[p.names[i]] = static_cast<int32_t>(i);
   }
 

@@ -1,0 +1,115 @@
+// tests/targets/unsupported_test.cpp: every target that does not implement
+// version 2 yet (SPEC §14-§23) refuses a version 2 program with Unsupported
+// (targets/common/unsupported.hpp), which its launcher answers as UNSUPPORTED
+// (SPEC §10), while the same program marked version 1 (where it is one) still
+// emits; and the shared walker's version 2 hooks refuse by default, so a target
+// that stops refusing whole programs refuses each construct it has not written.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "oracle/check.hpp"
+#include "oracle/text.hpp"
+#include "targets/c/emitter/emit_c.hpp"
+#include "targets/common/unsupported.hpp"
+#include "targets/common/walker.hpp"
+#include "targets/elixir/emitter/emit_elixir.hpp"
+#include "targets/erlang/emitter/emit_erlang.hpp"
+#include "targets/js/emitter/emit_js.hpp"
+
+namespace concord {
+namespace {
+
+Program checked(const std::string& src) {
+  Program p = parse_program(src);
+  check(p);
+  return p;
+}
+
+struct Target {
+  const char* name;
+  std::function<std::string(const Program&)> emit;
+};
+
+const std::vector<Target>& targets() {
+  static const std::vector<Target> v{{"c", emit_c}, {"erlang", emit_erlang}, {"js", emit_js}, {"elixir", emit_elixir}};
+  return v;
+}
+
+const char* kPlain = "kind W() { on go() { stop; } }\nprocess w = W();\ngiven go() to @w;\n";
+
+TEST(Unsupported, EveryTargetRefusesAVersion2ProgramAndEmitsVersion1) {
+  Program v1 = checked(kPlain);
+  Program v2 = checked(std::string("concord 2;\n") + kPlain);  // nothing of version 2 but the mark
+  for (const Target& t : targets()) {
+    SCOPED_TRACE(t.name);
+    EXPECT_FALSE(t.emit(v1).empty());
+    try {
+      t.emit(v2);
+      ADD_FAILURE() << "no Unsupported for a version 2 program";
+    } catch (const Unsupported& e) {
+      EXPECT_NE(std::string(e.what()).find(t.name), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("version 2"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// An emitter that writes version 1 only, as each target's does today.
+class V1Only : public Walker {
+ public:
+  std::string out;
+
+ protected:
+  void on_assign(const Stmt& s) override { out += expr(s.exprs[0]) + "=;"; }
+  void on_if(const Stmt& s) override { body(s.body), body(s.orelse); }
+  void on_repeat(const Stmt& s) override { body(s.body); }
+  void on_send(const Stmt&) override { out += "send;"; }
+  void on_spawn(const Stmt&) override { out += "spawn;"; }
+  void on_stop(const Stmt&) override { out += "stop;"; }
+  void on_fail(const Stmt&) override { out += "fail;"; }
+  std::string on_int(const Expr&) override { return "i"; }
+  std::string on_addr(const Expr&) override { return "a"; }
+  std::string on_self(const Expr&) override { return "s"; }
+  std::string on_var(const Expr&) override { return "v"; }
+  std::string on_unary(const Expr&, const std::string& a) override { return a; }
+  std::string on_binary(const Expr&, const std::string& l, const std::string&) override { return l; }
+};
+
+TEST(Unsupported, TheWalkersVersion2HooksRefuseByDefault) {
+  Program p = checked(R"(concord 2;
+kind W() {
+    state r: reason = normal;
+    init { trap_exit(1); }
+    on a() { link(self); }
+    on b() { unlink(self); }
+    on c() { monitor(self); }
+    on d() { demonitor(self); }
+    on e() { exit(self, BOOM); }
+    on f() { r = call a() to self; }
+    on g() { reply 1; }
+    on h() { terminate_child(s, @w); }
+    on i() { r = killed; }
+    on j() { send a() to self; }
+}
+kind I() { init { ignore; } }
+supervisor s one_for_one intensity 1 { permanent process w = W(); }
+)");
+  const Kind& w = p.kinds[0];
+  for (const Handler& h : w.handlers) {
+    V1Only v;
+    if (h.tag == "j") {
+      EXPECT_NO_THROW(v.body(h.body));
+      EXPECT_EQ(v.out, "send;");
+      continue;
+    }
+    EXPECT_THROW(v.body(h.body), Unsupported) << "handler " << h.tag;
+  }
+  V1Only v;
+  EXPECT_THROW(v.body(w.init), Unsupported) << "trap_exit";
+  EXPECT_THROW(v.body(p.kinds[1].init), Unsupported) << "ignore";
+}
+
+}  // namespace
+}  // namespace concord
