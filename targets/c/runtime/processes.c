@@ -58,19 +58,6 @@ int32_t create_process(rt_world *w, int32_t name, int32_t kind, int32_t num, int
   return id;
 }
 
-/* What emitted code sees of process p: its parameters and state (one array,
-** parameters first), the handler's arguments (NULL in init), its name. */
-cr_ctx proc_ctx(rt_world *w, rt_proc *p, const cr_value *args) {
-  const cr_kind *k = &w->prog->kinds[p->kind];
-  cr_ctx c;
-  c.params = p->vals;
-  c.state = p->vals ? p->vals + k->nparams : NULL;
-  c.args = args;
-  c.self = p->name;
-  c.rt = w;
-  return c;
-}
-
 void start_process(rt_world *w, int32_t id) {
   rt_proc *p = proc_at(w, id);
   const cr_kind *k = &w->prog->kinds[p->kind];

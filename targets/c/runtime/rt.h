@@ -95,7 +95,18 @@ int32_t new_process(rt_world *w, int32_t name, int32_t kind, int32_t num, int32_
                     int32_t sup);                              /* §8.1 new id, not started yet */
 int32_t create_process(rt_world *w, int32_t name, int32_t kind, int32_t num, int32_t nargs, const cr_value *args,
                        int32_t sup);                           /* §8.1 new id, §6.7 */
-cr_ctx proc_ctx(rt_world *w, rt_proc *p, const cr_value *args); /* what emitted code sees */
+/* What emitted code sees of process p: its parameters and state (one array,
+** parameters first), the handler's arguments (NULL in init), its name. */
+static inline cr_ctx proc_ctx(rt_world *w, rt_proc *p, const cr_value *args) {
+  const cr_kind *k = &w->prog->kinds[p->kind];
+  cr_ctx c;
+  c.params = p->vals;
+  c.state = p->vals ? p->vals + k->nparams : NULL;
+  c.args = args;
+  c.self = p->name;
+  c.rt = w;
+  return c;
+}
 void start_process(rt_world *w, int32_t id);                   /* §6.7 (re)start */
 void end_process(rt_world *w, int32_t id, int32_t reason);     /* §6.4 dead, exit event */
 void exit_process(rt_world *w, int32_t id, int32_t reason);    /* §6.4 own exit, then §7 */
