@@ -241,6 +241,8 @@ class CEmitter : public Walker {
   }
   void on_repeat(const Stmt& s) override {
     if (resumable_ && has_call(s.body)) {  // its counter survives a wait: a slot of c->loops
+      if (loop_slot_ >= 64)  // RT_MAX_LOOPS (world.h): §4.13 nests statements at most 64 deep
+        throw std::logic_error("emit_c: repeats around a call nested deeper than the runtime keeps");
       std::string i = "c->loops[" + std::to_string(loop_slot_++) + "]";
       w_.open("for (" + i + " = 0; " + i + " < " + c_int(s.count) + "; " + i + "++) {");
       body(s.body);
