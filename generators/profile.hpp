@@ -23,10 +23,10 @@
 //                scale_one_in is a scale program (chosen by the program's seed).
 //   v2           version 2 programs (SPEC §14-§23): links, monitors, exit signals,
 //                calls, failing starts, the supervisor API, significant children.
-//                Only the oracle implements version 2 so far: the other targets
-//                answer UNSUPPORTED, a divergence on every program, so `concord
-//                fuzz --profile v2` compares no built-in target unless --target
-//                names it (TargetEntry::version, targets/targets.hpp).
+//                Only the oracle and the c target implement version 2 so far: the
+//                other targets answer UNSUPPORTED, a divergence on every program, so
+//                `concord fuzz --profile v2` compares the c target alone unless
+//                --target names others (TargetEntry::version, targets/targets.hpp).
 #pragma once
 
 #include <cstdint>
@@ -114,7 +114,7 @@ struct Profile {
 
   // --- version 2 (v2.hpp; SPEC §14-§23) ---------------------------------------------
   // 1: version 1 programs only (every target runs them); 2: the version 1 program,
-  // then what version 2 adds (only the oracle implements it so far).
+  // then what version 2 adds (the oracle and the c target implement it so far).
   int version = 1;
   int max_v2_stmts = 3;       // version 2 statements inserted per handler body: 0..max
   int max_v2_init_stmts = 2;  // link, monitor, trap_exit inserted per init body: 0..max

@@ -13,12 +13,14 @@
 namespace concord {
 
 struct Fault {
-  std::string name;     // lower_snake, unique across targets: "mailbox_lifo"
-  std::string target;   // "c", "erlang", "js" or "elixir"
-  std::string about;    // the bug it plants, one line
-  std::string file;     // where its switch is, from the repository's root
-  std::string failure;  // "": it gives a wrong result; else the failure or error it causes, as a
-                        // divergence's kind names it: "crash:SIGSEGV", "hang", "error/INTERNAL"
+  std::string name;          // lower_snake, unique across targets: "mailbox_lifo"
+  std::string target;        // "c", "erlang", "js" or "elixir"
+  std::string about;         // the bug it plants, one line
+  std::string file;          // where its switch is, from the repository's root
+  std::string failure;       // "": it gives a wrong result; else the failure or error it causes, as a
+                             // divergence's kind names it: "crash:SIGSEGV", "hang", "error/INTERNAL"
+  std::string profile = "";  // the generator profile whose programs reach it ("": the default);
+                             // "v2" for a fault in a target's version 2 code (SPEC §14-§23)
 };
 
 const std::vector<Fault>& fault_catalogue();  // every planted fault, in a fixed order

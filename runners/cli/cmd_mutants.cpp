@@ -84,7 +84,10 @@ int cmd_mutants(int argc, char** argv) {
     cfg.seed = seed;
     cfg.seconds = seconds;
     cfg.jobs = jobs;
-    if (a.option("--profile")) cfg.profile = *a.option("--profile");
+    if (a.option("--profile"))
+      cfg.profile = *a.option("--profile");
+    else if (!f->profile.empty())
+      cfg.profile = f->profile;  // a version 2 fault: only v2 programs reach it
     cfg.targets = {spec};
     cfg.corpus_dir = dir + "/corpus";
     cfg.stop_at_first = true;

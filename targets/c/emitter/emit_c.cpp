@@ -5,6 +5,14 @@
 // operators are printed from the one list in oracle/ops.def as calls of the
 // runtime's wrapping functions (cr_add, cr_div, ...), so C's own operators never
 // see a value that could overflow.
+//
+// Version 2 (SPEC §14-§23): the same tables with the version, the significant and
+// auto_shutdown flags, and the new statements as calls of the runtime (cr_link, ...).
+// A handler that contains a `call` is printed as a resumable function
+// (protothread style): a switch on c->resume at its top jumps to the label after
+// the call it waited in, and the counters of the repeats around calls live in
+// c->loops, which the runtime keeps across the wait. Handlers without a call, and
+// everything of a version 1 program, are printed as before.
 #include "emit_c.hpp"
 
 #include <cstdio>
@@ -59,7 +67,64 @@ const char* strategy_const(Strategy s) {
   return "?";
 }
 
-const char* type_const(Type t) { return t == Type::Int ? "CR_INT" : "CR_ADDR"; }
+const char* type_const(Type t) {
+  switch (t) {
+    case Type::Int: return "CR_INT";
+    case Type::Addr: return "CR_ADDR";
+    case Type::Reason: return "CR_REASON";
+  }
+  return "?";
+}
+
+const char* auto_shutdown_const(AutoShutdown a) {
+  switch (a) {
+    case AutoShutdown::Never: return "CR_NEVER";
+    case AutoShutdown::AnySignificant: return "CR_ANY_SIGNIFICANT";
+    case AutoShutdown::AllSignificant: return "CR_ALL_SIGNIFICANT";
+  }
+  return "?";
+}
+
+const char* api_const(ApiOp op) {
+  switch (op) {
+    case ApiOp::TerminateChild: return "CR_TERMINATE_CHILD";
+    case ApiOp::RestartChild: return "CR_RESTART_CHILD";
+    case ApiOp::DeleteChild: return "CR_DELETE_CHILD";
+  }
+  return "?";
+}
+
+// The runtime's value of a reason word that is not a code written in the program
+// (concord_rt.h's CR_R_*), or nullptr for a program's own code (its name id).
+const char* builtin_reason(const std::string& word) {
+  static const std::map<std::string, const char*> words = {{"normal", "CR_R_NORMAL"},
+                                                           {"shutdown", "CR_R_SHUTDOWN"},
+                                                           {"killed", "CR_R_KILLED"},
+                                                           {"noproc", "CR_R_NOPROC"},
+                                                           {"NO_HANDLER", "CR_R_NO_HANDLER"},
+                                                           {"DIV_ZERO", "CR_R_DIV_ZERO"},
+                                                           {"SYSTEM_LIMIT", "CR_R_SYSTEM_LIMIT"},
+                                                           {"NOPROC", "CR_R_NOPROC_CODE"},
+                                                           {"CALLING_SELF", "CR_R_CALLING_SELF"},
+                                                           {"BAD_REPLY", "CR_R_BAD_REPLY"},
+                                                           {"NORMAL", "CR_R_NORMAL_CODE"},
+                                                           {"SHUTDOWN", "CR_R_SHUTDOWN_CODE"},
+                                                           {"KILLED", "CR_R_KILLED_CODE"}};
+  auto it = words.find(word);
+  return it == words.end() ? nullptr : it->second;
+}
+
+bool has_call(const std::vector<Stmt>& body) {
+  for (const Stmt& s : body)
+    if (s.kind == StmtKind::Call || has_call(s.body) || has_call(s.orelse)) return true;
+  return false;
+}
+
+int count_calls(const std::vector<Stmt>& body) {
+  int n = 0;
+  for (const Stmt& s : body) n += (s.kind == StmtKind::Call) + count_calls(s.body) + count_calls(s.orelse);
+  return n;
+}
 
 std::string lower(const std::string& s) {
   std::string out = s;
@@ -72,7 +137,7 @@ class CEmitter : public Walker {
  public:
   explicit CEmitter(const Program& p) : p_(p) {
     if (!p.checked) throw std::logic_error("emit_c needs a program that check() accepted");
-    refuse_version_2(p, "c");
+    v2_ = p.version >= 2;
     names_ = p.names;  // addr literals' slots are these ids
     for (size_t i = 0; i < names_.size(); i++) name_ids_[names_[i]] = static_cast<int32_t>(i);
   }
@@ -99,7 +164,8 @@ class CEmitter : public Walker {
     w_.line(std::to_string(p_.kinds.size()) + ", " + (p_.kinds.empty() ? "NULL" : "KINDS") + ",");
     w_.line(std::to_string(p_.system.size()) + ", " + (p_.system.empty() ? "NULL" : "ROOTS") + ",");
     w_.line(std::to_string(p_.supervisor_count) + ", " + (p_.supervisor_count ? "SUPS" : "NULL") + ",");
-    w_.line(std::to_string(p_.given.size()) + ", " + (p_.given.empty() ? "NULL" : "GIVEN"));
+    w_.line(std::to_string(p_.given.size()) + ", " + (p_.given.empty() ? "NULL" : "GIVEN") + ",");
+    w_.line(std::to_string(p_.version) + ", " + std::to_string(p_.exit_sig) + ", " + std::to_string(p_.down_sig));
     w_.close("};");
     return w_.str();
   }
@@ -129,6 +195,10 @@ class CEmitter : public Walker {
   std::string on_int(const Expr& e) override { return c_int(e.value); }
   std::string on_addr(const Expr& e) override { return "((cr_value)" + std::to_string(e.slot) + ")"; }
   std::string on_self(const Expr&) override { return "((cr_value)c->self)"; }
+  std::string on_reason(const Expr& e) override {  // §15: one value per reason
+    if (const char* b = builtin_reason(e.name)) return "((cr_value)" + std::string(b) + ")";
+    return "((cr_value)" + std::to_string(intern(e.name)) + ")";
+  }
   std::string on_var(const Expr& e) override {
     switch (e.scope) {
       case Scope::Param: return "c->params[" + std::to_string(e.slot) + "]";
@@ -170,6 +240,16 @@ class CEmitter : public Walker {
     w_.close("}");
   }
   void on_repeat(const Stmt& s) override {
+    if (resumable_ && has_call(s.body)) {  // its counter survives a wait: a slot of c->loops
+      if (loop_slot_ >= 64)  // RT_MAX_LOOPS (world.h): §4.13 nests statements at most 64 deep
+        throw std::logic_error("emit_c: repeats around a call nested deeper than the runtime keeps");
+      std::string i = "c->loops[" + std::to_string(loop_slot_++) + "]";
+      w_.open("for (" + i + " = 0; " + i + " < " + c_int(s.count) + "; " + i + "++) {");
+      body(s.body);
+      w_.close("}");
+      loop_slot_--;
+      return;
+    }
     std::string i = "r" + std::to_string(w_.depth());  // one counter per nesting level
     w_.open("for (cr_value " + i + " = 0; " + i + " < " + c_int(s.count) + "; " + i + "++) {");
     body(s.body);
@@ -178,22 +258,66 @@ class CEmitter : public Walker {
   void on_send(const Stmt& s) override {
     w_.open("{");
     std::string args = args_array(s.exprs, 1);
-    w_.line("cr_send(c, " + expr(s.exprs[0]) + ", " + std::to_string(s.slot) + ", " + args + ");");
+    w_.line(std::string(v2_ ? "cr_send2(c, " : "cr_send(c, ") + expr(s.exprs[0]) + ", " + std::to_string(s.slot) +
+            ", " + args + ");");
     w_.close("}");
   }
   void on_spawn(const Stmt& s) override {
     w_.open("{");
     std::string args = args_array(s.exprs, 0);
-    std::string call = "cr_spawn(c, " + std::to_string(s.slot) + ", " + args + ", " + std::to_string(s.slot3) + ", " +
-                       (s.slot3 >= 0 ? restart_const(s.restart) : "0") + ")";
+    std::string call = std::string(v2_ ? "cr_spawn2(c, " : "cr_spawn(c, ") + std::to_string(s.slot) + ", " + args +
+                       ", " + std::to_string(s.slot3) + ", " + (s.slot3 >= 0 ? restart_const(s.restart) : "0") +
+                       (v2_ ? (s.significant ? ", 1" : ", 0") : "") + ")";
     if (s.slot2 >= 0)
       w_.line("c->state[" + std::to_string(s.slot2) + "] = " + call + ";");
     else
       w_.line("(void)" + call + ";");
     w_.close("}");
   }
-  void on_stop(const Stmt&) override { w_.line("cr_stop(c);"); }
+  void on_stop(const Stmt& s) override {
+    if (s.exprs.empty())
+      w_.line("cr_stop(c);");
+    else
+      w_.line("cr_stop_reason(c, " + expr(s.exprs[0]) + ");");  // §16.2 stop e
+  }
   void on_fail(const Stmt& s) override { w_.line("cr_fail(c, " + std::to_string(intern(s.name)) + ");"); }
+
+  // --- version 2 statements (§16.2, §18.1, §19.1, §20) -------------------------------
+  void on_ignore(const Stmt&) override { w_.line("cr_ignore(c);"); }
+  void on_link(const Stmt& s) override { w_.line("cr_link(c, " + expr(s.exprs[0]) + ");"); }
+  void on_unlink(const Stmt& s) override { w_.line("cr_unlink(c, " + expr(s.exprs[0]) + ");"); }
+  void on_monitor(const Stmt& s) override { w_.line("cr_monitor(c, " + expr(s.exprs[0]) + ");"); }
+  void on_demonitor(const Stmt& s) override { w_.line("cr_demonitor(c, " + expr(s.exprs[0]) + ");"); }
+  void on_trap_exit(const Stmt& s) override { w_.line("cr_trap_exit(c, " + expr(s.exprs[0]) + ");"); }
+  void on_exit(const Stmt& s) override {
+    std::string to = expr(s.exprs[0]);
+    if (s.kill)
+      w_.line("cr_exit(c, " + to + ", 0, 1);");
+    else
+      w_.line("cr_exit(c, " + to + ", " + expr(s.exprs[1]) + ", 0);");
+  }
+  void on_reply(const Stmt& s) override {
+    w_.line("cr_reply(c, " + expr(s.exprs[0]) + ", " + type_const(s.exprs[0].type) + ");");
+  }
+  // The handler returns while it waits; it is entered again at the label after it.
+  void on_call(const Stmt& s) override {
+    int point = ++call_points_;
+    w_.open("{");
+    std::string args = args_array(s.exprs, 1);
+    w_.line("if (cr_call(c, " + expr(s.exprs[0]) + ", " + std::to_string(s.slot) + ", " + args + ", " +
+            std::to_string(s.slot2) + ", " + std::to_string(point) + ")) return;");
+    w_.close("}");
+    w_.line("R" + std::to_string(point) + ":;");
+  }
+  void on_api(const Stmt& s) override {
+    std::string child = s.exprs.empty() ? std::to_string(name_ids_.at(s.name)) : expr(s.exprs[0]);
+    std::string call =
+        "cr_api(c, " + std::string(api_const(s.api)) + ", " + std::to_string(s.slot3) + ", " + child + ")";
+    if (s.slot2 >= 0)
+      w_.line("c->state[" + std::to_string(s.slot2) + "] = " + call + ";");
+    else
+      w_.line("(void)" + call + ";");
+  }
 
   // --- kinds ---------------------------------------------------------------------
   void function(const std::string& name, const std::function<void()>& fill) {
@@ -212,7 +336,21 @@ class CEmitter : public Walker {
     });
     function(K + "_init", [&] { body(k.init); });
     for (size_t h = 0; h < k.handlers.size(); h++)
-      function(K + "_h" + std::to_string(h), [&] { body(k.handlers[h].body); });
+      function(K + "_h" + std::to_string(h), [&] {
+        const std::vector<Stmt>& b = k.handlers[h].body;
+        resumable_ = v2_ && has_call(b);
+        call_points_ = 0;
+        loop_slot_ = 0;
+        if (resumable_) {  // §18.1: entered again after a wait, at the call's label
+          w_.open("switch (c->resume) {");
+          for (int i = 1, n = count_calls(b); i <= n; i++)
+            w_.line("case " + std::to_string(i) + ": goto R" + std::to_string(i) + ";");
+          w_.line("default: break;");
+          w_.close("}");
+        }
+        body(b);
+        resumable_ = false;
+      });
   }
 
   void sig_table() {
@@ -275,7 +413,7 @@ class CEmitter : public Walker {
     if (auto* pd = std::get_if<ProcessDecl>(&d)) {
       std::string args = constants(pd->args, "D" + std::to_string(counter++) + "_ARGS");
       return "{0, " + restart + ", " + std::to_string(name_ids_.at(pd->name)) + ", " + std::to_string(pd->kind_index) +
-             ", " + args + ", -1}";
+             ", " + args + ", -1, " + (as_child && as_child->significant ? "1" : "0") + "}";
     }
     const SupervisorDecl& s = std::get<SupervisorDecl>(d);
     std::vector<std::string> rows;
@@ -283,7 +421,7 @@ class CEmitter : public Walker {
     array("static const cr_decl", "S" + std::to_string(s.index) + "_CHILDREN", rows);
     sups_.push_back(&s);
     return "{1, " + restart + ", " + std::to_string(name_ids_.at(s.name)) + ", -1, 0, NULL, " +
-           std::to_string(s.index) + "}";
+           std::to_string(s.index) + ", " + (as_child && as_child->significant ? "1" : "0") + "}";
   }
 
   void parents(const SupervisorDecl& s, int32_t parent, std::vector<int32_t>& out) {
@@ -303,7 +441,8 @@ class CEmitter : public Walker {
       rows.push_back("{" + std::to_string(name_ids_.at(s->name)) + ", " + strategy_const(s->strategy) + ", " +
                      c_int(s->intensity) + ", " + std::to_string(parent[static_cast<size_t>(s->index)]) + ", " +
                      std::to_string(s->children.size()) + ", " +
-                     ref("S" + std::to_string(s->index) + "_CHILDREN", s->children.size()) + "}");
+                     ref("S" + std::to_string(s->index) + "_CHILDREN", s->children.size()) + ", " +
+                     auto_shutdown_const(s->auto_shutdown) + "}");
     array("static const cr_sup", "SUPS", rows);
   }
 
@@ -325,6 +464,10 @@ class CEmitter : public Walker {
   }
 
   const Program& p_;
+  bool v2_ = false;         // a version 2 program (§14)
+  bool resumable_ = false;  // printing a handler that contains a call
+  int call_points_ = 0;     // calls printed so far in it: their labels R1, R2, ...
+  int loop_slot_ = 0;       // c->loops slots of the enclosing repeats that contain a call
   CodeWriter w_;
   std::vector<std::string> names_;
   std::map<std::string, int32_t> name_ids_;

@@ -21,6 +21,20 @@ void cr_spawn();
 void cr_stop();
 void cr_fail();
 void cr_div_zero();
+// version 2 (SPEC §14-§23)
+void cr_send2();
+void cr_spawn2();
+void cr_stop_reason();
+void cr_ignore();
+void cr_link();
+void cr_unlink();
+void cr_monitor();
+void cr_demonitor();
+void cr_trap_exit();
+void cr_exit();
+void cr_call();
+void cr_reply();
+void cr_api();
 }
 #endif
 
@@ -61,10 +75,27 @@ std::unique_ptr<TccProgram> TccProgram::compile(const std::string& c_text, const
     return nullptr;
   }
   const std::pair<const char*, void*> symbols[] = {
-      {"cr_send", reinterpret_cast<void*>(&cr_send)},         {"cr_spawn", reinterpret_cast<void*>(&cr_spawn)},
-      {"cr_stop", reinterpret_cast<void*>(&cr_stop)},         {"cr_fail", reinterpret_cast<void*>(&cr_fail)},
-      {"cr_div_zero", reinterpret_cast<void*>(&cr_div_zero)}, {"memset", reinterpret_cast<void*>(&std::memset)},
-      {"memcpy", reinterpret_cast<void*>(&std::memcpy)},      {"memmove", reinterpret_cast<void*>(&std::memmove)},
+      {"cr_send", reinterpret_cast<void*>(&cr_send)},
+      {"cr_spawn", reinterpret_cast<void*>(&cr_spawn)},
+      {"cr_stop", reinterpret_cast<void*>(&cr_stop)},
+      {"cr_fail", reinterpret_cast<void*>(&cr_fail)},
+      {"cr_div_zero", reinterpret_cast<void*>(&cr_div_zero)},
+      {"memset", reinterpret_cast<void*>(&std::memset)},
+      {"memcpy", reinterpret_cast<void*>(&std::memcpy)},
+      {"memmove", reinterpret_cast<void*>(&std::memmove)},
+      {"cr_send2", reinterpret_cast<void*>(&cr_send2)},
+      {"cr_spawn2", reinterpret_cast<void*>(&cr_spawn2)},
+      {"cr_stop_reason", reinterpret_cast<void*>(&cr_stop_reason)},
+      {"cr_ignore", reinterpret_cast<void*>(&cr_ignore)},
+      {"cr_link", reinterpret_cast<void*>(&cr_link)},
+      {"cr_unlink", reinterpret_cast<void*>(&cr_unlink)},
+      {"cr_monitor", reinterpret_cast<void*>(&cr_monitor)},
+      {"cr_demonitor", reinterpret_cast<void*>(&cr_demonitor)},
+      {"cr_trap_exit", reinterpret_cast<void*>(&cr_trap_exit)},
+      {"cr_exit", reinterpret_cast<void*>(&cr_exit)},
+      {"cr_call", reinterpret_cast<void*>(&cr_call)},
+      {"cr_reply", reinterpret_cast<void*>(&cr_reply)},
+      {"cr_api", reinterpret_cast<void*>(&cr_api)},
   };
   for (const auto& [name, address] : symbols) tcc_add_symbol(s, name, address);
   if (tcc_relocate(s, TCC_RELOCATE_AUTO) < 0) {

@@ -24,9 +24,31 @@
 
 typedef int64_t cr_value;
 
-enum { CR_INT = 0, CR_ADDR = 1 };                             /* value types */
+enum { CR_INT = 0, CR_ADDR = 1, CR_REASON = 2 };              /* value types (reason: version 2) */
 enum { CR_PERMANENT = 0, CR_TRANSIENT = 1, CR_TEMPORARY = 2 }; /* restart types */
 enum { CR_ONE_FOR_ONE = 0, CR_ONE_FOR_ALL = 1, CR_REST_FOR_ONE = 2 };
+enum { CR_NEVER = 0, CR_ANY_SIGNIFICANT = 1, CR_ALL_SIGNIFICANT = 2 };     /* auto_shutdown (SPEC §21) */
+enum { CR_TERMINATE_CHILD = 0, CR_RESTART_CHILD = 1, CR_DELETE_CHILD = 2 }; /* the API (SPEC §20) */
+
+/* Reasons (SPEC §15), version 2's third value type: a failure code written in the
+** program is its name id (>= 0); every other reason, and every code the runtime
+** makes, is one of these. One reason, one value: `==` is integer equality. The
+** first six are also version 1's exit reasons. */
+enum {
+  CR_R_NORMAL = -2,
+  CR_R_SHUTDOWN = -3,
+  CR_R_NO_HANDLER = -4,
+  CR_R_DIV_ZERO = -5,
+  CR_R_SYSTEM_LIMIT = -6,
+  CR_R_NOPROC_CODE = -7, /* NOPROC */
+  CR_R_KILLED = -8,
+  CR_R_NOPROC = -9,      /* noproc */
+  CR_R_CALLING_SELF = -10,
+  CR_R_BAD_REPLY = -11,
+  CR_R_NORMAL_CODE = -12,
+  CR_R_SHUTDOWN_CODE = -13,
+  CR_R_KILLED_CODE = -14
+};
 
 /* The running process, as emitted code sees it. */
 typedef struct cr_ctx {
@@ -35,6 +57,12 @@ typedef struct cr_ctx {
   const cr_value *args; /* the handler's parameters; NULL in init and initialisers */
   int32_t self;         /* the process's name id */
   void *rt;             /* the runtime's own data */
+  /* Version 2, handlers that contain a `call` (SPEC §18.1): such a handler is
+  ** resumable. It starts at `resume` 0, and after a wait it is entered again with
+  ** the number of the call it waited in; the counters of the `repeat`s around a
+  ** call live in loops[] (the runtime keeps them across the wait). */
+  int32_t resume;
+  cr_value *loops;
 } cr_ctx;
 
 typedef void (*cr_body)(cr_ctx *c); /* an init body, a handler body, or the state initialiser */
@@ -43,7 +71,7 @@ typedef void (*cr_body)(cr_ctx *c); /* an init body, a handler body, or the stat
 typedef struct {
   const char *tag;
   int32_t nargs;
-  const uint8_t *types; /* CR_INT / CR_ADDR per argument */
+  const uint8_t *types; /* CR_INT / CR_ADDR / CR_REASON per argument */
 } cr_sig;
 
 typedef struct {
@@ -53,8 +81,8 @@ typedef struct {
   int32_t nstate;
   const char *const *state_names; /* [nstate] */
   const uint8_t *state_types;     /* [nstate] */
-  cr_body init_state;           /* sets c->state[0..nstate) from params and self (cannot fail) */
-  cr_body init;                 /* the init body (cannot fail) */
+  cr_body init_state;           /* sets c->state[0..nstate) from params and self (v1: cannot fail) */
+  cr_body init;                 /* the init body (version 1: cannot fail; version 2: §19.1) */
   const cr_body *handler_of_sig; /* [nsigs]: the handler for a signature, or NULL: NO_HANDLER */
 } cr_kind;
 
@@ -67,6 +95,7 @@ typedef struct {
   int32_t nargs;         /* worker: constant arguments (addrs as name ids) */
   const cr_value *args;
   int32_t sup;           /* supervisor: its slot in cr_program.sups */
+  int32_t significant;   /* children only, version 2: a significant child (SPEC §21) */
 } cr_decl;
 
 typedef struct {
@@ -76,6 +105,7 @@ typedef struct {
   int32_t parent;        /* slot of its supervisor, -1 for a root */
   int32_t nchildren;
   const cr_decl *children; /* static children, in declaration order */
+  int32_t auto_shutdown; /* version 2: CR_NEVER... (SPEC §21) */
 } cr_sup;
 
 typedef struct {
@@ -98,6 +128,8 @@ typedef struct {
   const cr_sup *sups;       /* every supervisor, depth-first pre-order (SPEC §9.1) */
   int32_t ngiven;
   const cr_given *given;
+  int32_t version;          /* 1 or 2 (SPEC §14): version 2 runs by §17's settle loop */
+  int32_t exit_sig, down_sig; /* version 2: the signatures exit(addr, reason), down(addr, reason) */
 } cr_program;
 
 extern const cr_program cr_the_program; /* defined by the emitted file */
@@ -113,6 +145,26 @@ cr_value cr_spawn(cr_ctx *c, int32_t kind, int32_t nargs, const cr_value *args, 
 _Noreturn void cr_stop(cr_ctx *c);
 _Noreturn void cr_fail(cr_ctx *c, int32_t code);
 _Noreturn void cr_div_zero(cr_ctx *c);
+
+/* --- version 2 (SPEC §16, §18-§20): emitted only for a `concord 2` program ----- */
+void cr_send2(cr_ctx *c, cr_value to, int32_t sig, int32_t nargs, const cr_value *args); /* §6.5, §18.3 */
+/* §6.6, §19.4: a start that fails or is ignored does not fail the spawner; then the run settles. */
+cr_value cr_spawn2(cr_ctx *c, int32_t kind, int32_t nargs, const cr_value *args, int32_t sup, int32_t restart,
+                   int32_t significant);
+_Noreturn void cr_stop_reason(cr_ctx *c, cr_value reason); /* §16.2 stop e */
+_Noreturn void cr_ignore(cr_ctx *c);                       /* §19.1 */
+void cr_link(cr_ctx *c, cr_value to);                      /* §16.2 */
+void cr_unlink(cr_ctx *c, cr_value to);
+void cr_monitor(cr_ctx *c, cr_value to);
+void cr_demonitor(cr_ctx *c, cr_value to);
+void cr_trap_exit(cr_ctx *c, cr_value on);
+void cr_exit(cr_ctx *c, cr_value to, cr_value reason, int32_t kill); /* §16.2, §16.3 */
+/* §18.1: returns 1 when the caller now waits (the handler returns at once, and is
+** entered again at `point` when it resumes); may end the handler (CALLING_SELF, NOPROC). */
+int cr_call(cr_ctx *c, cr_value to, int32_t sig, int32_t nargs, const cr_value *args, int32_t bind, int32_t point);
+void cr_reply(cr_ctx *c, cr_value v, int32_t type);       /* §18.1 */
+/* §20: the result's number (0 ok ... 5 failed); may end the handler (NOPROC, or a signal meanwhile). */
+cr_value cr_api(cr_ctx *c, int32_t op, int32_t sup, cr_value child);
 
 /* --- int64 arithmetic of SPEC §5, without undefined behaviour ------------------
 ** Wrapping goes through uint64_t (defined modulo 2^64); converting back is

@@ -16,16 +16,33 @@
 **   REC_DROP      from (as above), to, sig, args
 **   REC_EXIT      name, reason + REASON_BIAS     (also REC_FAILURE)
 **   REC_DECISION  supervisor, child, action      (also REC_DECISION_ENTRY)
-** A name is its name code (name_code(), rt.h); an int argument is zigzag
+** and for version 2 (SPEC §22):
+**   REC_SIGNAL    kind, from, to, reason + REASON_BIAS, effect
+**   REC_CALL      as REC_DELIVER (its from is never none)
+**   REC_RESUME    ready, to, from, type, value
+**   REC_API       from, supervisor, op, child, result
+** A name is its name code (name_code(), rt.h); an int or reason argument is zigzag
 ** coded (small negative numbers stay short), an addr argument is a name code. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "rt.h"
 
-enum { REC_START, REC_DELIVER, REC_DROP, REC_EXIT, REC_FAILURE, REC_DECISION, REC_DECISION_ENTRY };
+enum {
+  REC_START,
+  REC_DELIVER,
+  REC_DROP,
+  REC_EXIT,
+  REC_FAILURE,
+  REC_DECISION,
+  REC_DECISION_ENTRY,
+  REC_SIGNAL,
+  REC_CALL,
+  REC_RESUME,
+  REC_API
+};
 
-#define REASON_BIAS 8 /* reasons are >= RT_NOPROC = -7 */
+#define REASON_BIAS 16 /* reasons are >= RT_KILL = -15 */
 
 /* The largest record: a kind byte, then at most 5 + RT_MAX_ARGS numbers of at
 ** most 10 bytes. Each block keeps room for one, so records never straddle blocks. */
@@ -86,7 +103,7 @@ static unsigned char *put_args(const rt_world *w, unsigned char *p, int32_t sig,
   const cr_sig *s = &w->prog->sigs[sig];
   p = put_num(p, (uint64_t)sig);
   for (int32_t i = 0; i < s->nargs; i++)
-    p = put_num(p, s->types[i] == CR_ADDR ? name_code(w, (int32_t)args[i]) : zigzag(args[i]));
+    p = put_num(p, s->types[i] == CR_ADDR ? name_code(w, (int32_t)args[i]) : zigzag(args[i])); /* reason: zigzag */
   return p;
 }
 
@@ -141,6 +158,47 @@ void jr_decision(rt_world *w, int32_t sup_slot, int32_t child, int action) {
   int32_t sup = w->prog->sups[sup_slot].name;
   decision_record(w, &w->journal, REC_DECISION, sup, child, action);
   decision_record(w, &w->decisions, REC_DECISION_ENTRY, sup, child, action);
+}
+
+/* --- version 2's events (SPEC §22) --------------------------------------------- */
+
+void jr_call(rt_world *w, int64_t ready, int32_t to, int32_t from, int32_t sig, const cr_value *args) {
+  unsigned char *p = rec_begin(w, &w->journal, REC_CALL);
+  p = put_num(p, (uint64_t)ready);
+  p = put_name(w, p, to);
+  p = put_from(w, p, from);
+  p = put_args(w, p, sig, args);
+  rec_end(&w->journal, p);
+}
+
+void jr_resume(rt_world *w, int64_t ready, int32_t to, int32_t from, cr_value value, int type) {
+  unsigned char *p = rec_begin(w, &w->journal, REC_RESUME);
+  p = put_num(p, (uint64_t)ready);
+  p = put_name(w, p, to);
+  p = put_name(w, p, from);
+  *p++ = (unsigned char)type;
+  p = put_num(p, type == CR_ADDR ? name_code(w, (int32_t)value) : zigzag(value));
+  rec_end(&w->journal, p);
+}
+
+void jr_signal(rt_world *w, int kind, int32_t from, int32_t to, int32_t reason, int effect) {
+  unsigned char *p = rec_begin(w, &w->journal, REC_SIGNAL);
+  *p++ = (unsigned char)kind;
+  p = put_name(w, p, from);
+  p = put_name(w, p, to);
+  p = put_num(p, (uint64_t)((int64_t)reason + REASON_BIAS));
+  *p++ = (unsigned char)effect;
+  rec_end(&w->journal, p);
+}
+
+void jr_api(rt_world *w, int32_t from, int32_t sup, int op, int32_t child, int result) {
+  unsigned char *p = rec_begin(w, &w->journal, REC_API);
+  p = put_name(w, p, from);
+  p = put_name(w, p, sup);
+  *p++ = (unsigned char)op;
+  p = put_name(w, p, child);
+  *p++ = (unsigned char)result;
+  rec_end(&w->journal, p);
 }
 
 void log_free(rt_log *l) {
@@ -357,8 +415,11 @@ void out_state_name(const rt_world *w, rt_out *o, int32_t kind, int32_t i) {
   out_quoted(w, o, w->quoted_state[kind] + (size_t)i);
 }
 
+static void out_reason_value(const rt_world *w, rt_out *o, int64_t reason);
+
 void out_value(const rt_world *w, rt_out *o, cr_value v, int type) {
   if (type == CR_ADDR) out_name(w, o, (int32_t)v);
+  else if (type == CR_REASON) out_reason_value(w, o, v);
   else out_i64(o, v);
 }
 
@@ -378,8 +439,8 @@ static uint64_t get_num(const unsigned char **pp) {
   return v;
 }
 
-static void out_reason(const rt_world *w, rt_out *o, uint64_t biased) {
-  int64_t reason = (int64_t)biased - REASON_BIAS;
+/* A reason (SPEC §15) as its JSON string. */
+static void out_reason_value(const rt_world *w, rt_out *o, int64_t reason) {
   switch (reason) {
     case RT_NORMAL: OUT_LIT(o, "\"normal\""); break;
     case RT_SHUTDOWN: OUT_LIT(o, "\"shutdown\""); break;
@@ -387,8 +448,20 @@ static void out_reason(const rt_world *w, rt_out *o, uint64_t biased) {
     case RT_DIV_ZERO: OUT_LIT(o, "\"DIV_ZERO\""); break;
     case RT_SYSTEM_LIMIT: OUT_LIT(o, "\"SYSTEM_LIMIT\""); break;
     case RT_NOPROC: OUT_LIT(o, "\"NOPROC\""); break;
-    default: out_quoted(w, o, (size_t)reason); /* a failure code: a program name */
+    case RT_KILLED: OUT_LIT(o, "\"killed\""); break;
+    case RT_NOPROC_REASON: OUT_LIT(o, "\"noproc\""); break;
+    case RT_CALLING_SELF: OUT_LIT(o, "\"CALLING_SELF\""); break;
+    case RT_BAD_REPLY: OUT_LIT(o, "\"BAD_REPLY\""); break;
+    case RT_NORMAL_CODE: OUT_LIT(o, "\"NORMAL\""); break;
+    case RT_SHUTDOWN_CODE: OUT_LIT(o, "\"SHUTDOWN\""); break;
+    case RT_KILLED_CODE: OUT_LIT(o, "\"KILLED\""); break;
+    case RT_KILL: OUT_LIT(o, "\"kill\""); break; /* a signal's, for exit(e, kill) */
+    default: out_quoted(w, o, (size_t)reason);   /* a failure code: a program name */
   }
+}
+
+static void out_reason(const rt_world *w, rt_out *o, uint64_t biased) {
+  out_reason_value(w, o, (int64_t)biased - REASON_BIAS);
 }
 
 static void out_action(rt_out *o, int action) {
@@ -396,6 +469,7 @@ static void out_action(rt_out *o, int action) {
     case RT_RESTART: OUT_LIT(o, "\"restart\""); break;
     case RT_KEEP: OUT_LIT(o, "\"keep\""); break;
     case RT_REMOVE: OUT_LIT(o, "\"remove\""); break;
+    case RT_AUTO_SHUTDOWN: OUT_LIT(o, "\"auto_shutdown\""); break;
     default: OUT_LIT(o, "\"give_up\""); break;
   }
 }
@@ -415,8 +489,10 @@ static void out_message(const rt_world *w, rt_out *o, const unsigned char **p) {
   for (int32_t i = 0; i < s->nargs; i++) {
     if (i) OUT_LIT(o, ",");
     uint64_t v = get_num(p);
+    cr_value x = cr_wrap((v >> 1) ^ ((uint64_t)0 - (v & 1))); /* zigzag back */
     if (s->types[i] == CR_ADDR) out_name_code(w, o, v);
-    else out_i64(o, cr_wrap((v >> 1) ^ ((uint64_t)0 - (v & 1)))); /* zigzag back */
+    else if (s->types[i] == CR_INT) out_i64(o, x);
+    else out_reason_value(w, o, x);
   }
   OUT_LIT(o, "]}");
 }
@@ -487,6 +563,77 @@ static const unsigned char *out_record(const rt_world *w, rt_out *o, const unsig
       out_action(o, *p++);
       OUT_LIT(o, "}");
       break;
+    case REC_SIGNAL: {
+      static const char *const kinds[] = {"\"link\"", "\"exit\"", "\"down\"", "\"call\""};
+      static const char *const effects[] = {"\"exit\"", "\"message\"", "\"ignore\""};
+      int k = *p++ & 3;
+      OUT_LIT(o, "{\"ev\":\"signal\",\"turn\":");
+      out_i64(o, *turn);
+      OUT_LIT(o, ",\"kind\":");
+      out_put(o, kinds[k], strlen(kinds[k]));
+      OUT_LIT(o, ",\"from\":");
+      out_name_code(w, o, get_num(&p));
+      OUT_LIT(o, ",\"to\":");
+      out_name_code(w, o, get_num(&p));
+      OUT_LIT(o, ",\"reason\":");
+      out_reason(w, o, get_num(&p));
+      OUT_LIT(o, ",\"effect\":");
+      int e = *p++ % 3;
+      out_put(o, effects[e], strlen(effects[e]));
+      OUT_LIT(o, "}");
+      break;
+    }
+    case REC_CALL:
+      OUT_LIT(o, "{\"ev\":\"call\",\"turn\":");
+      out_i64(o, *turn);
+      OUT_LIT(o, ",\"ready\":");
+      out_u64(o, get_num(&p));
+      OUT_LIT(o, ",\"to\":");
+      out_name_code(w, o, get_num(&p));
+      OUT_LIT(o, ",\"from\":");
+      out_from(w, o, get_num(&p));
+      out_message(w, o, &p);
+      break;
+    case REC_RESUME: {
+      OUT_LIT(o, "{\"ev\":\"resume\",\"turn\":");
+      out_i64(o, *turn);
+      OUT_LIT(o, ",\"ready\":");
+      out_u64(o, get_num(&p));
+      OUT_LIT(o, ",\"to\":");
+      out_name_code(w, o, get_num(&p));
+      OUT_LIT(o, ",\"from\":");
+      out_name_code(w, o, get_num(&p));
+      OUT_LIT(o, ",\"value\":");
+      int type = *p++;
+      uint64_t v = get_num(&p);
+      if (type == CR_ADDR)
+        out_name_code(w, o, v);
+      else
+        out_value(w, o, cr_wrap((v >> 1) ^ ((uint64_t)0 - (v & 1))), type);
+      OUT_LIT(o, "}");
+      break;
+    }
+    case REC_API: {
+      static const char *const ops[] = {"\"terminate_child\"", "\"restart_child\"", "\"delete_child\""};
+      static const char *const results[] = {"\"ok\"",         "\"not_found\"", "\"running\"",
+                                            "\"restarting\"", "\"ignored\"",   "\"failed\""};
+      OUT_LIT(o, "{\"ev\":\"api\",\"turn\":");
+      out_i64(o, *turn);
+      OUT_LIT(o, ",\"from\":");
+      out_name_code(w, o, get_num(&p));
+      OUT_LIT(o, ",\"supervisor\":");
+      out_name_code(w, o, get_num(&p));
+      OUT_LIT(o, ",\"op\":");
+      int op = *p++ % 3;
+      out_put(o, ops[op], strlen(ops[op]));
+      OUT_LIT(o, ",\"child\":");
+      out_name_code(w, o, get_num(&p));
+      OUT_LIT(o, ",\"result\":");
+      int r = *p++ % 6;
+      out_put(o, results[r], strlen(results[r]));
+      OUT_LIT(o, "}");
+      break;
+    }
     default: { /* REC_DECISION_ENTRY: the supervisor comes second in its text */
       uint64_t sup = get_num(&p), child = get_num(&p);
       OUT_LIT(o, "{\"process\":");

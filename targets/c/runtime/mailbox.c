@@ -70,3 +70,48 @@ int32_t mb_pop(rt_proc *p, int32_t *from, cr_value *args, const cr_program *prog
   m->head = m->used ? (at + 1 + (uint32_t)nargs) & mask : 0;
   return sig;
 }
+
+/* --- version 2: call messages (SPEC §18.1) ----------------------------------------
+** A call message has bit 31 of its header's signature set, and one more word after
+** the header: (caller id << 32) | caller incarnation. Only a version 2 program makes
+** them, and only mb_pop2 reads them. */
+#define MB_CALL 0x80000000u
+
+void mb_push_call(rt_world *w, rt_proc *p, int32_t from, int32_t sig, int32_t nargs, const cr_value *args,
+                  int32_t caller, uint32_t caller_inc) {
+  uint32_t need = 2 + (uint32_t)nargs;
+  rt_mailbox *m = p->mbox;
+  if (!m || m->cap - m->used < need) {
+    mb_grow(w, p, need);
+    m = p->mbox;
+  }
+  uint32_t mask = m->cap - 1, at = (m->head + m->used) & mask;
+  m->w[at] = cr_wrap(((uint64_t)(uint32_t)(from + 1) << 32) | ((uint32_t)sig | MB_CALL));
+  m->w[(at + 1) & mask] = cr_wrap(((uint64_t)(uint32_t)caller << 32) | caller_inc);
+  for (int32_t i = 0; i < nargs; i++) m->w[(at + 2 + (uint32_t)i) & mask] = args[i];
+  m->used += need;
+}
+
+int32_t mb_pop2(rt_proc *p, int32_t *from, cr_value *args, const cr_program *prog, int32_t *caller,
+                uint32_t *caller_inc) {
+  rt_mailbox *m = p->mbox;
+  uint32_t mask = m->cap - 1, at = m->head;
+  uint64_t h = (uint64_t)m->w[at];
+  uint32_t word = (uint32_t)(h & 0xffffffffu);
+  int32_t sig = (int32_t)(word & ~MB_CALL);
+  uint32_t extra = 0;
+  *from = (int32_t)(h >> 32) - 1;
+  *caller = -1;
+  *caller_inc = 0;
+  if (word & MB_CALL) {
+    uint64_t c = (uint64_t)m->w[(at + 1) & mask];
+    *caller = (int32_t)(c >> 32);
+    *caller_inc = (uint32_t)(c & 0xffffffffu);
+    extra = 1;
+  }
+  int32_t nargs = prog->sigs[sig].nargs;
+  for (int32_t i = 0; i < nargs; i++) args[i] = m->w[(at + 1 + extra + (uint32_t)i) & mask];
+  m->used -= 1 + extra + (uint32_t)nargs;
+  m->head = m->used ? (at + 1 + extra + (uint32_t)nargs) & mask : 0;
+  return sig;
+}

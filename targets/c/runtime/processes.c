@@ -30,9 +30,9 @@ static rt_proc *new_slot(rt_world *w) {
   return p;
 }
 
-/* §8.1: the next id; §6.7: started. name < 0: the spawned name k-num (§2). */
-int32_t create_process(rt_world *w, int32_t name, int32_t kind, int32_t num, int32_t nargs, const cr_value *args,
-                       int32_t sup) {
+/* §8.1: the next id, not started yet. name < 0: the spawned name k-num (§2). */
+int32_t new_process(rt_world *w, int32_t name, int32_t kind, int32_t num, int32_t nargs, const cr_value *args,
+                    int32_t sup) {
   const cr_kind *k = &w->prog->kinds[kind];
   if (nargs != k->nparams || nargs > RT_MAX_ARGS) rt_internal(w, "arguments do not match the kind's parameters");
   rt_proc *p = new_slot(w);
@@ -47,21 +47,15 @@ int32_t create_process(rt_world *w, int32_t name, int32_t kind, int32_t num, int
     p->vals = rt_alloc_array(w, nvals, sizeof(cr_value));
     for (int32_t i = 0; i < nargs; i++) p->vals[i] = args[i]; /* kept for restarts */
   }
-  start_process(w, id);
   return id;
 }
 
-/* What emitted code sees of process p: its parameters and state (one array,
-** parameters first), the handler's arguments (NULL in init), its name. */
-static cr_ctx ctx_of(rt_world *w, rt_proc *p, const cr_value *args) {
-  const cr_kind *k = &w->prog->kinds[p->kind];
-  cr_ctx c;
-  c.params = p->vals;
-  c.state = p->vals ? p->vals + k->nparams : NULL;
-  c.args = args;
-  c.self = p->name;
-  c.rt = w;
-  return c;
+/* §8.1 and §6.7: the next id, started. */
+int32_t create_process(rt_world *w, int32_t name, int32_t kind, int32_t num, int32_t nargs, const cr_value *args,
+                       int32_t sup) {
+  int32_t id = new_process(w, name, kind, num, nargs, args, sup);
+  start_process(w, id);
+  return id;
 }
 
 void start_process(rt_world *w, int32_t id) {
@@ -71,7 +65,7 @@ void start_process(rt_world *w, int32_t id) {
   if (p->mbox) p->mbox->head = p->mbox->used = 0;
   size_t nvals = (size_t)k->nparams + (size_t)k->nstate;
   if (nvals && !p->vals) rt_internal(w, "restart of a process without its arguments");
-  cr_ctx c = ctx_of(w, p, NULL);
+  cr_ctx c = proc_ctx(w, p, NULL);
   if (k->init_state) k->init_state(&c);  /* fresh state, in declaration order */
   else if (k->nstate) memset(c.state, 0, (size_t)k->nstate * sizeof(cr_value));
   w->live++;
@@ -126,7 +120,7 @@ void send_message(rt_world *w, int32_t from, cr_value to, int32_t sig, const cr_
 /* Runs a handler; returns RT_NONE when it returned, else the exit reason it
 ** ended with. Nothing local is changed between setjmp and longjmp. */
 static int32_t run_handler(rt_world *w, rt_proc *p, cr_body h, const cr_value *args) {
-  cr_ctx c = ctx_of(w, p, args);
+  cr_ctx c = proc_ctx(w, p, args);
   w->handler_self = p->name;
   w->in_handler = 1;
   if (setjmp(w->handler_jb)) {
@@ -173,9 +167,11 @@ void procs_free(rt_world *w) {
 static rt_world *world_of(cr_ctx *c) { return (rt_world *)c->rt; }
 
 /* Ends the running handler with `reason` (§6.4). Only a handler can end
-** early (init cannot fail, §4.9): anything else is a bug of the emitter. */
+** early (init cannot fail, §4.9): anything else is a bug of the emitter.
+** Version 2's code nests and init may fail (§19.1): its own path. */
 static _Noreturn void end_handler(cr_ctx *c, int32_t reason) {
   rt_world *w = world_of(c);
+  if (w->prog->version >= 2) act_end(w, c, reason, 0);
   if (!w->in_handler || c->self != w->handler_self) rt_internal(w, "a handler end outside a handler");
   w->end_reason = reason;
   longjmp(w->handler_jb, 1);

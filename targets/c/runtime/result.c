@@ -64,7 +64,7 @@ static void supervisors(const rt_world *w, rt_out *o) {
   }
 }
 
-void write_result(rt_world *w, int turn_limit_reached) {
+void write_result(rt_world *w, int outcome) {
   quoted_make(w); /* may run out of memory: nothing is written yet */
   rt_out out, *o = &out;
   o->p = staging;
@@ -76,7 +76,8 @@ void write_result(rt_world *w, int turn_limit_reached) {
   out_i64(o, w->turn_limit);
   OUT_LIT(o, ",\"max_processes\":");
   out_i64(o, w->max_processes);
-  if (turn_limit_reached) OUT_LIT(o, "},\"outcome\":\"turn_limit\"");
+  if (outcome == OUTCOME_TURN_LIMIT) OUT_LIT(o, "},\"outcome\":\"turn_limit\"");
+  else if (outcome == OUTCOME_DEADLOCK) OUT_LIT(o, "},\"outcome\":\"deadlock\""); /* §18.3 */
   else OUT_LIT(o, "},\"outcome\":\"quiescent\"");
   OUT_LIT(o, ",\"turns\":");
   out_i64(o, w->turn);

@@ -68,9 +68,9 @@ static void run_one(uint64_t seed, int64_t turns, int64_t max_processes) {
     return;
   }
   size_t heap_before = heap_in_use();
-  int turn_limit = run_program(w);
+  int outcome = run_program(w);
   if (getenv("CONCORD_RT_STATS")) print_stats(w, heap_before);
-  write_result(w, turn_limit);
+  write_result(w, outcome);
   world_free(w);
 }
 

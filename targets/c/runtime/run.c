@@ -51,15 +51,55 @@ static void start_up(rt_world *w) {
   }
 }
 
+/* Version 2 (§8.2 with §17.2, §18.3, §19.2): the run settles after each root (a
+** root whose start fails is simply not alive) and after each turn; a chosen
+** waiting caller resumes; nothing ready while a caller waits is a deadlock. */
+static void start_up2(rt_world *w) {
+  const cr_program *p = w->prog;
+  for (int32_t i = 0; i < p->nroots; i++) {
+    const cr_decl *d = &p->roots[i];
+    if (d->is_sup)
+      start_supervisor2(w, d->sup);
+    else
+      start_worker2(w, new_process(w, d->name, d->kind, 0, d->nargs, d->args, -1));
+    settle(w);
+  }
+  for (int32_t i = 0; i < p->ngiven; i++) {
+    const cr_given *g = &p->given[i];
+    send_message2(w, -1, g->to, g->sig, g->args);
+  }
+}
+
+static int run_program2(rt_world *w) {
+  if (w->prog->exit_sig < 0 || w->prog->exit_sig >= w->prog->nsigs || w->prog->down_sig < 0 ||
+      w->prog->down_sig >= w->prog->nsigs)
+    rt_internal(w, "a version 2 program without the exit and down signatures");
+  start_up2(w);
+  for (;;) {
+    if (w->turn == w->turn_limit) return OUTCOME_TURN_LIMIT;
+    int64_t ready = w->ready_count;
+    if (ready == 0) return w->waiting > 0 ? OUTCOME_DEADLOCK : OUTCOME_QUIESCENT;
+    w->turn++;
+    uint64_t k = splitmix_next(&w->rng) % (uint64_t)ready;
+    int32_t id = ready_kth(w, (int64_t)k);
+    if (ext_at(w, id)->wait)
+      resume2(w, id, ready);
+    else
+      deliver2(w, id, ready);
+    settle(w);
+  }
+}
+
 int run_program(rt_world *w) {
   w->rng = w->seed;
   w->turn = 0;
   init_world(w);
+  if (w->prog->version >= 2) return run_program2(w);
   start_up(w);
   for (;;) {
-    if (w->turn == w->turn_limit) return 1; /* turn_limit */
+    if (w->turn == w->turn_limit) return OUTCOME_TURN_LIMIT;
     int64_t ready = w->ready_count;
-    if (ready == 0) return 0; /* quiescent */
+    if (ready == 0) return OUTCOME_QUIESCENT;
     w->turn++;
     uint64_t k = splitmix_next(&w->rng) % (uint64_t)ready;
 #ifdef CONCORD_FAULT_READY_NEXT /* planted fault: picks the ready process after R[x mod n] (wrapping), n > 1 */
@@ -72,6 +112,7 @@ int run_program(rt_world *w) {
 
 /* Frees everything the run holds; safe at any allocation point of the run. */
 void world_free(rt_world *w) {
+  v2_free(w);
   procs_free(w);
   sups_free(w);
   ready_free(w);

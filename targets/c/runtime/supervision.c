@@ -199,7 +199,10 @@ void child_exited(rt_world *w, int32_t slot, int32_t child, int32_t reason) {
 
 void sups_free(rt_world *w) {
   if (w->sups)
-    for (int32_t i = 0; i < w->prog->nsups; i++) free(w->sups[i].children);
+    for (int32_t i = 0; i < w->prog->nsups; i++) {
+      free(w->sups[i].children);
+      free(w->sups[i].pending); /* version 2 */
+    }
   free(w->sups);
   w->sups = NULL;
 }

@@ -41,10 +41,22 @@ enum {
   RT_NO_HANDLER = -4,  /* SPEC §6.5 */
   RT_DIV_ZERO = -5,    /* SPEC §5 */
   RT_SYSTEM_LIMIT = -6,/* SPEC §6.6 step 1 */
-  RT_NOPROC = -7       /* SPEC §6.6 step 2 */
+  RT_NOPROC = -7,      /* SPEC §6.6 step 2 */
+  /* version 2 (concord_rt.h's CR_R_*, SPEC §15) */
+  RT_KILLED = CR_R_KILLED,
+  RT_NOPROC_REASON = CR_R_NOPROC,
+  RT_CALLING_SELF = CR_R_CALLING_SELF,
+  RT_BAD_REPLY = CR_R_BAD_REPLY,
+  RT_NORMAL_CODE = CR_R_NORMAL_CODE,
+  RT_SHUTDOWN_CODE = CR_R_SHUTDOWN_CODE,
+  RT_KILLED_CODE = CR_R_KILLED_CODE,
+  RT_KILL = -15        /* not a reason: the `kill` of exit(e, kill), in signals only */
 };
 
-enum { RT_RESTART = 0, RT_KEEP = 1, RT_REMOVE = 2, RT_GIVE_UP = 3 }; /* decision actions */
+enum { RT_RESTART = 0, RT_KEEP = 1, RT_REMOVE = 2, RT_GIVE_UP = 3, RT_AUTO_SHUTDOWN = 4 }; /* decision actions */
+
+#define RT_MAX_LOOPS 64 /* SPEC §4.13: repeats nest at most 64 deep, one counter slot per depth */
+#define RT_MAX_ACTS 4   /* version 2: a handler, and inside its spawn or API statement an init */
 
 /* An append-only log of event records (journal.c): the journal, failures or
 ** decisions of a run (SPEC §9.1), a few bytes per event, in a chain of blocks
@@ -94,7 +106,16 @@ typedef struct rt_child {
   uint8_t restart;       /* CR_PERMANENT... */
   uint8_t is_sup;
   uint8_t running;       /* 0: a transient child that ended, kept (§7.1) */
+  uint8_t significant;   /* version 2 (§21) */
+  uint8_t restarting;    /* version 2: a failed restart whose retry is pending (§19.3) */
 } rt_child;
+
+/* Version 2: a supervisor's pending item (§17.3), the exit of a child or the retry
+** of a failed restart. */
+typedef struct rt_pending {
+  int32_t child;         /* name id of the child */
+  int32_t reason;        /* exit: its reason; RT_NONE: a retry */
+} rt_pending;
 
 typedef struct rt_sup {
   rt_child *children;    /* the child list, in start order */
@@ -102,7 +123,73 @@ typedef struct rt_sup {
   size_t cap;
   int64_t restarts;      /* restarts of this incarnation (§7.4) */
   int alive;
+  rt_pending *pending;   /* version 2: [pending_head, pending_head + npending), in the order they came */
+  size_t pending_head, npending, pending_cap;
 } rt_sup;
+
+/* --- version 2 (SPEC §16-§18): what a worker has besides v1's rt_proc ----------- */
+
+typedef struct rt_mon {  /* one side of a monitor (§16.1) */
+  int64_t number;        /* creation number, counted over the run */
+  int32_t other;         /* held: the target's id; watched: the holder's id */
+  int32_t call;          /* the monitor a waiting caller holds on its callee (§18.1) */
+} rt_mon;
+
+typedef struct rt_mons {
+  rt_mon *v;             /* in creation order */
+  uint32_t n, cap;
+} rt_mons;
+
+/* A worker waiting in a call (§18.1), with its handler's continuation. */
+typedef struct rt_wait {
+  int32_t callee;        /* id */
+  int32_t callee_name;
+  int32_t bind;          /* state field for the reply, -1 none */
+  int32_t point;         /* where the resumable handler goes on */
+  int32_t replied;       /* the reply has come: ready (§18.3) */
+  int32_t vtype;         /* the reply's type */
+  cr_value value;
+  int32_t sig;           /* the handler's signature: the number of its args */
+  int32_t serving, serving_inc, self_exit; /* the activation's own (rt_act) */
+  cr_value args[RT_MAX_ARGS];
+  cr_value loops[RT_MAX_LOOPS];
+} rt_wait;
+
+typedef struct rt_pext {
+  uint32_t inc;          /* incarnation: a signal is for one (§16.3) */
+  uint8_t trap;          /* trap flag */
+  uint8_t blocked;       /* settling inside its own spawn or API statement (§16.6) */
+  int32_t *links;        /* ids of linked workers (symmetric) */
+  uint32_t nlinks, links_cap;
+  rt_mons held, watched; /* monitors it holds; monitors held on it */
+  rt_wait *wait;         /* waiting in a call, or NULL */
+} rt_pext;
+
+/* A signal on its way (§16.3) in the signal queue (§17.1 step 3). */
+enum { SIG_LINK = 0, SIG_EXIT = 1, SIG_DOWN = 2, SIG_CALL = 3 };
+enum { EFF_EXIT = 0, EFF_MESSAGE = 1, EFF_IGNORE = 2 };
+typedef struct rt_signal {
+  int32_t kind;
+  int32_t from;          /* name id: the exiting process, or the sender of exit(...) */
+  int32_t to;            /* id of the receiver */
+  uint32_t to_inc;       /* ... the incarnation it is for */
+  int32_t reason;        /* RT_KILL for exit(e, kill) */
+} rt_signal;
+
+/* Running code (version 2): a handler, or an init, each ended early by a longjmp
+** to its own jb; they nest (an init inside a spawn's settle). */
+typedef struct rt_act {
+  jmp_buf jb;
+  int32_t id;            /* the process running it */
+  uint32_t inc;
+  int32_t end_reason;    /* set before the longjmp */
+  int32_t gone;          /* it exited already (a signal, exit(self, ...)) */
+  int32_t ignore;        /* init returned ignore */
+  int32_t sig;           /* a handler's signature, -1 for init */
+  int32_t serving, serving_inc; /* the waiting caller a `reply` answers; -1 none */
+  int32_t self_exit;     /* §16.3 exit(self, R), trapping and unsupervised: R; RT_NONE */
+  cr_value loops[RT_MAX_LOOPS];
+} rt_act;
 
 typedef struct rt_world {
   const cr_program *prog;
@@ -151,6 +238,17 @@ typedef struct rt_world {
   int in_handler;
   int32_t handler_self;    /* name id of the process whose handler runs */
   int32_t end_reason;      /* set before the longjmp to handler_jb */
+
+  /* version 2 (v2_*.c); untouched by a version 1 program */
+  rt_pext **ext;           /* process id -> ext[id >> RT_CHUNK_BITS][...], parallel to chunks */
+  size_t n_ext, ext_cap;   /* allocated ext chunks, slots of `ext` */
+  rt_signal *sigq;         /* the signal queue: a ring */
+  size_t sigq_head, sigq_len, sigq_cap;
+  int64_t pending_items;   /* pending items of all supervisors (§17.3) */
+  int64_t monitors_made;   /* creation numbers (§16.1) */
+  int64_t waiting;         /* live workers waiting in a call (§18.3) */
+  rt_act acts[RT_MAX_ACTS];
+  int nacts;
 
   /* out of memory or an internal error: the run is abandoned (rt_main.c) */
   jmp_buf fatal_jb;
