@@ -34,7 +34,8 @@ struct Target {
 };
 
 const std::vector<Target>& targets() {
-  static const std::vector<Target> v{{"c", emit_c}, {"erlang", emit_erlang}, {"js", emit_js}, {"elixir", emit_elixir}};
+  // erlang implements version 2 construct by construct (ErlangRefuses below).
+  static const std::vector<Target> v{{"c", emit_c}, {"js", emit_js}, {"elixir", emit_elixir}};
   return v;
 }
 
@@ -109,6 +110,31 @@ supervisor s one_for_one intensity 1 { permanent process w = W(); }
   V1Only v;
   EXPECT_THROW(v.body(w.init), Unsupported) << "trap_exit";
   EXPECT_THROW(v.body(p.kinds[1].init), Unsupported) << "ignore";
+}
+
+// The erlang target emits a version 2 program, and refuses each construct it does
+// not implement yet (SPEC §16.2, §18, §20), one program at a time.
+TEST(Unsupported, ErlangRefusesOnlyTheConstructsItHasNotWritten) {
+  EXPECT_FALSE(emit_erlang(checked(std::string("concord 2;\n") + kPlain)).empty());
+  EXPECT_FALSE(emit_erlang(checked(R"(concord 2;
+kind W() { state r: reason = BOOM; on go(x: reason) { if (x == r) { stop shutdown; } stop x; } }
+kind I() { init { ignore; } }
+kind F() { init { fail BAD; } }
+supervisor s one_for_one intensity 1 auto_shutdown any_significant {
+    transient significant process w = W();
+    permanent process i = I();
+}
+process f = F();
+)"))
+                   .empty());
+  for (const char* stmt : {"link(self);", "unlink(self);", "monitor(self);", "demonitor(self);", "exit(self, BOOM);",
+                           "r = call a() to self;", "reply 1;", "terminate_child(s, @w);"}) {
+    std::string src = std::string("concord 2;\nkind W() { state r: int = 0; on a() { ") + stmt +
+                      " } }\nsupervisor s one_for_one intensity 1 { permanent process w = W(); }\n";
+    EXPECT_THROW(emit_erlang(checked(src)), Unsupported) << stmt;
+  }
+  EXPECT_THROW(emit_erlang(checked("concord 2;\nkind W() { init { trap_exit(1); } }\nprocess w = W();\n")),
+               Unsupported);
 }
 
 }  // namespace

@@ -41,6 +41,13 @@ std::string bin(const std::string& s) {
   return out + "\">>";
 }
 
+// SPEC §15: normal, shutdown, killed and noproc are OTP's own atoms; a code is
+// {fail, Code}, the reason `fail C` exits with.
+std::string reason_term(const std::string& word) {
+  if (word == "normal" || word == "shutdown" || word == "killed" || word == "noproc") return word;
+  return "{fail, " + bin(word) + "}";
+}
+
 std::string lower(const std::string& s) {
   std::string out = s;
   for (char& ch : out)
@@ -85,7 +92,6 @@ class ErlangEmitter : public Walker {
  public:
   explicit ErlangEmitter(const Program& p) : p_(p) {
     if (!p.checked) throw std::logic_error("emit_erlang needs a program that check() accepted");
-    refuse_version_2(p, "erlang");
     sups_.resize(static_cast<size_t>(p.supervisor_count));
     for (const Decl& d : p_.system)
       if (auto* s = std::get_if<SupervisorDecl>(&d)) collect(*s, "none");
@@ -118,6 +124,9 @@ class ErlangEmitter : public Walker {
   std::string on_int(const Expr& e) override { return std::to_string(e.value); }  // MIN is fine in Erlang
   std::string on_addr(const Expr& e) override { return bin(e.name); }
   std::string on_self(const Expr&) override { return element(1); }
+  // A reason (SPEC §15) is the very term OTP exits with: the atoms normal,
+  // shutdown, killed, noproc, and {fail, Code} for a code, as `fail C` exits.
+  std::string on_reason(const Expr& e) override { return reason_term(e.name); }
   std::string on_var(const Expr& e) override {
     switch (e.scope) {
       case Scope::Param: return element(2 + e.slot);
@@ -187,16 +196,23 @@ class ErlangEmitter : public Walker {
   // Without `under` the restart type means nothing; the model's default is printed.
   void on_spawn(const Stmt& s) override {
     std::string sup = s.slot3 >= 0 ? std::to_string(s.slot3) : "none";
+    // A significant dynamic child (SPEC §21) is {Restart, significant}.
+    std::string restart = s.significant ? "{" + std::string(restart_name(s.restart)) + ", significant}"
+                                        : std::string(restart_name(s.restart));
     std::string call = "concord_worker:spawn(?MODULE, " + std::to_string(s.slot) + ", [" + exprs(s.exprs, 0) + "], " +
-                       sup + ", " + restart_name(s.restart) + ")";
+                       sup + ", " + restart + ")";
     if (s.slot2 >= 0)
       set_field(s.slot2, call);
     else
       w_.line(call + ",");
   }
 
-  // The runtime catches these throws and ends the turn with the exit.
-  void on_stop(const Stmt&) override { w_.line("throw({concord_exit, normal}),"); }
+  // The runtime catches these throws and ends the turn with the exit (in init:
+  // fails the start, SPEC §19.1). `stop e` exits with the reason e (§16.2).
+  void on_stop(const Stmt& s) override {
+    w_.line("throw({concord_exit, " + (s.exprs.empty() ? std::string("normal") : expr(s.exprs[0])) + "}),");
+  }
+  void on_ignore(const Stmt&) override { w_.line("throw(concord_ignore),"); }
   void on_fail(const Stmt& s) override { w_.line("throw({concord_exit, {fail, " + bin(s.name) + "}}),"); }
 
   void set_field(int32_t field, const std::string& value) {
@@ -233,10 +249,14 @@ class ErlangEmitter : public Walker {
       std::vector<std::string> children;
       for (const Child& c : s->children) children.push_back(child_spec(c, idx));
       w_.open("init({supervisor, C, " + idx + "}) ->");
-      w_.line("concord_worker:supervisor_started(C, " + idx + "),");
+      w_.line("concord_worker:supervisor_started(C, " + idx + ", " + auto_shutdown_name(s->auto_shutdown) + "),");
       // The period never expires (SPEC §7.4): MaxR restarts over the incarnation's life.
+      // Version 2's auto_shutdown (SPEC §21) is OTP's own flag; never is its default.
+      std::string auto_shutdown = s->auto_shutdown == AutoShutdown::Never
+                                      ? ""
+                                      : ", auto_shutdown => " + std::string(auto_shutdown_name(s->auto_shutdown));
       w_.line("Flags = #{strategy => " + std::string(strategy_name(s->strategy)) + ", intensity => " +
-              std::to_string(s->intensity) + ", period => 1000000000},");
+              std::to_string(s->intensity) + ", period => 1000000000" + auto_shutdown + "},");
       terms("Children = ", "[", children, "],");
       w_.last("{ok, {Flags, Children}};");
     }
@@ -250,7 +270,7 @@ class ErlangEmitter : public Walker {
   // The static child specs of a supervisor, in declaration order; C is the
   // conductor, passed down the tree.
   std::string child_spec(const Child& c, const std::string& sup) {
-    std::string restart = restart_name(c.restart);
+    std::string restart = std::string(restart_name(c.restart)) + (c.significant ? ", significant => true" : "");
     if (auto* pd = std::get_if<ProcessDecl>(&c.decl)) {
       std::string start = "{worker, {C, " + std::to_string(pd->kind_index) + ", " + bin(pd->name) + ", " + sup + ", [" +
                           exprs(pd->args, 0) + "]}}";
@@ -328,7 +348,7 @@ class ErlangEmitter : public Walker {
       std::vector<std::string> args, guards;
       for (size_t i = 0; i < hd.params.size(); i++) {
         args.push_back("A" + std::to_string(i + 1));
-        guards.push_back((hd.params[i].type == Type::Int ? "is_integer(" : "is_binary(") + args.back() + ")");
+        guards.push_back(type_guard(hd.params[i].type, args.back()));
       }
       std::string when = guards.empty() ? "" : " when " + join(guards);
       std::string call = handler_name(k, h) + "(" + join(args) + (args.empty() ? "S)" : ", S)");
@@ -345,6 +365,16 @@ class ErlangEmitter : public Walker {
     for (size_t f = 0; f < kind.state.size(); f++)
       pairs.push_back("{" + bin(kind.state[f].name) + ", " + element(field_position(static_cast<int32_t>(f))) + "}");
     w_.line("fields(" + std::to_string(k) + ", " + (pairs.empty() ? "_" : "S") + ") -> [" + join(pairs) + "];");
+  }
+
+  // A reason is an atom or {fail, Code} (on_reason); ints and addrs are neither.
+  static std::string type_guard(Type t, const std::string& v) {
+    switch (t) {
+      case Type::Int: return "is_integer(" + v + ")";
+      case Type::Addr: return "is_binary(" + v + ")";
+      case Type::Reason: return "(is_atom(" + v + ") orelse is_tuple(" + v + "))";
+    }
+    return "false";
   }
 
   std::string handler_name(size_t k, size_t h) const { return "k" + std::to_string(k) + "_h" + std::to_string(h); }

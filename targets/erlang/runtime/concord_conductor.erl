@@ -66,7 +66,8 @@
     parent,         % index, or none for a root
     pid,            % its latest incarnation
     monitor,        % our monitor of that incarnation
-    alive = false
+    alive = false,
+    auto = false    % its auto_shutdown flag is not never (SPEC §21)
 }).
 
 -record(st, {
@@ -90,6 +91,10 @@
     down_seq = 0,        % the next arrival number
     settling = false,    % inside a reaction: look for dead supervisors before each event
     pending = [],        % a reaction's events, newest first; {slot, Pid} marks where a decision goes
+    retries = [],        % a reaction's failed restarts, newest first: {SupIdx, Pid} (SPEC §19.3)
+    retry_names = #{},   % the pid of a failed start -> its name
+    restarted = #{},     % names started during the reaction
+    gave_up = #{},       % supervisor pid -> true: OTP reported it reached its restart intensity
     %% The result's journal, failures and decisions, rendered as they become final
     %% (concord_json): binaries off the process heap, so that a long journal costs
     %% the garbage collector nothing.
@@ -117,20 +122,38 @@ run(Target, Mod, Seed, Limit, Max) ->
 %% waits for its init, which waits for us (concord_worker:sync/2), so we must keep
 %% answering meanwhile. The helper holds the links of the root supervisors and
 %% traps exits, so that a root that gives up ends alone.
+%% Version 2: a start may fail (SPEC §19.2), and a supervisor may then die at turn
+%% 0; the start is watched as a reaction is (dead supervisors looked for before
+%% each event), without decisions.
 start_roots(St = #st{target = Target, mod = Mod}) ->
     C = self(),
     {Starter, Ref} = spawn_monitor(fun() -> starter(Target, Mod, C) end),
-    {ok, St1} = await(St, fun({roots_started, P}) when P =:= Starter -> {true, ok};
-                             ({'DOWN', R, process, _, Why}) when R =:= Ref -> error({starter_died, Why});
-                             (_) -> false
-                          end),
+    {ok, St1} = await(St#st{settling = true, pending = []},
+                      fun({roots_started, P}) when P =:= Starter -> {true, ok};
+                         ({'DOWN', R, process, _, Why}) when R =:= Ref -> error({starter_died, Why});
+                         (_) -> false
+                      end),
     erlang:demonitor(Ref, [flush]),
-    {Starter, St1}.
+    St2 = note_dead_supervisors(St1),
+    Events = place_decisions(lists:reverse(St2#st.pending), #{}, 0),
+    {Starter, lists:foldl(fun record/2, St2#st{pending = [], settling = false}, Events)}.
 
+%% A root whose start fails is not alive, and the next root starts (SPEC §19.2). A
+%% failed supervisor has acked its error before exiting: its 'EXIT' (we are
+%% linked) says it is gone before the next root starts.
 starter(Target, Mod, C) ->
     process_flag(trap_exit, true),
-    lists:foreach(fun({worker, Name, K, Args}) -> {ok, _} = Target:start_worker(Mod, {C, K, Name, none, Args});
-                     ({supervisor, Idx}) -> {ok, _} = Target:start_supervisor(Mod, C, Idx)
+    lists:foreach(fun({worker, Name, K, Args}) ->
+                          case Target:start_worker(Mod, {C, K, Name, none, Args}) of
+                              {ok, _} -> ok;
+                              {error, _} -> ok;
+                              ignore -> ok
+                          end;
+                     ({supervisor, Idx}) ->
+                          case Target:start_supervisor(Mod, C, Idx) of
+                              {ok, _} -> ok;
+                              {error, _} -> receive {'EXIT', _, _} -> ok end
+                          end
                   end, Mod:roots()),
     C ! {roots_started, self()},
     receive never -> ok end.
@@ -185,7 +208,7 @@ ended(Id, Pid, Reason, St) ->
 settle(Name, Pid, Sup, St0) ->
     %% The reaction's events are kept apart, behind a slot for the decision about
     %% the worker, until OTP has told us every decision.
-    St1 = St0#st{pending = [{slot, Pid}], settling = true},
+    St1 = St0#st{pending = [{slot, Pid}], settling = true, retries = [], restarted = #{}},
     Ref = erlang:monitor(process, Pid),  % let it finish dying before asking its supervisor
     {ok, St2} = await(St1, fun({'DOWN', R, process, _, _}) when R =:= Ref -> {true, ok}; (_) -> false end),
     {Decided, St3} = react(Name, Pid, Sup, #{}, St2),
@@ -198,7 +221,7 @@ settle(Name, Pid, Sup, St0) ->
 %% The call is sent by hand so that we keep answering the events of the reaction
 %% while the supervisor is busy with it.
 react(Name, Pid, Idx, Decided, St) ->
-    #sup{name = SupName, pid = SupPid, parent = Parent} = element(Idx + 1, St#st.sups),
+    #sup{name = SupName, pid = SupPid, parent = Parent, auto = Auto} = element(Idx + 1, St#st.sups),
     Ref = erlang:monitor(process, SupPid),
     SupPid ! {'$gen_call', {self(), Ref}, which_children},
     case await(St, fun({R, Children}) when R =:= Ref -> {true, {children, Children}};
@@ -207,22 +230,61 @@ react(Name, Pid, Idx, Decided, St) ->
                    end) of
         {{children, Children}, St1} ->
             erlang:demonitor(Ref, [flush]),
-            case lists:keyfind(Name, 1, entries(Idx, Children, #{Pid => Name}, St1)) of
+            Entries = entries(Idx, Children, #{Pid => Name}, St1),
+            Retrying = lists:keymember(restarting, 2, Entries),
+            case lists:keyfind(Name, 1, Entries) of
                 {_, Pid} ->  % the exit has not reached it yet: ask again
-                    receive after 1 -> ok end,
-                    react(Name, Pid, Idx, Decided, St1);
-                {_, New} when is_pid(New) -> {Decided#{Pid => {SupName, Name, restart}}, St1};
-                {_, undefined} -> {Decided#{Pid => {SupName, Name, keep}}, St1};
-                false -> {Decided#{Pid => {SupName, Name, remove}}, St1};
+                    again(Name, Pid, Idx, Decided, St1);
+                _ when Retrying ->  % a failed restart's retry is still to come (SPEC §19.3)
+                    again(Name, Pid, Idx, Decided, St1);
+                {_, New} when is_pid(New) -> {retried(Idx, restart, Decided#{Pid => {SupName, Name, restart}}, St1), St1};
+                {_, undefined} ->  % kept; or restarted, and that start was ignored (SPEC §19.3 [R37])
+                    Action = case St1#st.restarted of
+                                 #{Name := true} -> restart;
+                                 _ -> keep
+                             end,
+                    {retried(Idx, restart, Decided#{Pid => {SupName, Name, Action}}, St1), St1};
+                false -> {retried(Idx, restart, Decided#{Pid => {SupName, Name, remove}}, St1), St1};
                 Other -> error({unexpected_child_entry, SupName, Other})
             end;
+        {gone, St1} when Auto, not is_map_key(SupPid, St1#st.gave_up) ->
+            %% Gone without OTP's report of giving up: an auto_shutdown (SPEC §21), on this exit.
+            react_up(SupName, SupPid, Parent, Decided#{Pid => {SupName, Name, auto_shutdown}}, St1);
         {gone, St1} ->
-            Decided1 = Decided#{Pid => {SupName, Name, give_up}},
-            case Parent of
-                none -> {Decided1, St1};
-                _ -> react(SupName, SupPid, Parent, Decided1, St1)
-            end
+            %% It gave up: on its last failed restart's retry if there was one,
+            %% else on this exit (SPEC §7.4, §19.3).
+            Decided1 = case retries_of(Idx, St1) of
+                           [] -> Decided#{Pid => {SupName, Name, give_up}};
+                           _ -> retried(Idx, give_up, Decided#{Pid => {SupName, Name, restart}}, St1)
+                       end,
+            react_up(SupName, SupPid, Parent, Decided1, St1#st{gave_up = maps:remove(SupPid, St1#st.gave_up)})
     end.
+
+%% A supervisor that exited by itself is, to its parent, a child that exited
+%% with shutdown (SPEC §7.4, §21).
+react_up(_SupName, _SupPid, none, Decided, St) -> {Decided, St};
+react_up(SupName, SupPid, Parent, Decided, St) -> react(SupName, SupPid, Parent, Decided, St).
+
+
+again(Name, Pid, Idx, Decided, St) ->
+    receive after 1 -> ok end,
+    react(Name, Pid, Idx, Decided, St).
+
+%% The failed restarts of supervisor Idx's children in this reaction, in order:
+%% each was retried (a restart decision), but for the last, whose retry gave up
+%% when Last is give_up (SPEC §19.3).
+retried(Idx, Last, Decided, St) ->
+    case lists:reverse(retries_of(Idx, St)) of
+        [] -> Decided;
+        [LastPid | Earlier] ->
+            D = lists:foldl(fun(P, D0) -> D0#{P => retry_decision(Idx, P, restart, St)} end, Decided, Earlier),
+            D#{LastPid => retry_decision(Idx, LastPid, Last, St)}
+    end.
+
+retries_of(Idx, #st{retries = Rs}) -> [P || {I, P} <- lists:reverse(Rs), I =:= Idx].
+
+retry_decision(Idx, Pid, Action, #st{sups = Sups, retry_names = Names}) ->
+    {(element(Idx + 1, Sups))#sup.name, maps:get(Pid, Names), Action}.
 
 %% Supervisor Idx's children as [{Name, Pid | undefined}] from its answer to
 %% which_children, read by the target (concord_target:children/3). A supervisor
@@ -275,9 +337,20 @@ take_downs(Wanted, St = #st{downs = Downs, down_seq = N}) ->
 
 supervisor_exited(Idx, St = #st{sups = Sups, downs = Downs}) ->
     S = #sup{name = Name, pid = Pid, monitor = Mon} = element(Idx + 1, Sups),
-    {{_, Reason}, Downs1} = maps:take(Mon, Downs),
+    {{_, Reason0}, Downs1} = maps:take(Mon, Downs),
+    %% A supervisor whose start failed exits {shutdown, {failed_to_start_child, ...}},
+    %% which SPEC §15 writes shutdown.
+    Reason = case Reason0 of
+                 {shutdown, _} -> shutdown;
+                 _ -> Reason0
+             end,
+    Failed = is_tuple(Reason0) andalso element(1, Reason0) =:= shutdown andalso St#st.settling,
     St1 = St#st{sups = setelement(Idx + 1, Sups, S#sup{alive = false}), downs = Downs1},
-    journal({slot, Pid}, journal({exit, St#st.turn, Name, Reason}, St1)).
+    St2 = journal({exit, St#st.turn, Name, Reason}, St1),
+    case S#sup.parent of
+        P when Failed, P =/= none -> retry_slot(P, Pid, Name, St2);  % its parent's restart of it failed
+        _ -> journal({slot, Pid}, St2)
+    end.
 
 %% Each decision goes where its slot is: right after the exit it is about.
 place_decisions(Events, Decided, Turn) ->
@@ -320,15 +393,27 @@ handle({spawn_failed, _Pid}, St = #st{pending_spawn = K, spawned = Sp}) ->
 handle({'DOWN', Ref, process, _, Reason}, St = #st{downs = Downs, down_seq = N}) ->
     St#st{downs = Downs#{Ref => {N, Reason}}, down_seq = N + 1};  % a supervisor's: used when its exit is noted
 handle({crashed, Pid, Info}, _St) -> error({worker_crashed, Pid, Info});
+handle({gave_up, Pid}, St = #st{gave_up = G}) -> St#st{gave_up = G#{Pid => true}};  % concord_reports
 handle(Other, _St) -> error({unexpected_message, Other}).
 
 request(started, _Pid, St) -> {ok, St};
 request({exit, Reason}, Pid, St) ->  % terminated by its supervisor (SPEC §7.5)
     {ok, exited(maps:get(Pid, St#st.pids), Reason, St)};
-request({supervisor_start, Idx}, Pid, St = #st{sups = Sups}) ->
+%% SPEC §19.1: a start that failed (R) or was ignored (normal). Not an exit its
+%% supervisor handles; during a reaction a failed start is a restart that failed,
+%% whose retry's decision (§19.3) goes right after it.
+request({start_ended, Reason}, Pid, St) ->
+    Id = maps:get(Pid, St#st.pids),
+    #proc{name = Name, sup = Sup} = maps:get(Id, St#st.procs),
+    St1 = exited(Id, Reason, St),
+    {ok, case Reason of
+             _ when Reason =:= normal; Sup =:= none; not St1#st.settling -> St1;
+             _ -> retry_slot(Sup, Pid, Name, St1)
+         end};
+request({supervisor_start, Idx, Auto}, Pid, St = #st{sups = Sups}) ->
     S = element(Idx + 1, Sups),
     Mon = erlang:monitor(process, Pid),
-    St1 = St#st{sups = setelement(Idx + 1, Sups, S#sup{pid = Pid, monitor = Mon, alive = true})},
+    St1 = St#st{sups = setelement(Idx + 1, Sups, S#sup{pid = Pid, monitor = Mon, alive = true, auto = Auto})},
     {ok, journal({start, St#st.turn, S#sup.name, <<"supervisor">>}, St1)};
 request({spawn, _K, _Sup}, _Pid, St = #st{live = Live, max = Max}) when Live >= Max ->
     {system_limit, St};  % SPEC §6.6 step 1
@@ -352,8 +437,15 @@ started(Pid, Name, K, Sup, St = #st{ids = Ids, procs = Procs, pids = Pids}) ->
                 end,
     P = #proc{name = Name, kind = K, pid = Pid, started = St#st.starts, sup = Sup, mailbox = queue:new()},
     St2 = St1#st{procs = Procs#{Id => P}, pids = Pids#{Pid => Id}, live = St#st.live + 1, starts = St#st.starts + 1,
-                 pending_spawn = undefined},
+                 pending_spawn = undefined, restarted = restarted(Name, St1)},
     journal({start, St#st.turn, Name, (St#st.mod):kind_name(K)}, St2).
+
+%% A failed restart of supervisor Sup's child: its retry's decision goes here.
+retry_slot(Sup, Pid, Name, St = #st{retries = Rs, retry_names = Names}) ->
+    journal({slot, Pid}, St#st{retries = [{Sup, Pid} | Rs], retry_names = Names#{Pid => Name}}).
+
+restarted(Name, #st{settling = true, restarted = R}) -> R#{Name => true};
+restarted(_, #st{restarted = R}) -> R.
 
 %% SPEC §6.4: the process is gone; its mailbox and state with it.
 exited(Id, Reason, St = #st{procs = Procs, pids = Pids}) ->
@@ -387,13 +479,15 @@ send(From, To, Tag, Args, St = #st{ids = Ids, procs = Procs}) ->
 drop(From, To, Tag, Args, St) -> journal({drop, St#st.turn, From, To, Tag, Args}, St).
 
 journal(Event, St = #st{settling = true, pending = P}) -> St#st{pending = [Event | P]};
+journal({slot, _}, St) -> St;  % a decision only a reaction makes
 journal(Event, St) -> record(Event, St).
 
 %% A final event: into the journal, and into failures or decisions (SPEC §9.1).
 record(Event, St = #st{journal = J}) ->
     St1 = St#st{journal = append(J, concord_json:event(Event))},
     case Event of
-        {exit, _, _, {fail, _}} -> St1#st{failures = append(St1#st.failures, concord_json:failure(Event))};
+        {exit, _, _, R} when R =/= normal, R =/= shutdown ->  % every abnormal reason (SPEC §22)
+            St1#st{failures = append(St1#st.failures, concord_json:failure(Event))};
         {decision, _, _, _, _} -> St1#st{decisions = append(St1#st.decisions, concord_json:decision(Event))};
         _ -> St1
     end.

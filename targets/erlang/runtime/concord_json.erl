@@ -47,8 +47,8 @@ event({decision, Turn, Sup, Proc, Action}) ->
     <<"{\"ev\":\"decision\",\"turn\":", (integer_to_binary(Turn))/binary, ",\"supervisor\":", (name(Sup))/binary,
       ",\"process\":", (name(Proc))/binary, ",\"action\":\"", (atom_to_binary(Action))/binary, "\"}">>.
 
-failure({exit, Turn, Name, {fail, Code}}) ->
-    <<"{\"process\":", (string(Name))/binary, ",\"code\":", (string(Code))/binary, ",\"turn\":",
+failure({exit, Turn, Name, Reason}) ->
+    <<"{\"process\":", (string(Name))/binary, ",\"code\":", (string(reason(Reason)))/binary, ",\"turn\":",
       (integer_to_binary(Turn))/binary, "}">>.
 
 decision({decision, Turn, Sup, Proc, Action}) ->
@@ -70,11 +70,14 @@ supervisor({Name, Alive, Children}) ->
 %% is printed as Erlang wrote it, so that a divergence shows what OTP really did.
 reason(normal) -> <<"normal">>;
 reason(shutdown) -> <<"shutdown">>;
+reason(killed) -> <<"killed">>;
+reason(noproc) -> <<"noproc">>;
 reason({fail, Code}) -> Code;
 reason(Other) -> iolist_to_binary(io_lib:format("~0p", [Other])).
 
 value(V) when is_integer(V) -> integer_to_binary(V);
-value(V) when is_binary(V) -> name(V).
+value(V) when is_binary(V) -> name(V);
+value(V) -> name(reason(V)).  % a reason (SPEC §22): normal, shutdown, killed, noproc, a code
 
 values([]) -> <<"[]">>;
 values(Vs) -> iolist_to_binary([$[, lists:join($,, [value(V) || V <- Vs]), $]]).

@@ -73,10 +73,16 @@ start_supervisor(Mod, C, Idx) -> supervisor:start_link(Mod, {supervisor, C, Idx}
 
 %% A dynamic child (SPEC §6.6): OTP's start_child on a non-simple supervisor,
 %% which appends it to the child list [R10].
-start_child(Mod, _SupIdx, SupPid, Start = {_C, _K, Name, _Sup, _Args}, Restart) ->
+%% Restart is {R, significant} for a significant child (SPEC §21).
+start_child(Mod, SupIdx, SupPid, Start, {Restart, significant}) ->
+    start_child(Mod, SupIdx, SupPid, Start, Restart, #{significant => true});
+start_child(Mod, SupIdx, SupPid, Start, Restart) ->
+    start_child(Mod, SupIdx, SupPid, Start, Restart, #{}).
+
+start_child(Mod, _SupIdx, SupPid, Start = {_C, _K, Name, _Sup, _Args}, Restart, Extra) ->
     Spec = #{id => Name, start => {gen_server, start_link, [Mod, {worker, Start}, []]}, restart => Restart,
              shutdown => 5000, type => worker, modules => [Mod]},
-    supervisor:start_child(SupPid, Spec).
+    supervisor:start_child(SupPid, maps:merge(Spec, Extra)).
 
 %% OTP lists children newest first, by id (the name); start order is the reverse
 %% (SPEC §7.7, [R14]).

@@ -16,7 +16,7 @@
 -module(concord_worker).
 %% The gen_server callbacks of the worker's module, each called with that module first.
 -export([init/2, handle_info/3, handle_call/4, handle_cast/3, terminate/3]).
--export([supervisor_started/2, send/3, spawn/5, sync/2]).
+-export([supervisor_started/2, supervisor_started/3, send/3, spawn/5, sync/2]).
 
 -ifdef('FAULT_SENDS_LOST_ON_FAIL').
 -define(SENT(Reason, Out), case Reason of normal -> Out; _ -> [] end).  % planted fault: a failure loses its sends
@@ -41,10 +41,24 @@ init(Mod, {C, K, Name, Sup, Args}) ->
     put('$concord_self', Name),
     put('$concord_out', []),
     C ! {start, self(), Name, K, Sup},                    % journaled before init's sends (§6.7)
-    State = Mod:init_body(K, Mod:new_state(K, Name, Args)),
-    flush(C),
-    ok = sync(C, started),                                 % init's sends are in the conductor's books
-    {ok, #w{mod = Mod, kind = K, state = State, conductor = C}}.
+    try Mod:init_body(K, Mod:new_state(K, Name, Args)) of
+        State ->
+            flush(C),
+            ok = sync(C, started),                         % init's sends are in the conductor's books
+            {ok, #w{mod = Mod, kind = K, state = State, conductor = C}}
+    catch
+        %% SPEC §19.1 (version 2): the start fails with R, or is ignored. OTP
+        %% decides what follows (gen_server's init_it/6 acks {error, R} or ignore
+        %% and exits R or normal); the conductor journals the exit now.
+        throw:{concord_exit, R} ->
+            flush(C),
+            ok = sync(C, {start_ended, R}),
+            {stop, R};
+        throw:concord_ignore ->
+            flush(C),
+            ok = sync(C, {start_ended, normal}),
+            ignore
+    end.
 
 %% A turn (SPEC §8.2 steps 5-6): the conductor popped the message and journaled
 %% the delivery; run the handler and answer with how it ended.
@@ -81,7 +95,14 @@ terminate(_, killed, _W) -> ok;
 terminate(_, Reason, #w{conductor = C}) -> sync(C, {exit, Reason}).
 
 %% Called from an emitted supervisor's init/1, before OTP starts its children.
-supervisor_started(C, Idx) -> ok = sync(C, {supervisor_start, Idx}).
+%% The supervisor keeps its conductor for concord_reports. AutoShutdown is its
+%% auto_shutdown flag (SPEC §21): only one that is not `never` can shut down by
+%% itself without giving up.
+supervisor_started(C, Idx) -> supervisor_started(C, Idx, never).
+
+supervisor_started(C, Idx, AutoShutdown) ->
+    put('$concord_conductor', C),
+    ok = sync(C, {supervisor_start, Idx, AutoShutdown =/= never}).
 
 %% SPEC §6.5: the conductor appends to the receiver's mailbox or journals a drop,
 %% when it gets the send with the worker's next message.
@@ -117,12 +138,19 @@ spawn(Mod, K, Args, Sup, Restart) ->
             end
     end.
 
+%% A start that fails or is ignored does not fail the spawner (SPEC §19.4 [R38]):
+%% gen_server:start returns {error, R} or ignore, start_child {error, {R, _}} or
+%% {ok, undefined}; the name is consumed all the same.
 start(Target, Mod, Start, none, _Restart) ->
-    {ok, _} = Target:start_worker(Mod, Start),
-    ok;
+    case Target:start_worker(Mod, Start) of
+        {ok, _} -> ok;
+        {error, _} -> ok;
+        ignore -> ok
+    end;
 start(Target, Mod, Start = {_, _, _, Sup, _}, SupPid, Restart) ->
     try Target:start_child(Mod, Sup, SupPid, Start, Restart) of
-        {ok, _Pid} -> ok
+        {ok, _Pid} -> ok;  % {ok, undefined}: ignored
+        {error, _} -> ok
     catch
         exit:{noproc, _} -> noproc
     end.
