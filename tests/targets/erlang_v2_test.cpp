@@ -97,7 +97,6 @@ std::vector<RunSettings> three_seeds() {
 // The v2 profile without what the erlang target does not implement yet.
 gen::Profile implemented() {
   gen::Profile p = gen::profile_named("v2");
-  p.w_link = p.w_unlink = p.w_monitor = p.w_demonitor = p.w_trap_exit = p.w_exit_signal = p.w_exit_kill = 0;
   p.w_call = p.w_reply = p.w_api = 0;
   return p;
 }

@@ -106,12 +106,13 @@ class ErlangEmitter : public Walker {
     w_.line("-behaviour(gen_server).");
     w_.line("-export([init/1, handle_info/2, handle_call/3, handle_cast/2, terminate/2]).");
     w_.line("-export([kind_name/1, spawn_prefix/1, supervisors/0, roots/0, given/0]).");
-    w_.line("-export([new_state/3, init_body/2, dispatch/4, fields/2]).");
+    w_.line("-export([new_state/3, init_body/2, dispatch/4, fields/2, version/0]).");
     w_.line("%% A state built just before a stop or fail is discarded with the process (SPEC 6.4).");
     w_.line("-compile(nowarn_ignored).");
     w_.line("%% The operators of SPEC section 5, exact on int64 (targets/erlang/runtime/concord_ops.erl).");
     w_.line("-import(concord_ops, " + std::string(kOperators) + ").");
     callbacks();
+    w_.line("version() -> " + std::to_string(p_.version) + ".");
     system();
     kinds();
     for (size_t k = 0; k < p_.kinds.size(); k++)
@@ -213,6 +214,29 @@ class ErlangEmitter : public Walker {
     w_.line("throw({concord_exit, " + (s.exprs.empty() ? std::string("normal") : expr(s.exprs[0])) + "}),");
   }
   void on_ignore(const Stmt&) override { w_.line("throw(concord_ignore),"); }
+
+  // SPEC §16.2: the glue does each for real (concord_worker), the conductor keeps
+  // the books and the order. Not yet with supervisors: a supervised exit's
+  // pending item against held signals (§17.2) is still to be written.
+  void on_trap_exit(const Stmt& s) override { w_.line("concord_worker:trap_exit(" + expr(s.exprs[0]) + "),"); }
+  void on_link(const Stmt& s) override { glue("link", s); }
+  void on_unlink(const Stmt& s) override { glue("unlink", s); }
+  void on_monitor(const Stmt& s) override { glue("monitor", s); }
+  void on_demonitor(const Stmt& s) override { glue("demonitor", s); }
+  void on_exit(const Stmt& s) override {
+    unsupervised_only("exit");
+    std::string to = expr(s.exprs[0]);
+    w_.line("concord_worker:exit_signal(" + to + ", " + (s.kill ? std::string("kill") : expr(s.exprs[1])) + "),");
+  }
+  void glue(const char* what, const Stmt& s) {
+    unsupervised_only(what);
+    w_.line(std::string("concord_worker:") + what + "(" + expr(s.exprs[0]) + "),");
+  }
+  void unsupervised_only(const char* what) const {
+    if (p_.supervisor_count > 0)
+      throw Unsupported(std::string("erlang target: version 2 '") + what +
+                        "' in a program with supervisors is not supported yet");
+  }
   void on_fail(const Stmt& s) override { w_.line("throw({concord_exit, {fail, " + bin(s.name) + "}}),"); }
 
   void set_field(int32_t field, const std::string& value) {

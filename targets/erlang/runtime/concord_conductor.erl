@@ -57,6 +57,7 @@
     pid,      % the live process, or undefined
     started,  % the number of its latest start among the run's starts (orders children, concord_target)
     sup,      % index of its supervisor, or none
+    last,     % its latest pid, alive or not (a dead pid names it after its exit, SPEC §16.2)
     mailbox   % queue of {From, Tag, Args}; empty unless alive
 }).
 
@@ -95,6 +96,16 @@
     retry_names = #{},   % the pid of a failed start -> its name
     restarted = #{},     % names started during the reaction
     gave_up = #{},       % supervisor pid -> true: OTP reported it reached its restart intensity
+    %% Version 2 (SPEC §16, §17): the conductor's books of what the program linked
+    %% and monitored, which say which signals an exit makes and in which order;
+    %% what each signal does is OTP's (concord_worker:apply_signal/3).
+    v2 = false,          % the program is version 2: workers are watched during their turns
+    tomb,                % a dead pid, for names that never lived
+    links = #{},         % id -> ordset of ids
+    monitors = [],       % [{Number, Holder, Target}] in creation order
+    mon_seq = 0,
+    signals,             % the signal queue: {Kind, FromName, FromPid, ToId, ToPid, Reason}
+    self_signal,         % the exit signal a worker sent itself in this turn, until it dies
     %% The result's journal, failures and decisions, rendered as they become final
     %% (concord_json): binaries off the process heap, so that a long journal costs
     %% the garbage collector nothing.
@@ -106,8 +117,11 @@
 %% Runs the program once; returns the result line as iodata.
 run(Target, Mod, Seed, Limit, Max) ->
     Sups = list_to_tuple([#sup{name = N, parent = P} || {N, P} <- tuple_to_list(Mod:supervisors())]),
+    {Tomb, TombRef} = spawn_monitor(fun() -> ok end),
+    receive {'DOWN', TombRef, process, _, _} -> ok end,
+    V2 = erlang:function_exported(Mod, version, 0) andalso Mod:version() >= 2,
     St0 = #st{target = Target, mod = Mod, limit = Limit, max = Max, rng = Seed, ready = concord_ready:new(),
-              sups = Sups},
+              sups = Sups, v2 = V2, tomb = Tomb, signals = queue:new()},
     {Starter, St1} = start_roots(St0),
     St2 = lists:foldl(fun({To, Tag, Args}, S) -> send(null, To, Tag, Args, S) end, St1, ?GIVEN(Mod:given())),
     {Outcome, St3} = turns(St2),
@@ -148,12 +162,14 @@ starter(Target, Mod, C) ->
                               {ok, _} -> ok;
                               {error, _} -> ok;
                               ignore -> ok
-                          end;
+                          end,
+                          ok = concord_worker:sync(C, settle);  % SPEC §17.2: after each root
                      ({supervisor, Idx}) ->
                           case Target:start_supervisor(Mod, C, Idx) of
                               {ok, _} -> ok;
                               {error, _} -> receive {'EXIT', _, _} -> ok end
-                          end
+                          end,
+                          ok = concord_worker:sync(C, settle)
                   end, Mod:roots()),
     C ! {roots_started, self()},
     receive never -> ok end.
@@ -180,18 +196,35 @@ turn(N, St = #st{ready = R, procs = Procs}) ->
     St1 = journal({deliver, Turn, N, P#proc.name, From, Tag, Args},
                   St#st{turn = Turn, rng = Rng, ready = R1, procs = Procs#{Id := P#proc{mailbox = Q}}}),
     Pid ! {'$concord_turn', Tag, Args},
-    case turn_wait(Pid, St1) of
-        {alive, Out, St2} -> sends(P#proc.name, Out, St2);
-        {{exit, Reason}, Out, St2} -> ended(Id, Pid, Reason, sends(P#proc.name, Out, St2))
-    end.
+    Mon = St#st.v2 andalso erlang:monitor(process, Pid),  % version 2: it may die of its own exit signal
+    Name = P#proc.name,
+    St3 = case turn_wait(Pid, Mon, St1) of
+              {alive, Out, St2} -> sends(Name, Out, St2);
+              {{exit, Reason}, Out, St2} -> ended(Id, Pid, Reason, sends(Name, Out, St2));
+              {self_exit, Out, St2} ->  % trapping, unsupervised: its gen_server stops now (SPEC §16.3)
+                  {Why, St4} = await(sends(Name, Out, St2), fun({'DOWN', Ref, process, _, W}) when Ref =:= Mon -> {true, W};
+                                                                 (_) -> false
+                                                              end),
+                  self_exited(Id, Why, St4);
+              {{died, Why}, [], St2} ->  % its exit signal to itself (SPEC §16.3)
+                  self_exited(Id, Why, St2)
+          end,
+    Mon =:= false orelse erlang:demonitor(Mon, [flush]),
+    settle_signals(St3).
 
 %% Events in arrival order until the worker says how its handler ended, with the
 %% sends it made since its last message.
-turn_wait(Pid, St) ->
+turn_wait(Pid, Mon, St) ->
     receive
         {done, Pid, Status, Out} -> {Status, Out, St};
-        Msg -> turn_wait(Pid, event(Msg, St))
+        {'DOWN', Mon, process, _, Why} -> {{died, Why}, [], St};
+        Msg -> turn_wait(Pid, Mon, event(Msg, St))
     end.
+
+self_exited(Id, Why, St = #st{self_signal = Sent}) ->
+    #proc{name = Name} = maps:get(Id, St#st.procs),
+    St1 = journal({signal, St#st.turn, exit, Name, Name, Sent, exit}, St#st{self_signal = undefined}),
+    exited(Id, Why, St1).
 
 %% A worker ended itself (stop, fail, a runtime failure): journal it, and if it is
 %% supervised, follow its supervisor's reaction to the end (SPEC §6.4, §7.8).
@@ -397,6 +430,50 @@ handle({gave_up, Pid}, St = #st{gave_up = G}) -> St#st{gave_up = G#{Pid => true}
 handle(Other, _St) -> error({unexpected_message, Other}).
 
 request(started, _Pid, St) -> {ok, St};
+request(settle, _Pid, St) -> {ok, settle_signals(St)};  % after a root's start, inside a spawn (SPEC §17.2)
+request({link, Name}, Pid, St = #st{links = L}) ->
+    case named(Name, St) of
+        {Y, YPid, true} ->
+            X = maps:get(Pid, St#st.pids),
+            L1 = L#{X => ordsets:add_element(Y, maps:get(X, L, [])), Y => ordsets:add_element(X, maps:get(Y, L, []))},
+            {{YPid, true}, St#st{links = L1}};
+        {_, Dead, false} -> {{Dead, false}, St}
+    end;
+request({unlink, Name}, Pid, St = #st{links = L}) ->
+    case named(Name, St) of
+        {Y, YPid, true} ->
+            X = maps:get(Pid, St#st.pids),
+            L1 = L#{X => ordsets:del_element(Y, maps:get(X, L, [])), Y => ordsets:del_element(X, maps:get(Y, L, []))},
+            {YPid, St#st{links = L1}};
+        {_, Dead, false} -> {Dead, St}
+    end;
+request({monitor, Name}, Pid, St = #st{monitors = Ms, mon_seq = N}) ->
+    case named(Name, St) of
+        {Y, YPid, true} -> {{YPid, true}, St#st{monitors = Ms ++ [{N, maps:get(Pid, St#st.pids), Y}], mon_seq = N + 1}};
+        {_, Dead, false} -> {{Dead, false}, St}
+    end;
+request({demonitor, Name}, Pid, St = #st{monitors = Ms}) ->
+    X = maps:get(Pid, St#st.pids),
+    case named(Name, St) of
+        {Y, YPid, true} ->
+            case lists:splitwith(fun({_, H, T}) -> not (H =:= X andalso T =:= Y) end, Ms) of
+                {Before, [_ | After]} -> {YPid, St#st{monitors = Before ++ After}};
+                {_, []} -> {none, St}
+            end;
+        _ -> {none, St}
+    end;
+request({exit_signal, Name, Reason}, Pid, St = #st{signals = Q}) ->
+    case named(Name, St) of
+        {Y, YPid, true} ->
+            #proc{name = From} = maps:get(maps:get(Pid, St#st.pids), St#st.procs),
+            {YPid, St#st{signals = queue:in({exit, From, Pid, Y, YPid, Reason}, Q)}};  % SPEC §16.2: queued
+        _ -> {none, St}  % [R19/dead_target]
+    end;
+request({self_signal, Reason, _Effect}, _Pid, St) -> {ok, St#st{self_signal = Reason}};
+request({own_signal, Kind, Name, Reason}, Pid, St) ->
+    #proc{name = Me} = maps:get(maps:get(Pid, St#st.pids), St#st.procs),
+    St1 = journal({signal, St#st.turn, Kind, Name, Me, Reason, message}, St),
+    {ok, send(Name, Me, tag_of(Kind), [Name, Reason], St1)};
 request({exit, Reason}, Pid, St) ->  % terminated by its supervisor (SPEC §7.5)
     {ok, exited(maps:get(Pid, St#st.pids), Reason, St)};
 %% SPEC §19.1: a start that failed (R) or was ignored (normal). Not an exit its
@@ -435,7 +512,7 @@ started(Pid, Name, K, Sup, St = #st{ids = Ids, procs = Procs, pids = Pids}) ->
                     #{Name := Known} -> {Known, St};
                     _ -> {St#st.next_id, St#st{next_id = St#st.next_id + 1, ids = Ids#{Name => St#st.next_id}}}
                 end,
-    P = #proc{name = Name, kind = K, pid = Pid, started = St#st.starts, sup = Sup, mailbox = queue:new()},
+    P = #proc{name = Name, kind = K, pid = Pid, last = Pid, started = St#st.starts, sup = Sup, mailbox = queue:new()},
     St2 = St1#st{procs = Procs#{Id => P}, pids = Pids#{Pid => Id}, live = St#st.live + 1, starts = St#st.starts + 1,
                  pending_spawn = undefined, restarted = restarted(Name, St1)},
     journal({start, St#st.turn, Name, (St#st.mod):kind_name(K)}, St2).
@@ -447,12 +524,79 @@ retry_slot(Sup, Pid, Name, St = #st{retries = Rs, retry_names = Names}) ->
 restarted(Name, #st{settling = true, restarted = R}) -> R#{Name => true};
 restarted(_, #st{restarted = R}) -> R.
 
-%% SPEC §6.4: the process is gone; its mailbox and state with it.
+%% SPEC §6.4, §17.1: the process is gone; its mailbox and state with it; the exit
+%% event; its links and monitors go, and its signals are queued: links by
+%% ascending id, then one down per monitor on it, in creation order.
 exited(Id, Reason, St = #st{procs = Procs, pids = Pids}) ->
     P = #proc{name = Name, pid = Pid} = maps:get(Id, Procs),
     St1 = St#st{procs = Procs#{Id := P#proc{pid = undefined, mailbox = queue:new()}},
                 pids = maps:remove(Pid, Pids), live = St#st.live - 1, ready = concord_ready:remove(St#st.ready, Id)},
-    journal({exit, St#st.turn, Name, Reason}, St1).
+    St2 = journal({exit, St#st.turn, Name, Reason}, St1),
+    case St2 of
+        #st{links = L, monitors = []} when map_size(L) =:= 0 -> St2;
+        _ -> queue_signals(Id, Name, Pid, Reason, St2)
+    end.
+
+queue_signals(Id, Name, Pid, Reason, St = #st{links = Links0, monitors = Mons, procs = Procs}) ->
+    Linked = maps:get(Id, Links0, []),
+    Links = lists:foldl(fun(Y, L) -> L#{Y := ordsets:del_element(Id, maps:get(Y, L))} end, maps:remove(Id, Links0),
+                        Linked),
+    Watchers = [H || {_, H, T} <- Mons, T =:= Id],
+    PidOf = fun(Y) -> (maps:get(Y, Procs))#proc.pid end,
+    New = [{link, Name, Pid, Y, PidOf(Y), Reason} || Y <- Linked] ++
+          [{down, Name, Pid, H, PidOf(H), Reason} || H <- Watchers],
+    St#st{links = Links, monitors = [M || M = {_, H, T} <- Mons, T =/= Id, H =/= Id],
+          signals = queue:join(St#st.signals, queue:from_list(New))}.
+
+%% SPEC §17.2 step 1: the queued signals, one at a time, each applied by OTP in
+%% the receiver (concord_worker:apply_signal/3), or, for kill, by exit/2 itself.
+settle_signals(St = #st{signals = Q}) ->
+    case queue:out(Q) of
+        {empty, _} -> St;
+        {{value, S}, Q1} -> settle_signals(apply_signal(S, St#st{signals = Q1}))
+    end.
+
+apply_signal({Kind, From, FromPid, To, ToPid, Reason}, St) ->
+    case maps:get(To, St#st.procs) of
+        #proc{pid = ToPid, name = ToName} when ToPid =/= undefined ->
+            Mon = erlang:monitor(process, ToPid),
+            case Reason of
+                kill -> exit(ToPid, kill);
+                _ -> ToPid ! {'$concord_signal', Kind, FromPid}
+            end,
+            case await(St, fun({signal_done, P, Res}) when P =:= ToPid -> {true, Res};
+                              ({'DOWN', R, process, _, Why}) when R =:= Mon -> {true, {died, Why}};
+                              (_) -> false
+                           end) of
+                {{died, Why}, St1} ->
+                    Shown = case Reason of kill -> kill; _ -> Why end,
+                    exited(To, Why, journal({signal, St1#st.turn, Kind, From, ToName, Shown, exit}, St1));
+                {{Effect, Why}, St1} ->
+                    erlang:demonitor(Mon, [flush]),
+                    St2 = journal({signal, St1#st.turn, Kind, From, ToName, Why, Effect}, St1),
+                    case Effect of
+                        message -> send(From, ToName, tag_of(Kind), [From, Why], St2);
+                        ignore -> St2
+                    end
+            end;
+        _ ->
+            St  % its receiver has exited since: discarded (SPEC §16.3)
+    end.
+
+tag_of(down) -> <<"down">>;
+tag_of(_) -> <<"exit">>.
+
+%% A name's pid for link, monitor and exit: {Pid, true} when alive, else a dead
+%% pid (its last, or the tombstone) and false: OTP then says noproc itself.
+named(Name, #st{ids = Ids, procs = Procs, tomb = Tomb}) ->
+    case Ids of
+        #{Name := Id} ->
+            case maps:get(Id, Procs) of
+                #proc{pid = undefined, last = Last} -> {Id, Last, false};
+                #proc{pid = Pid} -> {Id, Pid, true}
+            end;
+        _ -> {none, Tomb, false}
+    end.
 
 sends(_From, [], St) -> St;
 sends(From, [{To, Tag, Args} | Out], St) -> sends(From, Out, send(From, To, Tag, Args, St)).

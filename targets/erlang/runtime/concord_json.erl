@@ -43,6 +43,10 @@ event({drop, Turn, From, To, Tag, Args}) ->
 event({exit, Turn, Name, Reason}) ->
     <<"{\"ev\":\"exit\",\"turn\":", (integer_to_binary(Turn))/binary, ",\"name\":", (name(Name))/binary,
       ",\"reason\":", (string(reason(Reason)))/binary, "}">>;
+event({signal, Turn, Kind, From, To, Reason, Effect}) ->
+    <<"{\"ev\":\"signal\",\"turn\":", (integer_to_binary(Turn))/binary, ",\"kind\":\"", (atom_to_binary(Kind))/binary,
+      "\",\"from\":", (name(From))/binary, ",\"to\":", (name(To))/binary, ",\"reason\":", (string(reason(Reason)))/binary,
+      ",\"effect\":\"", (atom_to_binary(Effect))/binary, "\"}">>;
 event({decision, Turn, Sup, Proc, Action}) ->
     <<"{\"ev\":\"decision\",\"turn\":", (integer_to_binary(Turn))/binary, ",\"supervisor\":", (name(Sup))/binary,
       ",\"process\":", (name(Proc))/binary, ",\"action\":\"", (atom_to_binary(Action))/binary, "\"}">>.
@@ -72,6 +76,7 @@ reason(normal) -> <<"normal">>;
 reason(shutdown) -> <<"shutdown">>;
 reason(killed) -> <<"killed">>;
 reason(noproc) -> <<"noproc">>;
+reason(kill) -> <<"kill">>;
 reason({fail, Code}) -> Code;
 reason(Other) -> iolist_to_binary(io_lib:format("~0p", [Other])).
 

@@ -17,6 +17,8 @@
 %% The gen_server callbacks of the worker's module, each called with that module first.
 -export([init/2, handle_info/3, handle_call/4, handle_cast/3, terminate/3]).
 -export([supervisor_started/2, supervisor_started/3, send/3, spawn/5, sync/2]).
+%% Version 2 (SPEC §16.2): links, monitors, exit signals, trapping exits.
+-export([trap_exit/1, link/1, unlink/1, monitor/1, demonitor/1, exit_signal/2]).
 
 -ifdef('FAULT_SENDS_LOST_ON_FAIL').
 -define(SENT(Reason, Out), case Reason of normal -> Out; _ -> [] end).  % planted fault: a failure loses its sends
@@ -35,8 +37,14 @@
 %% gen_server:init/1 of a worker. Start = {Conductor, Kind, Name, SupIdx | none, Args}.
 init(Mod, {C, K, Name, Sup, Args}) ->
     %% A supervised worker traps exits so that its supervisor's `shutdown` reaches
-    %% terminate/2, which reports it (SPEC §7.5).
-    Sup =/= none andalso process_flag(trap_exit, true),
+    %% terminate/2, which reports it (SPEC §7.5). Every worker traps at the OTP
+    %% level, so that each link signal, exit/2 signal and 'DOWN' reaching it is a
+    %% message the glue holds until the conductor says it is its turn (SPEC §17;
+    %% apply_signal/3). The program's own flag is '$concord_trap'.
+    process_flag(trap_exit, true),
+    put('$concord_trap', false),
+    put('$concord_held', []),
+    put('$concord_monitors', #{}),
     put('$concord_conductor', C),
     put('$concord_self', Name),
     put('$concord_out', []),
@@ -66,15 +74,26 @@ handle_info(_, {'$concord_turn', Tag, Args}, W = #w{mod = Mod, kind = K, state =
     try Mod:dispatch(K, Tag, Args, S) of
         no_handler -> end_turn({fail, <<"NO_HANDLER">>}, W);
         S1 ->
-            C ! {done, self(), alive, take_out()},
-            {noreply, W#w{state = S1}}
+            case erase('$concord_self_exit') of
+                true ->  % SPEC §16.3: gen_server stops on its own 'EXIT' once the callback is done
+                    C ! {done, self(), self_exit, take_out()},
+                    {noreply, W#w{state = S1, own_exit = true}};
+                _ ->
+                    C ! {done, self(), alive, take_out()},
+                    {noreply, W#w{state = S1}}
+            end
     catch
         throw:{concord_exit, Reason} -> end_turn(Reason, W);
         Class:Error:Stack ->
             C ! {crashed, self(), {Class, Error, Stack}},
             {stop, normal, W#w{own_exit = true}}
     end;
-handle_info(_, _Other, W) ->  % e.g. an 'EXIT' from a process spawned through us: not ours
+handle_info(_, {'$concord_signal', Kind, From}, W) ->
+    apply_signal(Kind, From, W#w.conductor),
+    {noreply, W};
+handle_info(_, Signal = {'EXIT', _, _}, W) -> hold(Signal), {noreply, W};
+handle_info(_, Signal = {'DOWN', _, process, _, _}, W) -> hold(Signal), {noreply, W};
+handle_info(_, _Other, W) ->
     {noreply, W}.
 
 %% The process exits with Reason, which its supervisor sees as OTP does: `normal`
@@ -131,6 +150,7 @@ spawn(Mod, K, Args, Sup, Restart) ->
         {ok, Name, SupPid, Target} ->
             case start(Target, Mod, {C, K, Name, Sup, Args}, SupPid, Restart) of
                 ok ->
+                    ok = sync(C, settle),  % SPEC §17.2: the spawner is blocked meanwhile (§16.6)
                     Name;
                 noproc ->
                     C ! {spawn_failed, self()},
@@ -159,10 +179,180 @@ start(Target, Mod, Start = {_, _, _, Sup, _}, SupPid, Restart) ->
 sync(C, Request) ->
     Ref = erlang:monitor(process, C),
     C ! {sync, self(), Ref, Request},
+    sync_wait(C, Ref).
+
+%% While it waits (blocked, SPEC §16.6), a worker still takes its signals when the
+%% conductor says so.
+sync_wait(C, Ref) ->
     receive
         {Ref, Reply} ->
             erlang:demonitor(Ref, [flush]),
             Reply;
+        {'$concord_signal', Kind, From} ->
+            apply_signal(Kind, From, C),
+            sync_wait(C, Ref);
         {'DOWN', Ref, process, _, Why} ->
             exit({conductor_gone, Why})
     end.
+
+%% --- version 2: links, monitors, exit signals (SPEC §16) ----------------------------
+
+trap_exit(V) -> put('$concord_trap', V =/= 0), ok.
+
+me() -> get('$concord_self').
+
+%% link(e): with the real flag set to the program's, OTP decides: link/1 to a dead
+%% pid raises noproc, or, trapping, an 'EXIT' noproc arrives, which is the
+%% message (SPEC §16.2 [R20]). The conductor names the pid (a dead one when no
+%% process is named e) and records the link.
+link(Name) ->
+    case Name =:= me() of
+        true -> ok;
+        false ->
+            C = get('$concord_conductor'),
+            flush(C),
+            {Pid, Alive} = sync(C, {link, Name}),
+            Trap = get('$concord_trap'),
+            process_flag(trap_exit, Trap),
+            try erlang:link(Pid) of
+                true -> ok
+            catch
+                error:noproc -> throw({concord_exit, {fail, <<"NOPROC">>}})
+            after
+                process_flag(trap_exit, true)
+            end,
+            Alive orelse own_signal(C, link, Name, receive {'EXIT', Pid, R} -> R end),
+            ok
+    end.
+
+unlink(Name) ->
+    case Name =:= me() of
+        true -> ok;
+        false ->
+            C = get('$concord_conductor'),
+            flush(C),
+            true = erlang:unlink(sync(C, {unlink, Name})),
+            ok
+    end.
+
+%% monitor(e): a real monitor; on a dead pid its 'DOWN' (noproc) comes at once and
+%% is the message (SPEC §16.2 [R25]). Monitoring itself: nothing, never fires.
+monitor(Name) ->
+    case Name =:= me() of
+        true -> ok;
+        false ->
+            C = get('$concord_conductor'),
+            flush(C),
+            {Pid, Alive} = sync(C, {monitor, Name}),
+            Ref = erlang:monitor(process, Pid),
+            case Alive of
+                true -> put('$concord_monitors', maps:update_with(Pid, fun(Rs) -> Rs ++ [Ref] end, [Ref],
+                                                                  get('$concord_monitors')));
+                false -> own_signal(C, down, Name, receive {'DOWN', Ref, process, _, R} -> R end)
+            end,
+            ok
+    end.
+
+%% demonitor(e): the oldest monitor on e goes (SPEC §16.2 [R26]).
+demonitor(Name) ->
+    C = get('$concord_conductor'),
+    flush(C),
+    case sync(C, {demonitor, Name}) of
+        none -> ok;
+        Pid ->
+            case get('$concord_monitors') of
+                #{Pid := [Ref | Rest]} ->
+                    erlang:demonitor(Ref),
+                    put('$concord_monitors', (get('$concord_monitors'))#{Pid := Rest});
+                _ -> ok
+            end
+    end,
+    ok.
+
+%% exit(e, r): to another process, a real exit/2 now, which the receiver holds
+%% until the conductor's turn for it (kill, untrappable, is sent by the conductor
+%% at that turn). To itself, at once, with the real flag set to the program's
+%% (SPEC §16.3 [R19]): not trapping, it dies (normal too); trapping and
+%% unsupervised, gen_server stops on its parent's (its own) 'EXIT' once the
+%% callback is done.
+exit_signal(Name, Reason) ->
+    C = get('$concord_conductor'),
+    flush(C),
+    case Name =:= me() of
+        false ->
+            case sync(C, {exit_signal, Name, Reason}) of
+                Pid when is_pid(Pid), Reason =/= kill -> erlang:exit(Pid, Reason);
+                _ -> ok
+            end;
+        true ->
+            Trap = get('$concord_trap') andalso Reason =/= kill,
+            case Trap of
+                true ->
+                    case get('$concord_self_exit') of
+                        true -> ok;  % the first one stops it
+                        _ ->
+                            ok = sync(C, {self_signal, Reason, message}),
+                            put('$concord_self_exit', true),
+                            erlang:exit(self(), Reason)
+                    end;
+                false ->
+                    ok = sync(C, {self_signal, Reason, exit}),
+                    process_flag(trap_exit, false),
+                    erlang:exit(self(), Reason),
+                    receive after 1000 -> ok end,  % it dies here (normal too); ERTS decides
+                    process_flag(trap_exit, true)
+            end
+    end,
+    ok.
+
+%% A link or monitor to a name with no live process: the message is its own.
+own_signal(C, Kind, Name, Reason) -> ok = sync(C, {own_signal, Kind, Name, Reason}).
+
+hold(Signal) -> put('$concord_held', get('$concord_held') ++ [Signal]).
+
+%% The conductor's turn for a held signal from pid From (SPEC §16.3): the oldest
+%% 'EXIT' (link, exit) or 'DOWN' (down) from From, held or still to come. Trapping
+%% (the program's flag), it is the message; otherwise the 'EXIT' is replayed with
+%% the real flag off: a helper links to us and exits with the same reason, and
+%% ERTS decides: we die with it, or ignore it (normal) and see the helper's 'DOWN',
+%% which comes after its link signal (one sender, in order).
+apply_signal(Kind, From, C) ->
+    Signal = take_held(Kind, From),
+    Reason = element(tuple_size(Signal), Signal),
+    Result = case Kind =:= down orelse get('$concord_trap') of
+                 true ->
+                     Kind =:= down andalso forget_monitor(From, element(2, Signal)),
+                     {message, Reason};
+                 false ->
+                     replay(Reason),
+                     {ignore, Reason}
+             end,
+    C ! {signal_done, self(), Result}.
+
+take_held(Kind, From) ->
+    Match = fun({'EXIT', F, _}) when Kind =/= down -> F =:= From;
+               ({'DOWN', _, process, F, _}) when Kind =:= down -> F =:= From;
+               (_) -> false
+            end,
+    Held = get('$concord_held'),
+    case lists:splitwith(fun(S) -> not Match(S) end, Held) of
+        {Before, [S | After]} ->
+            put('$concord_held', Before ++ After),
+            S;
+        {_, []} ->
+            receive
+                S = {'EXIT', F, _} when Kind =/= down, F =:= From -> S;
+                S = {'DOWN', _, process, F, _} when Kind =:= down, F =:= From -> S
+            end
+    end.
+
+forget_monitor(Pid, Ref) ->
+    Ms = get('$concord_monitors'),
+    put('$concord_monitors', Ms#{Pid => lists:delete(Ref, maps:get(Pid, Ms, []))}).
+
+replay(Reason) ->
+    Self = self(),
+    process_flag(trap_exit, false),
+    {_, Ref} = spawn_monitor(fun() -> erlang:link(Self), erlang:exit(Reason) end),
+    receive {'DOWN', Ref, process, _, _} -> ok end,
+    process_flag(trap_exit, true).
