@@ -127,17 +127,16 @@ supervisor s one_for_one intensity 1 auto_shutdown any_significant {
 process f = F();
 )"))
                    .empty());
-  for (const char* stmt : {"link(self);", "unlink(self);", "monitor(self);", "demonitor(self);", "exit(self, BOOM);",
-                           "r = call a() to self;", "reply 1;", "terminate_child(s, @w);"}) {  // with a supervisor
+  for (const char* stmt : {"r = call a() to self;", "reply 1;", "terminate_child(s, @w);"}) {
     std::string src = std::string("concord 2;\nkind W() { state r: int = 0; on a() { ") + stmt +
                       " } }\nsupervisor s one_for_one intensity 1 { permanent process w = W(); }\n";
     EXPECT_THROW(emit_erlang(checked(src)), Unsupported) << stmt;
   }
-  // Links, monitors and exit signals: so far only in programs without supervisors.
-  EXPECT_FALSE(emit_erlang(checked("concord 2;\nkind W() { init { trap_exit(1); link(@v); monitor(@v); } "
-                                   "on a() { exit(@v, kill); unlink(@v); demonitor(@v); } }\n"
-                                   "process w = W();\nprocess v = W();\n"))
-                   .empty());
+  EXPECT_FALSE(
+      emit_erlang(checked("concord 2;\nkind W() { init { trap_exit(1); link(@v); monitor(@v); } "
+                          "on a() { exit(@v, kill); unlink(@v); demonitor(@v); } }\n"
+                          "process w = W();\nsupervisor s one_for_one intensity 1 { permanent process v = W(); }\n"))
+          .empty());
 }
 
 }  // namespace

@@ -232,11 +232,11 @@ class ErlangEmitter : public Walker {
     unsupervised_only(what);
     w_.line(std::string("concord_worker:") + what + "(" + expr(s.exprs[0]) + "),");
   }
-  void unsupervised_only(const char* what) const {
-    if (p_.supervisor_count > 0)
-      throw Unsupported(std::string("erlang target: version 2 '") + what +
-                        "' in a program with supervisors is not supported yet");
-  }
+  void unsupervised_only(const char*) const {}
+  // A trapping worker blocked when its supervisor terminates it is killed once
+  // this runs out (SPEC §16.6 [R50]); nothing answers it meanwhile, so the time
+  // only needs to be long enough for a worker that is not blocked to stop.
+  std::string worker_shutdown() const { return p_.version >= 2 ? "1000" : "5000"; }
   void on_fail(const Stmt& s) override { w_.line("throw({concord_exit, {fail, " + bin(s.name) + "}}),"); }
 
   void set_field(int32_t field, const std::string& value) {
@@ -299,11 +299,19 @@ class ErlangEmitter : public Walker {
       std::string start = "{worker, {C, " + std::to_string(pd->kind_index) + ", " + bin(pd->name) + ", " + sup + ", [" +
                           exprs(pd->args, 0) + "]}}";
       return "#{id => " + bin(pd->name) + ", start => {gen_server, start_link, [?MODULE, " + start +
-             ", []]}, restart => " + restart + ", shutdown => 5000, type => worker, modules => [?MODULE]}";
+             ", []]}, restart => " + restart + ", shutdown => " + worker_shutdown() +
+             ", type => worker, modules => [?MODULE]}";
     }
     const SupervisorDecl& s = std::get<SupervisorDecl>(c.decl);
-    return "#{id => " + bin(s.name) + ", start => {supervisor, start_link, [?MODULE, {supervisor, C, " +
-           std::to_string(s.index) + "}]}, restart => " + restart +
+    std::string init = "{supervisor, C, " + std::to_string(s.index) + "}";
+    // Version 2: OTP's supervisor as supervisor:start_link/2 starts it, with the
+    // conductor's sys debug hook (concord_worker:sup_hook/3, SPEC §17.2).
+    std::string start = p_.version >= 2
+                            ? "{gen_server, start_link, [supervisor, {self, ?MODULE, " + init +
+                                  "}, [{debug, [{install, {fun concord_worker:sup_hook/3, {concord_hook, C, " +
+                                  std::to_string(s.index) + "}}}]}]]}"
+                            : "{supervisor, start_link, [?MODULE, " + init + "]}";
+    return "#{id => " + bin(s.name) + ", start => " + start + ", restart => " + restart +
            ", shutdown => infinity, type => supervisor, modules => [?MODULE]}";
   }
 

@@ -68,7 +68,9 @@
     pid,            % its latest incarnation
     monitor,        % our monitor of that incarnation
     alive = false,
-    auto = false    % its auto_shutdown flag is not never (SPEC §21)
+    auto = false,   % its auto_shutdown flag is not never (SPEC §21)
+    restarts = 0,   % version 2: the restarts OTP has counted in this incarnation (#state.restarts)
+    pending = []    % version 2: its pending exits, [{Name, Pid}] in order (SPEC §17.3)
 }).
 
 -record(st, {
@@ -106,6 +108,15 @@
     mon_seq = 0,
     signals,             % the signal queue: {Kind, FromName, FromPid, ToId, ToPid, Reason}
     self_signal,         % the exit signal a worker sent itself in this turn, until it dies
+    %% Version 2 supervision (SPEC §17.2, §17.3): supervisors stay suspended
+    %% (sys:suspend) but while the conductor lets one handle its pending items;
+    %% their sys hook (concord_worker:sup_hook/3) says when each is handled.
+    running = none,      % the supervisor handling its pending items
+    handling = none,     % what it handles: {Name, SlotKey}
+    slot_seq = 0,
+    decided = #{},       % slot key -> {Supervisor, Child, Action}, until the events are placed
+    resumed = [],        % supervisors resumed for a spawn, suspended again when it settles
+    final = #{},         % version 2, at the end: supervisor index -> its children, in start order
     %% The result's journal, failures and decisions, rendered as they become final
     %% (concord_json): binaries off the process heap, so that a long journal costs
     %% the garbage collector nothing.
@@ -124,7 +135,8 @@ run(Target, Mod, Seed, Limit, Max) ->
               sups = Sups, v2 = V2, tomb = Tomb, signals = queue:new()},
     {Starter, St1} = start_roots(St0),
     St2 = lists:foldl(fun({To, Tag, Args}, S) -> send(null, To, Tag, Args, S) end, St1, ?GIVEN(Mod:given())),
-    {Outcome, St3} = turns(St2),
+    {Outcome, St3a} = turns(St2),
+    St3 = final_children(St3a),
     os:getenv("CONCORD_ERLANG_STATS") =:= false orelse print_stats(St3),
     Result = concord_json:result(result(Seed, Outcome, St3)),
     cleanup(Starter, St3),
@@ -207,10 +219,14 @@ turn(N, St = #st{ready = R, procs = Procs}) ->
                                                               end),
                   self_exited(Id, Why, St4);
               {{died, Why}, [], St2} ->  % its exit signal to itself (SPEC §16.3)
-                  self_exited(Id, Why, St2)
+                  self_exited(Id, Why, St2);
+              {gone, [], St2} ->  % a signal ended it while a spawn settled (SPEC §17.2): already journaled
+                  St2
           end,
-    Mon =:= false orelse erlang:demonitor(Mon, [flush]),
-    settle_signals(St3).
+    case Mon of
+        false -> St3;
+        _ -> erlang:demonitor(Mon, [flush]), settle_all(St3)
+    end.
 
 %% Events in arrival order until the worker says how its handler ended, with the
 %% sends it made since its last message.
@@ -218,16 +234,149 @@ turn_wait(Pid, Mon, St) ->
     receive
         {done, Pid, Status, Out} -> {Status, Out, St};
         {'DOWN', Mon, process, _, Why} -> {{died, Why}, [], St};
-        Msg -> turn_wait(Pid, Mon, event(Msg, St))
+        Msg ->
+            St1 = event(Msg, St),
+            case is_map_key(Pid, St1#st.pids) of
+                true -> turn_wait(Pid, Mon, St1);
+                false -> {gone, [], St1}
+            end
     end.
 
 self_exited(Id, Why, St = #st{self_signal = Sent}) ->
     #proc{name = Name} = maps:get(Id, St#st.procs),
     St1 = journal({signal, St#st.turn, exit, Name, Name, Sent, exit}, St#st{self_signal = undefined}),
-    exited(Id, Why, St1).
+    own_exit(Id, Why, St1).
+
+%% SPEC §17.1 step 4: an exit that is not its supervisor's doing is a pending exit
+%% of the supervisor.
+own_exit(Id, Reason, St) ->
+    #proc{name = Name, pid = Pid, sup = Sup} = maps:get(Id, St#st.procs),
+    St1 = exited(Id, Reason, St),
+    case Sup of
+        none -> St1;
+        _ ->
+            case element(Sup + 1, St1#st.sups) of
+                S = #sup{alive = true, pending = Ps} ->
+                    St1#st{sups = setelement(Sup + 1, St1#st.sups, S#sup{pending = Ps ++ [{Name, Pid}]})};
+                _ -> St1
+            end
+    end.
+
+%% SPEC §17.2: signals first; then the supervisor last in pre-order among those
+%% with pending items handles them all; again until neither applies. Its events
+%% wait (settling) until every decision is known, then go in place.
+settle_all(St = #st{settling = Outer}) ->
+    St1 = settle_loop(St#st{settling = true}),
+    St2 = note_dead_supervisors(St1),
+    Events = place_decisions(lists:reverse(St2#st.pending), St2#st.decided, St2#st.turn),
+    lists:foldl(fun record/2, St2#st{pending = [], decided = #{}, settling = Outer}, Events).
+
+settle_loop(St) ->
+    St1 = settle_signals(St),
+    case [I || I <- lists:seq(tuple_size(St1#st.sups) - 1, 0, -1),
+               #sup{alive = true, pending = [_ | _]} <- [element(I + 1, St1#st.sups)]] of
+        [] -> St1;
+        [Idx | _] -> settle_loop(run_supervisor(Idx, St1))
+    end.
+
+%% Resumes supervisor Idx and follows it (its sys hook) until it has handled its
+%% pending exits and its retries, or died; then suspends it again.
+run_supervisor(Idx, St) ->
+    #sup{pid = SPid} = element(Idx + 1, St#st.sups),
+    Mon = erlang:monitor(process, SPid),
+    St1 = sys_request(SPid, resume, St#st{running = Idx, handling = none}),
+    run_loop(Idx, SPid, Mon, St1).
+
+run_loop(Idx, SPid, Mon, St) ->
+    receive
+        {'DOWN', Mon, process, _, _} ->
+            St1 = note_dead_supervisors(gone(Idx, SPid, St)),
+            St1#st{running = none, handling = none};
+        {sync, SPid, Ref, {sup_in, Idx, Msg}} ->
+            St1 = sup_in(Idx, Msg, note_dead_supervisors(St)),  % a child supervisor's failed start came first
+            SPid ! {Ref, ok},
+            run_loop(Idx, SPid, Mon, St1);
+        {sync, SPid, Ref, {sup_out, Idx, Entries, Count}} ->
+            {Done, St1} = sup_out(Idx, Entries, Count, note_dead_supervisors(St)),
+            SPid ! {Ref, ok},
+            case Done of
+                true ->
+                    erlang:demonitor(Mon, [flush]),
+                    St2 = sys_request(SPid, suspend, St1),
+                    St2#st{running = none};
+                false ->
+                    run_loop(Idx, SPid, Mon, St1)
+            end;
+        Msg ->
+            run_loop(Idx, SPid, Mon, event(Msg, St))
+    end.
+
+%% It is about to handle a pending exit (or a retry, SPEC §19.3): the decision goes
+%% here in the journal.
+sup_in(Idx, {'EXIT', Pid, _}, St = #st{sups = Sups}) ->
+    S = #sup{pending = Ps} = element(Idx + 1, Sups),
+    case lists:keyfind(Pid, 2, Ps) of
+        {Name, Pid} ->
+            slot(Name, St#st{sups = setelement(Idx + 1, Sups, S#sup{pending = lists:keydelete(Pid, 2, Ps)})});
+        false ->
+            St  % a failed start's, or a child it terminated itself: not a pending exit
+    end;
+sup_in(_Idx, {'$gen_cast', {try_again_restart, Name}}, St) ->
+    slot(Name, St).
+
+slot(Name, St = #st{slot_seq = N}) ->
+    journal({slot, {h, N}}, St#st{handling = {Name, {h, N}}, slot_seq = N + 1}).
+
+%% It handled one message: the decision is OTP's, read from its state: its
+%% restart count grew (restart, SPEC §7.2-7.4, §19.3), or the child is gone from
+%% its list (remove) or not (keep). A pending exit of a child its reaction
+%% terminated meanwhile no longer shows in the list: consumed (SPEC §17.3). Done
+%% when nothing is pending and no retry is to come.
+sup_out(Idx, Entries, Count, St = #st{sups = Sups, handling = H, decided = D}) ->
+    S = #sup{name = SupName, restarts = Before, pending = Ps} = element(Idx + 1, Sups),
+    D1 = case H of
+             none -> D;
+             {Name, Key} ->
+                 Action = if
+                              Count > Before -> restart;
+                              true ->
+                                  case lists:keymember(Name, 1, Entries) of
+                                      true -> keep;
+                                      false -> remove
+                                  end
+                          end,
+                 D#{Key => {SupName, Name, Action}}
+         end,
+    Ps1 = [P || P <- Ps, lists:member(P, Entries)],
+    St1 = St#st{sups = setelement(Idx + 1, Sups, S#sup{restarts = Count, pending = Ps1}), handling = none, decided = D1},
+    {Ps1 =:= [] andalso not lists:keymember(restarting, 2, Entries), St1}.
+
+%% It died handling: it gave up (OTP's report) or shut down (SPEC §21).
+gone(_Idx, _SPid, St = #st{handling = none}) -> St;
+gone(Idx, SPid, St = #st{handling = {Name, Key}, decided = D, gave_up = G}) ->
+    #sup{name = SupName, auto = Auto} = element(Idx + 1, St#st.sups),
+    Action = case Auto andalso not is_map_key(SPid, G) of
+                 true -> auto_shutdown;
+                 false -> give_up
+             end,
+    St#st{decided = D#{Key => {SupName, Name, Action}}, gave_up = maps:remove(SPid, G)}.
+
+%% A system message (sys:suspend/1, sys:resume/1), sent by hand so that events
+%% are handled while it is answered.
+sys_request(Pid, Request, St) ->
+    Ref = erlang:monitor(process, Pid),
+    Pid ! {system, {self(), Ref}, Request},
+    {_, St1} = await(St, fun({R, ok}) when R =:= Ref -> {true, ok};
+                            ({'DOWN', R, process, _, _}) when R =:= Ref -> {true, gone};
+                            (_) -> false
+                         end),
+    erlang:demonitor(Ref, [flush]),
+    St1.
 
 %% A worker ended itself (stop, fail, a runtime failure): journal it, and if it is
 %% supervised, follow its supervisor's reaction to the end (SPEC §6.4, §7.8).
+ended(Id, _Pid, Reason, St = #st{v2 = true}) ->
+    own_exit(Id, Reason, St);
 ended(Id, Pid, Reason, St) ->
     #proc{name = Name, sup = Sup} = maps:get(Id, St#st.procs),
     St1 = exited(Id, Reason, St),
@@ -381,8 +530,24 @@ supervisor_exited(Idx, St = #st{sups = Sups, downs = Downs}) ->
     St1 = St#st{sups = setelement(Idx + 1, Sups, S#sup{alive = false}), downs = Downs1},
     St2 = journal({exit, St#st.turn, Name, Reason}, St1),
     case S#sup.parent of
+        P when St#st.v2 -> sup_exit_pending(Idx, P, Name, Pid, St2);
         P when Failed, P =/= none -> retry_slot(P, Pid, Name, St2);  % its parent's restart of it failed
         _ -> journal({slot, Pid}, St2)
+    end.
+
+%% Version 2 (SPEC §17.1): its own pending items are dropped; if it exited by
+%% itself (it was the one handling: giving up, auto_shutdown), its exit is a
+%% pending exit of its parent.
+sup_exit_pending(Idx, Parent, Name, Pid, St = #st{sups = Sups, running = Running}) ->
+    Sups1 = setelement(Idx + 1, Sups, (element(Idx + 1, Sups))#sup{pending = []}),
+    case Parent of
+        _ when Running =/= Idx; Parent =:= none -> St#st{sups = Sups1};
+        _ ->
+            PS = #sup{alive = Alive, pending = Ps} = element(Parent + 1, Sups1),
+            case Alive of
+                true -> St#st{sups = setelement(Parent + 1, Sups1, PS#sup{pending = Ps ++ [{Name, Pid}]})};
+                false -> St#st{sups = Sups1}
+            end
     end.
 
 %% Each decision goes where its slot is: right after the exit it is about.
@@ -427,10 +592,17 @@ handle({'DOWN', Ref, process, _, Reason}, St = #st{downs = Downs, down_seq = N})
     St#st{downs = Downs#{Ref => {N, Reason}}, down_seq = N + 1};  % a supervisor's: used when its exit is noted
 handle({crashed, Pid, Info}, _St) -> error({worker_crashed, Pid, Info});
 handle({gave_up, Pid}, St = #st{gave_up = G}) -> St#st{gave_up = G#{Pid => true}};  % concord_reports
+handle({Ref, ok}, St) when is_reference(Ref) -> St;  % a held supervisor's answer to its suspension
 handle(Other, _St) -> error({unexpected_message, Other}).
 
 request(started, _Pid, St) -> {ok, St};
-request(settle, _Pid, St) -> {ok, settle_signals(St)};  % after a root's start, inside a spawn (SPEC §17.2)
+request(settle, _Pid, St = #st{v2 = false}) -> {ok, St};
+request(settle, _Pid, St = #st{resumed = Resumed}) ->  % after a root's start, inside a spawn (SPEC §17.2)
+    St1 = lists:foldl(fun(P, S) -> sys_request(P, suspend, S) end, St#st{resumed = []}, Resumed),
+    {ok, settle_all(St1)};
+request({sup_in, _, _}, _Pid, St) -> {ok, St};  % a supervisor that is not handling pending items
+request({sup_out, Idx, _, Count}, _Pid, St = #st{sups = Sups}) ->
+    {ok, St#st{sups = setelement(Idx + 1, Sups, (element(Idx + 1, Sups))#sup{restarts = Count})}};
 request({link, Name}, Pid, St = #st{links = L}) ->
     case named(Name, St) of
         {Y, YPid, true} ->
@@ -484,13 +656,17 @@ request({start_ended, Reason}, Pid, St) ->
     #proc{name = Name, sup = Sup} = maps:get(Id, St#st.procs),
     St1 = exited(Id, Reason, St),
     {ok, case Reason of
-             _ when Reason =:= normal; Sup =:= none; not St1#st.settling -> St1;
+             _ when Reason =:= normal; Sup =:= none; not St1#st.settling; St1#st.v2 -> St1;
              _ -> retry_slot(Sup, Pid, Name, St1)
          end};
 request({supervisor_start, Idx, Auto}, Pid, St = #st{sups = Sups}) ->
     S = element(Idx + 1, Sups),
     Mon = erlang:monitor(process, Pid),
-    St1 = St#st{sups = setelement(Idx + 1, Sups, S#sup{pid = Pid, monitor = Mon, alive = true, auto = Auto})},
+    St1 = St#st{sups = setelement(Idx + 1, Sups, S#sup{pid = Pid, monitor = Mon, alive = true, auto = Auto,
+                                                       restarts = 0, pending = []})},
+    %% Version 2: held from the start (SPEC §17.2); the suspension takes effect when
+    %% its init is done, and its answer is not waited for.
+    St#st.v2 andalso (Pid ! {system, {self(), make_ref()}, suspend}),
     {ok, journal({start, St#st.turn, S#sup.name, <<"supervisor">>}, St1)};
 request({spawn, _K, _Sup}, _Pid, St = #st{live = Live, max = Max}) when Live >= Max ->
     {system_limit, St};  % SPEC §6.6 step 1
@@ -503,7 +679,16 @@ request({spawn, K, Sup}, _Pid, St = #st{target = Target, mod = Mod, spawned = Sp
                  none -> none;
                  _ -> (element(Sup + 1, Sups))#sup.pid
              end,
-    {{ok, Name, SupPid, Target}, St#st{spawned = Sp#{Counter => N}, pending_spawn = Counter}}.
+    %% Version 2: a held supervisor is resumed for start_child, and held again
+    %% when the spawn settles.
+    St1 = case Sup of
+              _ when not St#st.v2; Sup =:= none -> St;
+              _ -> case element(Sup + 1, Sups) of
+                       #sup{alive = true} -> (sys_request(SupPid, resume, St))#st{resumed = [SupPid | St#st.resumed]};
+                       _ -> St
+                   end
+          end,
+    {{ok, Name, SupPid, Target}, St1#st{spawned = Sp#{Counter => N}, pending_spawn = Counter}}.
 
 %% SPEC §6.7: a worker came to life (declared, spawned or restarted); a name keeps
 %% its first id.
@@ -570,7 +755,7 @@ apply_signal({Kind, From, FromPid, To, ToPid, Reason}, St) ->
                            end) of
                 {{died, Why}, St1} ->
                     Shown = case Reason of kill -> kill; _ -> Why end,
-                    exited(To, Why, journal({signal, St1#st.turn, Kind, From, ToName, Shown, exit}, St1));
+                    own_exit(To, Why, journal({signal, St1#st.turn, Kind, From, ToName, Shown, exit}, St1));
                 {{Effect, Why}, St1} ->
                     erlang:demonitor(Mon, [flush]),
                     St2 = journal({signal, St1#st.turn, Kind, From, ToName, Why, Effect}, St1),
@@ -652,7 +837,33 @@ result(Seed, Outcome, St = #st{mod = Mod, procs = Procs}) ->
       failures => St#st.failures, decisions => St#st.decisions, processes => Processes, alive => Alive,
       supervisors => Sups}.
 
+%% Version 2: the held supervisors' children, from OTP's own state (sys:get_state/1
+%% answers a suspended process), asked by hand so that a supervisor's hook is
+%% answered meanwhile. #state.children's ids are newest first.
+final_children(St = #st{v2 = false}) -> St;
+final_children(St = #st{sups = Sups}) ->
+    lists:foldl(fun(Idx, S) ->
+                        case element(Idx + 1, Sups) of
+                            #sup{alive = true, pid = Pid} ->
+                                Ref = erlang:monitor(process, Pid),
+                                Pid ! {system, {self(), Ref}, get_state},
+                                {State, S1} = await(S, fun({R, Answer}) when R =:= Ref -> {true, Answer};
+                                                                (_) -> false
+                                                             end),
+                                erlang:demonitor(Ref, [flush]),
+                                {Ids, Db} = element(4, State),
+                                Entries = [{Id, child_pid(element(2, maps:get(Id, Db)))} || Id <- lists:reverse(Ids)],
+                                S1#st{final = (S1#st.final)#{Idx => Entries}};
+                            _ -> S
+                        end
+                end, St, lists:seq(0, tuple_size(Sups) - 1)).
+
+child_pid({restarting, _}) -> restarting;
+child_pid(P) -> P.
+
 %% The result wants start order (SPEC §7.7): entries/4 has it.
+supervisor_result(Idx, St = #st{final = Final}) when is_map_key(Idx, Final) ->
+    {(element(Idx + 1, St#st.sups))#sup.name, true, [{Id, is_pid(Child)} || {Id, Child} <- maps:get(Idx, Final)]};
 supervisor_result(Idx, St) ->
     case element(Idx + 1, St#st.sups) of
         #sup{name = Name, alive = false} -> {Name, false, []};

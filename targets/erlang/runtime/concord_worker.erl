@@ -19,6 +19,7 @@
 -export([supervisor_started/2, supervisor_started/3, send/3, spawn/5, sync/2]).
 %% Version 2 (SPEC §16.2): links, monitors, exit signals, trapping exits.
 -export([trap_exit/1, link/1, unlink/1, monitor/1, demonitor/1, exit_signal/2]).
+-export([sup_hook/3]).
 
 -ifdef('FAULT_SENDS_LOST_ON_FAIL').
 -define(SENT(Reason, Out), case Reason of normal -> Out; _ -> [] end).  % planted fault: a failure loses its sends
@@ -43,6 +44,8 @@ init(Mod, {C, K, Name, Sup, Args}) ->
     %% apply_signal/3). The program's own flag is '$concord_trap'.
     process_flag(trap_exit, true),
     put('$concord_trap', false),
+    put('$concord_sup', Sup),
+    Sup =/= none andalso put('$concord_parent', hd(get('$ancestors'))),
     put('$concord_held', []),
     put('$concord_monitors', #{}),
     put('$concord_conductor', C),
@@ -179,18 +182,28 @@ start(Target, Mod, Start = {_, _, _, Sup, _}, SupPid, Restart) ->
 sync(C, Request) ->
     Ref = erlang:monitor(process, C),
     C ! {sync, self(), Ref, Request},
-    sync_wait(C, Ref).
+    %% Terminated by its supervisor while blocked (SPEC §16.6 [R50]): not
+    %% trapping, it goes at once, as a receive with the real flag off would;
+    %% trapping, the 'EXIT' waits behind the receive until the supervisor's
+    %% shutdown time runs out and it kills us.
+    Parent = case get('$concord_trap') of
+                 false -> get('$concord_parent');
+                 _ -> none
+             end,
+    sync_wait(C, Ref, Parent).
 
 %% While it waits (blocked, SPEC §16.6), a worker still takes its signals when the
 %% conductor says so.
-sync_wait(C, Ref) ->
+sync_wait(C, Ref, Parent) ->
     receive
         {Ref, Reply} ->
             erlang:demonitor(Ref, [flush]),
             Reply;
         {'$concord_signal', Kind, From} ->
             apply_signal(Kind, From, C),
-            sync_wait(C, Ref);
+            sync_wait(C, Ref, Parent);
+        {'EXIT', P, Reason} when P =:= Parent ->
+            exit(Reason);
         {'DOWN', Ref, process, _, Why} ->
             exit({conductor_gone, Why})
     end.
@@ -286,7 +299,12 @@ exit_signal(Name, Reason) ->
             end;
         true ->
             Trap = get('$concord_trap') andalso Reason =/= kill,
+            Supervised = get('$concord_sup') =/= none,
             case Trap of
+                true when Supervised ->  % its 'EXIT' is a message [R19/self_supervised_trapping_*]
+                    Self = self(),
+                    erlang:exit(Self, Reason),
+                    own_signal(C, exit, Name, receive {'EXIT', Self, R} -> R end);
                 true ->
                     case get('$concord_self_exit') of
                         true -> ok;  % the first one stops it
@@ -309,6 +327,29 @@ exit_signal(Name, Reason) ->
 own_signal(C, Kind, Name, Reason) -> ok = sync(C, {own_signal, Kind, Name, Reason}).
 
 hold(Signal) -> put('$concord_held', get('$concord_held') ++ [Signal]).
+
+%% The sys debug hook of a version 2 supervisor (installed by its start, SPEC
+%% §17.2): before it handles a child's 'EXIT' or a retry, and after each message
+%% it handled, it tells the conductor, with OTP's own state: its children
+%% ({Id, Pid | undefined | restarting} from #state.children) and how many restarts
+%% it has counted (#state.restarts, OTP 25's stdlib 4.2 record layout). The
+%% conductor holds it there while other supervisors or signals go first.
+sup_hook(Hook = {concord_hook, C, Idx}, {in, Msg = {'EXIT', _, _}}, _Name) ->
+    ok = sync(C, {sup_in, Idx, Msg}),
+    Hook;
+sup_hook(Hook = {concord_hook, C, Idx}, {in, Msg = {'$gen_cast', {try_again_restart, _}}}, _Name) ->
+    ok = sync(C, {sup_in, Idx, Msg}),
+    Hook;
+sup_hook(Hook = {concord_hook, C, Idx}, {noreply, State}, _Name) ->
+    {Ids, Db} = element(4, State),
+    Entries = [{Id, child_pid(element(2, maps:get(Id, Db)))} || Id <- Ids],
+    ok = sync(C, {sup_out, Idx, Entries, length(element(8, State))}),
+    Hook;
+sup_hook(Hook, _Event, _Name) ->
+    Hook.
+
+child_pid({restarting, _}) -> restarting;
+child_pid(P) -> P.
 
 %% The conductor's turn for a held signal from pid From (SPEC §16.3): the oldest
 %% 'EXIT' (link, exit) or 'DOWN' (down) from From, held or still to come. Trapping
