@@ -223,6 +223,28 @@ class ErlangEmitter : public Walker {
   void on_unlink(const Stmt& s) override { glue("unlink", s); }
   void on_monitor(const Stmt& s) override { glue("monitor", s); }
   void on_demonitor(const Stmt& s) override { glue("demonitor", s); }
+  // SPEC §18: the glue makes the real gen_server:call and gen_server:reply.
+  void on_call(const Stmt& s) override {
+    std::string to = expr(s.exprs[0]);
+    std::string args = exprs(s.exprs, 1);
+    const char* type = "any";
+    if (s.slot2 >= 0) {
+      switch (kind_->state[static_cast<size_t>(s.slot2)].type) {
+        case Type::Int: type = "int"; break;
+        case Type::Addr: type = "addr"; break;
+        case Type::Reason: type = "reason"; break;
+      }
+    }
+    // The state so far goes along: a run can end while the caller waits (deadlock).
+    std::string call =
+        "concord_worker:call(" + to + ", " + bin(s.name) + ", [" + args + "], " + type + ", " + state_ + ")";
+    if (s.slot2 >= 0)
+      set_field(s.slot2, call);
+    else
+      w_.line(call + ",");
+  }
+  void on_reply(const Stmt& s) override { w_.line("concord_worker:reply(" + expr(s.exprs[0]) + "),"); }
+
   void on_exit(const Stmt& s) override {
     unsupervised_only("exit");
     std::string to = expr(s.exprs[0]);

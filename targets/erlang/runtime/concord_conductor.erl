@@ -104,7 +104,12 @@
     v2 = false,          % the program is version 2: workers are watched during their turns
     tomb,                % a dead pid, for names that never lived
     links = #{},         % id -> ordset of ids
-    monitors = [],       % [{Number, Holder, Target}] in creation order
+    monitors = [],       % [{Number, Holder, Target, down | call}] in creation order
+    waiting = #{},       % caller id -> {CalleeName, CallId, none | {value, V}} (SPEC §18)
+    call_seq = 0,
+    helpers = [],        % the processes that make callers' real gen_server:calls
+    frozen = #{},        % waiting caller id -> its state when it began to wait
+    watch = #{},         % version 2: our monitor of each worker -> its id (a death nobody reports)
     mon_seq = 0,
     signals,             % the signal queue: {Kind, FromName, FromPid, ToId, ToPid, Reason}
     self_signal,         % the exit signal a worker sent itself in this turn, until it dies
@@ -191,6 +196,7 @@ starter(Target, Mod, C) ->
 turns(St = #st{turn = T, limit = T}) -> {turn_limit, St};
 turns(St = #st{ready = R}) ->
     case concord_ready:size(R) of
+        0 when map_size(St#st.waiting) > 0 -> {deadlock, St};  % SPEC §18.3
         0 -> {quiescent, St};
         N -> turns(turn(N, St))
     end.
@@ -200,18 +206,34 @@ turn(N, St = #st{ready = R, procs = Procs}) ->
     Id = concord_ready:nth(R, X rem N),
     Turn = St#st.turn + 1,
     P = #proc{pid = Pid, mailbox = Q0} = maps:get(Id, Procs),
-    {{value, {From, Tag, Args}}, Q} = queue:out(Q0),
-    R1 = case queue:is_empty(Q) of
-             true -> concord_ready:remove(R, Id);
-             false -> R
-         end,
-    St1 = journal({deliver, Turn, N, P#proc.name, From, Tag, Args},
-                  St#st{turn = Turn, rng = Rng, ready = R1, procs = Procs#{Id := P#proc{mailbox = Q}}}),
-    Pid ! {'$concord_turn', Tag, Args},
+    St1 = case St#st.waiting of
+              #{Id := {Callee, _, {value, V}}} ->  % its reply came: it resumes (SPEC §18.3)
+                  Pid ! '$concord_resume',
+                  journal({resume, Turn, N, P#proc.name, Callee, V},
+                          St#st{turn = Turn, rng = Rng, ready = concord_ready:remove(R, Id),
+                                waiting = maps:remove(Id, St#st.waiting), frozen = maps:remove(Id, St#st.frozen)});
+              _ ->
+                  {{value, Message}, Q} = queue:out(Q0),
+                  R1 = case queue:is_empty(Q) of
+                           true -> concord_ready:remove(R, Id);
+                           false -> R
+                       end,
+                  St0 = St#st{turn = Turn, rng = Rng, ready = R1, procs = Procs#{Id := P#proc{mailbox = Q}}},
+                  case Message of
+                      {From, Tag, Args} ->
+                          Pid ! {'$concord_turn', Tag, Args},
+                          journal({deliver, Turn, N, P#proc.name, From, Tag, Args}, St0);
+                      {From, Tag, Args, CallId} ->  % a call message (SPEC §18.1)
+                          Pid ! {'$concord_turn', Tag, Args, CallId},
+                          journal({call, Turn, N, P#proc.name, From, Tag, Args}, St0)
+                  end
+          end,
     Mon = St#st.v2 andalso erlang:monitor(process, Pid),  % version 2: it may die of its own exit signal
     Name = P#proc.name,
     St3 = case turn_wait(Pid, Mon, St1) of
-              {alive, Out, St2} -> sends(Name, Out, St2);
+              {alive, Out, St2} -> ready_again(Id, sends(Name, Out, St2));
+              {{waiting, Helper, State}, Out, St2} ->
+                  (sends(Name, Out, St2))#st{helpers = [Helper | St2#st.helpers], frozen = (St2#st.frozen)#{Id => State}};
               {{exit, Reason}, Out, St2} -> ended(Id, Pid, Reason, sends(Name, Out, St2));
               {self_exit, Out, St2} ->  % trapping, unsupervised: its gen_server stops now (SPEC §16.3)
                   {Why, St4} = await(sends(Name, Out, St2), fun({'DOWN', Ref, process, _, W}) when Ref =:= Mon -> {true, W};
@@ -240,6 +262,17 @@ turn_wait(Pid, Mon, St) ->
                 true -> turn_wait(Pid, Mon, St1);
                 false -> {gone, [], St1}
             end
+    end.
+
+%% After a resumed turn, a process with mail is ready again.
+ready_again(Id, St = #st{procs = Procs, ready = R}) ->
+    case maps:get(Id, Procs) of
+        #proc{pid = Pid, mailbox = Q} when Pid =/= undefined ->
+            case queue:is_empty(Q) orelse is_map_key(Id, St#st.waiting) of
+                true -> St;
+                false -> St#st{ready = concord_ready:add(R, Id)}
+            end;
+        _ -> St
     end.
 
 self_exited(Id, Why, St = #st{self_signal = Sent}) ->
@@ -588,6 +621,18 @@ handle({sync, Pid, Ref, Request}, St) ->
     St1;
 handle({spawn_failed, _Pid}, St = #st{pending_spawn = K, spawned = Sp}) ->
     St#st{spawned = Sp#{K := maps:get(K, Sp) - 1}, pending_spawn = undefined};
+handle({'DOWN', Ref, process, Pid, Reason}, St = #st{watch = Watch}) when is_map_key(Ref, Watch) ->
+    %% A worker's death that nothing reported: a trapping worker blocked when its
+    %% supervisor terminated it, killed once the shutdown time ran out (SPEC §16.6
+    %% [R50]). Any other death has been journaled already.
+    %% Only a supervisor's reaction kills so; elsewhere the death is the one the
+    %% conductor waits for with its own monitor.
+    {Id, Watch1} = maps:take(Ref, Watch),
+    St1 = St#st{watch = Watch1},
+    case maps:get(Id, St1#st.procs) of
+        #proc{pid = Pid} when St1#st.running =/= none -> exited(Id, Reason, St1);
+        _ -> St1
+    end;
 handle({'DOWN', Ref, process, _, Reason}, St = #st{downs = Downs, down_seq = N}) ->
     St#st{downs = Downs#{Ref => {N, Reason}}, down_seq = N + 1};  % a supervisor's: used when its exit is noted
 handle({crashed, Pid, Info}, _St) -> error({worker_crashed, Pid, Info});
@@ -621,14 +666,15 @@ request({unlink, Name}, Pid, St = #st{links = L}) ->
     end;
 request({monitor, Name}, Pid, St = #st{monitors = Ms, mon_seq = N}) ->
     case named(Name, St) of
-        {Y, YPid, true} -> {{YPid, true}, St#st{monitors = Ms ++ [{N, maps:get(Pid, St#st.pids), Y}], mon_seq = N + 1}};
+        {Y, YPid, true} ->
+            {{YPid, true}, St#st{monitors = Ms ++ [{N, maps:get(Pid, St#st.pids), Y, down}], mon_seq = N + 1}};
         {_, Dead, false} -> {{Dead, false}, St}
     end;
 request({demonitor, Name}, Pid, St = #st{monitors = Ms}) ->
     X = maps:get(Pid, St#st.pids),
     case named(Name, St) of
         {Y, YPid, true} ->
-            case lists:splitwith(fun({_, H, T}) -> not (H =:= X andalso T =:= Y) end, Ms) of
+            case lists:splitwith(fun({_, H, T, K}) -> not (H =:= X andalso T =:= Y andalso K =:= down) end, Ms) of
                 {Before, [_ | After]} -> {YPid, St#st{monitors = Before ++ After}};
                 {_, []} -> {none, St}
             end;
@@ -642,6 +688,34 @@ request({exit_signal, Name, Reason}, Pid, St = #st{signals = Q}) ->
         _ -> {none, St}  % [R19/dead_target]
     end;
 request({self_signal, Reason, _Effect}, _Pid, St) -> {ok, St#st{self_signal = Reason}};
+%% SPEC §18.1: to itself, or to no live process, the real call fails at once; to
+%% a live callee, the call message joins its mailbox, the caller holds a monitor
+%% on it and waits.
+request({call, To, Tag, Args}, Pid, St = #st{monitors = Ms, mon_seq = N, call_seq = CallId}) ->
+    X = maps:get(Pid, St#st.pids),
+    #proc{name = Me} = maps:get(X, St#st.procs),
+    case named(To, St) of
+        _ when To =:= Me -> {{direct, Pid}, St};
+        {Y, YPid, true} ->
+            St1 = St#st{monitors = Ms ++ [{N, X, Y, call}], mon_seq = N + 1, call_seq = CallId + 1,
+                        waiting = (St#st.waiting)#{X => {To, CallId, none}}, ready = concord_ready:remove(St#st.ready, X)},
+            {{wait, YPid, CallId}, append(Y, {Me, Tag, Args, CallId}, St1)};
+        {_, Dead, false} -> {{direct, Dead}, St}
+    end;
+request({own_signal, call, Name, Reason}, Pid, St) ->  % a call to no live process [R31]
+    #proc{name = Me} = maps:get(maps:get(Pid, St#st.pids), St#st.procs),
+    {ok, journal({signal, St#st.turn, call, Name, Me, Reason, exit}, St)};
+%% SPEC §18.1: the first reply whose caller still waits makes it ready; its call
+%% monitor goes.
+request({reply, CallId, V}, _Pid, St = #st{waiting = W}) ->
+    case [X || {X, {_, C, none}} <- maps:to_list(W), C =:= CallId] of
+        [X] ->
+            {Callee, _, none} = maps:get(X, W),
+            Ms = [M || M = {_, H, _, K} <- St#st.monitors, not (H =:= X andalso K =:= call)],
+            {ok, St#st{waiting = W#{X := {Callee, CallId, {value, V}}}, monitors = Ms,
+                       ready = concord_ready:add(St#st.ready, X)}};
+        [] -> {ok, St}
+    end;
 request({own_signal, Kind, Name, Reason}, Pid, St) ->
     #proc{name = Me} = maps:get(maps:get(Pid, St#st.pids), St#st.procs),
     St1 = journal({signal, St#st.turn, Kind, Name, Me, Reason, message}, St),
@@ -698,7 +772,11 @@ started(Pid, Name, K, Sup, St = #st{ids = Ids, procs = Procs, pids = Pids}) ->
                     _ -> {St#st.next_id, St#st{next_id = St#st.next_id + 1, ids = Ids#{Name => St#st.next_id}}}
                 end,
     P = #proc{name = Name, kind = K, pid = Pid, last = Pid, started = St#st.starts, sup = Sup, mailbox = queue:new()},
-    St2 = St1#st{procs = Procs#{Id => P}, pids = Pids#{Pid => Id}, live = St#st.live + 1, starts = St#st.starts + 1,
+    St1a = case St1#st.v2 of
+               true -> St1#st{watch = (St1#st.watch)#{erlang:monitor(process, Pid) => Id}};
+               false -> St1
+           end,
+    St2 = St1a#st{procs = Procs#{Id => P}, pids = Pids#{Pid => Id}, live = St#st.live + 1, starts = St#st.starts + 1,
                  pending_spawn = undefined, restarted = restarted(Name, St1)},
     journal({start, St#st.turn, Name, (St#st.mod):kind_name(K)}, St2).
 
@@ -716,7 +794,8 @@ exited(Id, Reason, St = #st{procs = Procs, pids = Pids}) ->
     P = #proc{name = Name, pid = Pid} = maps:get(Id, Procs),
     St1 = St#st{procs = Procs#{Id := P#proc{pid = undefined, mailbox = queue:new()}},
                 pids = maps:remove(Pid, Pids), live = St#st.live - 1, ready = concord_ready:remove(St#st.ready, Id)},
-    St2 = journal({exit, St#st.turn, Name, Reason}, St1),
+    St2 = journal({exit, St#st.turn, Name, Reason}, St1#st{waiting = maps:remove(Id, St1#st.waiting),
+                                                                    frozen = maps:remove(Id, St1#st.frozen)}),
     case St2 of
         #st{links = L, monitors = []} when map_size(L) =:= 0 -> St2;
         _ -> queue_signals(Id, Name, Pid, Reason, St2)
@@ -726,11 +805,11 @@ queue_signals(Id, Name, Pid, Reason, St = #st{links = Links0, monitors = Mons, p
     Linked = maps:get(Id, Links0, []),
     Links = lists:foldl(fun(Y, L) -> L#{Y := ordsets:del_element(Id, maps:get(Y, L))} end, maps:remove(Id, Links0),
                         Linked),
-    Watchers = [H || {_, H, T} <- Mons, T =:= Id],
+    Watchers = [{K, H} || {_, H, T, K} <- Mons, T =:= Id],
     PidOf = fun(Y) -> (maps:get(Y, Procs))#proc.pid end,
     New = [{link, Name, Pid, Y, PidOf(Y), Reason} || Y <- Linked] ++
-          [{down, Name, Pid, H, PidOf(H), Reason} || H <- Watchers],
-    St#st{links = Links, monitors = [M || M = {_, H, T} <- Mons, T =/= Id, H =/= Id],
+          [{K, Name, Pid, H, PidOf(H), Reason} || {K, H} <- Watchers],
+    St#st{links = Links, monitors = [M || M = {_, H, T, _} <- Mons, T =/= Id, H =/= Id],
           signals = queue:join(St#st.signals, queue:from_list(New))}.
 
 %% SPEC §17.2 step 1: the queued signals, one at a time, each applied by OTP in
@@ -756,6 +835,10 @@ apply_signal({Kind, From, FromPid, To, ToPid, Reason}, St) ->
                 {{died, Why}, St1} ->
                     Shown = case Reason of kill -> kill; _ -> Why end,
                     own_exit(To, Why, journal({signal, St1#st.turn, Kind, From, ToName, Shown, exit}, St1));
+                {{failed, Why}, St1} ->  % a waiting caller whose callee exited (SPEC §18.2)
+                    erlang:demonitor(Mon, [flush]),
+                    St2 = journal({signal, St1#st.turn, call, From, ToName, Why, exit}, St1),
+                    own_exit(To, {fail, concord_worker:code(Why)}, St2);
                 {{Effect, Why}, St1} ->
                     erlang:demonitor(Mon, [flush]),
                     St2 = journal({signal, St1#st.turn, Kind, From, ToName, Why, Effect}, St1),
@@ -791,19 +874,25 @@ send(From, To, Tag, Args, St = #st{ids = Ids, procs = Procs}) ->
     case Ids of
         #{To := Id} ->
             case maps:get(Id, Procs) of
-                P = #proc{pid = Pid, mailbox = Q} when Pid =/= undefined ->
-                    ?ROOM(Q),
-                    Ready = case queue:is_empty(Q) of
-                                true -> concord_ready:add(St#st.ready, Id);
-                                false -> St#st.ready
-                            end,
-                    St#st{procs = Procs#{Id := P#proc{mailbox = ?ENQUEUE({From, Tag, Args}, Q)}}, ready = Ready};
+                #proc{pid = Pid} when Pid =/= undefined ->
+                    append(Id, {From, Tag, Args}, St);
                 _ ->
                     drop(From, To, Tag, Args, St)
             end;
         _ ->
             drop(From, To, Tag, Args, St)
     end.
+
+%% A message joins a live worker's mailbox; it is ready unless it waits in a call
+%% (SPEC §18.3).
+append(Id, Message, St = #st{procs = Procs}) ->
+    P = #proc{mailbox = Q} = maps:get(Id, Procs),
+    ?ROOM(Q),
+    Ready = case queue:is_empty(Q) andalso not is_map_key(Id, St#st.waiting) of
+                true -> concord_ready:add(St#st.ready, Id);
+                false -> St#st.ready
+            end,
+    St#st{procs = Procs#{Id := P#proc{mailbox = ?ENQUEUE(Message, Q)}}, ready = Ready}.
 
 drop(From, To, Tag, Args, St) -> journal({drop, St#st.turn, From, To, Tag, Args}, St).
 
@@ -830,8 +919,11 @@ result(Seed, Outcome, St = #st{mod = Mod, procs = Procs}) ->
     Ids = lists:seq(0, St#st.next_id - 1),
     Processes = [{Id, Name, Mod:kind_name(K)} || Id <- Ids, #proc{name = Name, kind = K} <- [maps:get(Id, Procs)]],
     Alive = [{Name, Mod:fields(K, S)}
-             || Id <- Ids, #proc{name = Name, pid = Pid} <- [maps:get(Id, Procs)], Pid =/= undefined,
-                {K, S} <- [gen_server:call(Pid, concord_state, infinity)]],
+             || Id <- Ids, #proc{name = Name, pid = Pid, kind = Kind} <- [maps:get(Id, Procs)], Pid =/= undefined,
+                {K, S} <- [case St#st.frozen of
+                               #{Id := Frozen} -> {Kind, Frozen};  % waiting in a call (SPEC §18.3)
+                               _ -> gen_server:call(Pid, concord_state, infinity)
+                           end]],
     Sups = [supervisor_result(Idx, St) || Idx <- lists:seq(0, tuple_size(St#st.sups) - 1)],
     #{run => {Seed, St#st.limit, St#st.max}, outcome => Outcome, turns => St#st.turn, journal => St#st.journal,
       failures => St#st.failures, decisions => St#st.decisions, processes => Processes, alive => Alive,
@@ -884,7 +976,8 @@ print_stats(#st{procs = Procs, live = Live}) ->
 
 %% Nothing of a run outlives it. Supervisors go first, so that none restarts a
 %% worker killed after it.
-cleanup(Starter, #st{sups = Sups, procs = Procs}) ->
+cleanup(Starter, #st{sups = Sups, procs = Procs, helpers = Helpers}) ->
+    [exit(H, kill) || H <- Helpers],
     [exit(P, kill) || #sup{alive = true, pid = P} <- tuple_to_list(Sups)],
     [exit(P, kill) || #proc{pid = P} <- maps:values(Procs), P =/= undefined],
     exit(Starter, kill),

@@ -34,6 +34,14 @@ event({deliver, Turn, Ready, To, From, Tag, Args}) ->
     <<"{\"ev\":\"deliver\",\"turn\":", (integer_to_binary(Turn))/binary, ",\"ready\":",
       (integer_to_binary(Ready))/binary, ",\"to\":", (name(To))/binary, ",\"from\":", (name_or_null(From))/binary,
       ",\"tag\":", (name(Tag))/binary, ",\"args\":", (values(Args))/binary, "}">>;
+event({call, Turn, Ready, To, From, Tag, Args}) ->  % a call message (SPEC §22)
+    <<"{\"ev\":\"call\",\"turn\":", (integer_to_binary(Turn))/binary, ",\"ready\":",
+      (integer_to_binary(Ready))/binary, ",\"to\":", (name(To))/binary, ",\"from\":", (name(From))/binary,
+      ",\"tag\":", (name(Tag))/binary, ",\"args\":", (values(Args))/binary, "}">>;
+event({resume, Turn, Ready, To, From, Value}) ->
+    <<"{\"ev\":\"resume\",\"turn\":", (integer_to_binary(Turn))/binary, ",\"ready\":",
+      (integer_to_binary(Ready))/binary, ",\"to\":", (name(To))/binary, ",\"from\":", (name(From))/binary,
+      ",\"value\":", (value(Value))/binary, "}">>;
 event({start, Turn, Name, Kind}) ->
     <<"{\"ev\":\"start\",\"turn\":", (integer_to_binary(Turn))/binary, ",\"name\":", (name(Name))/binary,
       ",\"kind\":", (name(Kind))/binary, "}">>;

@@ -19,7 +19,7 @@
 -export([supervisor_started/2, supervisor_started/3, send/3, spawn/5, sync/2]).
 %% Version 2 (SPEC §16.2): links, monitors, exit signals, trapping exits.
 -export([trap_exit/1, link/1, unlink/1, monitor/1, demonitor/1, exit_signal/2]).
--export([sup_hook/3]).
+-export([sup_hook/3, call/5, reply/1, code/1]).
 
 -ifdef('FAULT_SENDS_LOST_ON_FAIL').
 -define(SENT(Reason, Out), case Reason of normal -> Out; _ -> [] end).  % planted fault: a failure loses its sends
@@ -73,6 +73,13 @@ init(Mod, {C, K, Name, Sup, Args}) ->
 
 %% A turn (SPEC §8.2 steps 5-6): the conductor popped the message and journaled
 %% the delivery; run the handler and answer with how it ended.
+%% A turn for a call message (SPEC §18.1): its handler's first reply answers the
+%% caller's real gen_server:call.
+handle_info(Mod, {'$concord_turn', Tag, Args, CallId}, W) ->
+    put('$concord_call', {CallId, unanswered}),
+    Result = handle_info(Mod, {'$concord_turn', Tag, Args}, W),
+    erase('$concord_call'),
+    Result;
 handle_info(_, {'$concord_turn', Tag, Args}, W = #w{mod = Mod, kind = K, state = S, conductor = C}) ->
     try Mod:dispatch(K, Tag, Args, S) of
         no_handler -> end_turn({fail, <<"NO_HANDLER">>}, W);
@@ -87,6 +94,12 @@ handle_info(_, {'$concord_turn', Tag, Args}, W = #w{mod = Mod, kind = K, state =
             end
     catch
         throw:{concord_exit, Reason} -> end_turn(Reason, W);
+        throw:{concord_terminated, Reason} ->  % by its supervisor, while blocked: terminate/2 reports it
+            take_out(),
+            {stop, Reason, W};
+        throw:{concord_call_failed, Reason} ->  % the conductor has journaled this exit (SPEC §18.2)
+            take_out(),
+            {stop, Reason, W#w{own_exit = true}};
         Class:Error:Stack ->
             C ! {crashed, self(), {Class, Error, Stack}},
             {stop, normal, W#w{own_exit = true}}
@@ -106,6 +119,9 @@ end_turn(Reason, W) ->
     {stop, Reason, W#w{own_exit = true}}.
 
 handle_call(_, concord_state, _From, W) -> {reply, {W#w.kind, W#w.state}, W};
+handle_call(_, {'$concord_call', CallId}, From, W) ->  % answered by the handler's reply (reply/1)
+    put({'$concord_from', CallId}, From),
+    {noreply, W};
 handle_call(_, _Other, _From, W) -> {reply, unknown, W}.
 
 handle_cast(_, _Msg, W) -> {noreply, W}.
@@ -203,7 +219,7 @@ sync_wait(C, Ref, Parent) ->
             apply_signal(Kind, From, C),
             sync_wait(C, Ref, Parent);
         {'EXIT', P, Reason} when P =:= Parent ->
-            exit(Reason);
+            throw({concord_terminated, Reason});
         {'DOWN', Ref, process, _, Why} ->
             exit({conductor_gone, Why})
     end.
@@ -328,6 +344,97 @@ own_signal(C, Kind, Name, Reason) -> ok = sync(C, {own_signal, Kind, Name, Reaso
 
 hold(Signal) -> put('$concord_held', get('$concord_held') ++ [Signal]).
 
+%% --- version 2: calls (SPEC §18) -----------------------------------------------------
+
+%% [f =] call t(a...) to e. Type is the bound field's type (int, addr, reason) or
+%% any; State, the handler's state so far (the result's, if the run ends while we wait). To itself or to a name with no live process, the real gen_server:call
+%% exits at once (calling_self, noproc) [R31]. To a live callee, a helper process
+%% makes the real call on our behalf, and we wait, as the conductor says: our turn
+%% ends; signals still reach us (apply_signal/3); when the callee exits before
+%% replying, the helper's call exits with OTP's reason, which fails us with
+%% code(R) [R30]; once the reply came and the conductor gives us a turn, we
+%% resume with the value OTP delivered.
+call(To, Tag, Args, Type, State) ->
+    C = get('$concord_conductor'),
+    flush(C),
+    case sync(C, {call, To, Tag, Args}) of
+        {direct, Pid} ->
+            try gen_server:call(Pid, {'$concord_call', none}, infinity) of
+                _ -> throw({concord_exit, {fail, <<"INTERNAL">>}})
+            catch
+                exit:{calling_self, _} -> throw({concord_exit, {fail, <<"CALLING_SELF">>}});
+                exit:{R, {gen_server, call, _}} ->
+                    ok = sync(C, {own_signal, call, To, R}),
+                    throw({concord_exit, {fail, code(R)}})
+            end;
+        {wait, Pid, CallId} ->
+            Me = self(),
+            Helper = spawn(fun() ->
+                                   Result = try gen_server:call(Pid, {'$concord_call', CallId}, infinity) of
+                                                V -> {ok, V}
+                                            catch
+                                                exit:{R, {gen_server, call, _}} -> {exit, R}
+                                            end,
+                                   Me ! {'$concord_call_result', CallId, Result}
+                           end),
+            C ! {done, self(), {waiting, Helper, State}, take_out()},
+            put('$concord_waiting', CallId),
+            Value = wait_reply(C, CallId),
+            erase('$concord_waiting'),
+            case Type =:= any orelse has_type(Type, Value) of
+                true -> Value;
+                false -> throw({concord_exit, {fail, <<"BAD_REPLY">>}})
+            end
+    end.
+
+wait_reply(C, CallId) ->
+    Parent = case get('$concord_trap') of
+                 false -> get('$concord_parent');
+                 _ -> none
+             end,
+    receive
+        '$concord_resume' ->
+            receive {'$concord_call_result', CallId, {ok, V}} -> V end;
+        {'$concord_signal', Kind, From} ->
+            apply_signal(Kind, From, C),
+            wait_reply(C, CallId);
+        {'EXIT', P, Reason} when P =:= Parent ->  % blocked and terminated, not trapping [R50]
+            throw({concord_terminated, Reason})
+    end.
+
+has_type(int, V) -> is_integer(V);
+has_type(addr, V) -> is_binary(V);
+has_type(reason, V) -> is_atom(V) orelse is_tuple(V).
+
+%% code(R) (SPEC §15).
+code(normal) -> <<"NORMAL">>;
+code(shutdown) -> <<"SHUTDOWN">>;
+code(killed) -> <<"KILLED">>;
+code(noproc) -> <<"NOPROC">>;
+code({fail, Code}) -> Code;
+code(Other) -> iolist_to_binary(io_lib:format("~0p", [Other])).
+
+%% reply e: the first reply of a handler reached by a call answers it for real,
+%% gen_server:reply/2 to the caller's From (the call message may still be on its
+%% way). The conductor makes the caller ready if it still waits. Anything else
+%% does nothing [R29].
+reply(V) ->
+    case get('$concord_call') of
+        {CallId, unanswered} ->
+            put('$concord_call', {CallId, answered}),
+            From = case erase({'$concord_from', CallId}) of
+                       undefined -> receive {'$gen_call', F, {'$concord_call', CallId}} -> F end;
+                       F -> F
+                   end,
+            C = get('$concord_conductor'),
+            flush(C),
+            ok = sync(C, {reply, CallId, V}),
+            gen_server:reply(From, V),
+            ok;
+        _ ->
+            ok
+    end.
+
 %% The sys debug hook of a version 2 supervisor (installed by its start, SPEC
 %% §17.2): before it handles a child's 'EXIT' or a retry, and after each message
 %% it handled, it tells the conductor, with OTP's own state: its children
@@ -357,6 +464,12 @@ child_pid(P) -> P.
 %% the real flag off: a helper links to us and exits with the same reason, and
 %% ERTS decides: we die with it, or ignore it (normal) and see the helper's 'DOWN',
 %% which comes after its link signal (one sender, in order).
+apply_signal(call, _From, C) ->
+    %% The callee exited before replying: OTP's reason is the helper's (SPEC §18.2).
+    CallId = get('$concord_waiting'),
+    receive {'$concord_call_result', CallId, {exit, R}} -> ok end,
+    C ! {signal_done, self(), {failed, R}},
+    throw({concord_call_failed, {fail, code(R)}});
 apply_signal(Kind, From, C) ->
     Signal = take_held(Kind, From),
     Reason = element(tuple_size(Signal), Signal),
