@@ -127,14 +127,14 @@ supervisor s one_for_one intensity 1 auto_shutdown any_significant {
 process f = F();
 )"))
                    .empty());
-  for (const char* stmt : {"r = call a() to self;", "reply 1;", "terminate_child(s, @w);"}) {
+  for (const char* stmt : {"terminate_child(s, @w);", "r = restart_child(s, @w);", "delete_child(s, @w);"}) {
     std::string src = std::string("concord 2;\nkind W() { state r: int = 0; on a() { ") + stmt +
                       " } }\nsupervisor s one_for_one intensity 1 { permanent process w = W(); }\n";
     EXPECT_THROW(emit_erlang(checked(src)), Unsupported) << stmt;
   }
   EXPECT_FALSE(
       emit_erlang(checked("concord 2;\nkind W() { init { trap_exit(1); link(@v); monitor(@v); } "
-                          "on a() { exit(@v, kill); unlink(@v); demonitor(@v); } }\n"
+                          "on a() { exit(@v, kill); unlink(@v); demonitor(@v); call a() to @v; reply 1; } }\n"
                           "process w = W();\nsupervisor s one_for_one intensity 1 { permanent process v = W(); }\n"))
           .empty());
 }
