@@ -243,6 +243,17 @@ class ErlangEmitter : public Walker {
     else
       w_.line(call + ",");
   }
+  // SPEC §20: the glue asks OTP's supervisor (supervisor:terminate_child/2 ...);
+  // the child is named by its id, its name.
+  void on_api(const Stmt& s) override {
+    std::string child = s.exprs.empty() ? bin(s.name) : expr(s.exprs[0]);
+    std::string call =
+        std::string("concord_worker:api(") + api_name(s.api) + ", " + std::to_string(s.slot3) + ", " + child + ")";
+    if (s.slot2 >= 0)
+      set_field(s.slot2, call);
+    else
+      w_.line(call + ",");
+  }
   void on_reply(const Stmt& s) override { w_.line("concord_worker:reply(" + expr(s.exprs[0]) + "),"); }
 
   void on_exit(const Stmt& s) override {

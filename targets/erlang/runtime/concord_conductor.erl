@@ -110,6 +110,7 @@
     helpers = [],        % the processes that make callers' real gen_server:calls
     frozen = #{},        % waiting caller id -> its state when it began to wait
     watch = #{},         % version 2: our monitor of each worker -> its id (a death nobody reports)
+    apis = #{},          % pid of a worker whose API request is in flight -> true
     mon_seq = 0,
     signals,             % the signal queue: {Kind, FromName, FromPid, ToId, ToPid, Reason}
     self_signal,         % the exit signal a worker sent itself in this turn, until it dies
@@ -255,10 +256,21 @@ turn(N, St = #st{ready = R, procs = Procs}) ->
 turn_wait(Pid, Mon, St) ->
     receive
         {done, Pid, Status, Out} -> {Status, Out, St};
+        {'DOWN', Mon, process, _, Why} when is_map_key(Pid, St#st.apis) ->
+            %% Its own API request ended it (SPEC §16.6 [R50/self_*]): its exit now,
+            %% the request's answer to come.
+            St1 = case St#st.pids of
+                      #{Pid := Id} -> exited(Id, Why, St);
+                      _ -> St
+                  end,
+            turn_wait(Pid, Mon, St1);
         {'DOWN', Mon, process, _, Why} -> {{died, Why}, [], St};
         Msg ->
             St1 = event(Msg, St),
-            case is_map_key(Pid, St1#st.pids) of
+            %% Dead already: a signal ended it while a spawn or an API request of
+            %% its handler settled; or its own API request did, whose answer is still
+            %% to be journaled (SPEC §20) before the turn ends.
+            case is_map_key(Pid, St1#st.pids) orelse is_map_key(Pid, St1#st.apis) of
                 true -> turn_wait(Pid, Mon, St1);
                 false -> {gone, [], St1}
             end
@@ -702,6 +714,26 @@ request({call, To, Tag, Args}, Pid, St = #st{monitors = Ms, mon_seq = N, call_se
             {{wait, YPid, CallId}, append(Y, {Me, Tag, Args, CallId}, St1)};
         {_, Dead, false} -> {{direct, Dead}, St}
     end;
+%% SPEC §20: a live supervisor is resumed for the request (it handles it at once:
+%% nothing is pending when a statement runs, §17.2); then held again, the api
+%% event, and the run settles before the caller goes on.
+request({api, Idx}, Pid, St = #st{sups = Sups, tomb = Tomb}) ->
+    case element(Idx + 1, Sups) of
+        #sup{alive = true, pid = SPid} ->
+            {{live, SPid}, (sys_request(SPid, resume, St))#st{running = Idx, apis = (St#st.apis)#{Pid => true}}};
+        #sup{pid = undefined} -> {{dead, Tomb}, St};
+        #sup{pid = SPid} -> {{dead, SPid}, St}
+    end;
+request({api_done, From, Caller, Op, Idx, Child, Word}, _Pid, St0 = #st{sups = Sups}) ->
+    St = St0#st{apis = maps:remove(Caller, St0#st.apis)},
+    St1 = case element(Idx + 1, Sups) of
+              #sup{alive = true, pid = SPid} -> sys_request(SPid, suspend, St);
+              _ -> St
+          end,
+    #sup{name = SupName} = element(Idx + 1, St1#st.sups),
+    %% A child supervisor it terminated exited first (its exit is seen, not told).
+    St2 = journal({api, St1#st.turn, From, SupName, Op, Child, Word}, note_dead_supervisors(St1#st{running = none})),
+    {ok, settle_all(St2)};
 request({own_signal, call, Name, Reason}, Pid, St) ->  % a call to no live process [R31]
     #proc{name = Me} = maps:get(maps:get(Pid, St#st.pids), St#st.procs),
     {ok, journal({signal, St#st.turn, call, Name, Me, Reason, exit}, St)};

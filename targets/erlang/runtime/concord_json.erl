@@ -42,6 +42,10 @@ event({resume, Turn, Ready, To, From, Value}) ->
     <<"{\"ev\":\"resume\",\"turn\":", (integer_to_binary(Turn))/binary, ",\"ready\":",
       (integer_to_binary(Ready))/binary, ",\"to\":", (name(To))/binary, ",\"from\":", (name(From))/binary,
       ",\"value\":", (value(Value))/binary, "}">>;
+event({api, Turn, From, Sup, Op, Child, Result}) ->  % SPEC §22
+    <<"{\"ev\":\"api\",\"turn\":", (integer_to_binary(Turn))/binary, ",\"from\":", (name(From))/binary,
+      ",\"supervisor\":", (name(Sup))/binary, ",\"op\":\"", (atom_to_binary(Op))/binary, "\",\"child\":",
+      (name(Child))/binary, ",\"result\":\"", (atom_to_binary(Result))/binary, "\"}">>;
 event({start, Turn, Name, Kind}) ->
     <<"{\"ev\":\"start\",\"turn\":", (integer_to_binary(Turn))/binary, ",\"name\":", (name(Name))/binary,
       ",\"kind\":", (name(Kind))/binary, "}">>;

@@ -19,7 +19,7 @@
 -export([supervisor_started/2, supervisor_started/3, send/3, spawn/5, sync/2]).
 %% Version 2 (SPEC §16.2): links, monitors, exit signals, trapping exits.
 -export([trap_exit/1, link/1, unlink/1, monitor/1, demonitor/1, exit_signal/2]).
--export([sup_hook/3, call/5, reply/1, code/1]).
+-export([sup_hook/3, call/5, reply/1, code/1, api/3]).
 
 -ifdef('FAULT_SENDS_LOST_ON_FAIL').
 -define(SENT(Reason, Out), case Reason of normal -> Out; _ -> [] end).  % planted fault: a failure loses its sends
@@ -401,6 +401,67 @@ wait_reply(C, CallId) ->
         {'EXIT', P, Reason} when P =:= Parent ->  % blocked and terminated, not trapping [R50]
             throw({concord_terminated, Reason})
     end.
+
+%% --- version 2: the supervisor API (SPEC §20) ------------------------------------------
+
+%% [f =] terminate_child|restart_child|delete_child(s, c): Op, supervisor s's
+%% index, c's child id (its name). A dead supervisor: the real function exits
+%% noproc at once [R44]. A live one is asked by a helper process on our behalf
+%% while we wait, blocked (SPEC §16.6): if the request terminates us, we take our
+%% parent's 'EXIT' as a receive with our program's flag would [R50]. The helper
+%% reports OTP's answer; the conductor journals it and settles before we go on.
+api(Op, Sup, Child) ->
+    C = get('$concord_conductor'),
+    flush(C),
+    case sync(C, {api, Sup}) of
+        {dead, Pid} ->
+            try supervisor:Op(Pid, Child) of
+                _ -> throw({concord_exit, {fail, <<"INTERNAL">>}})
+            catch
+                exit:{noproc, _} -> throw({concord_exit, {fail, <<"NOPROC">>}})
+            end;
+        {live, Pid} ->
+            Me = self(),
+            Name = me(),
+            Ref = make_ref(),
+            spawn(fun() ->
+                          Word = api_result(Op, supervisor:Op(Pid, Child)),
+                          ok = sync(C, {api_done, Name, Me, Op, Sup, Child, Word}),
+                          Me ! {'$concord_api', Ref, Word}
+                  end),
+            api_number(wait_api(C, Ref))
+    end.
+
+wait_api(C, Ref) ->
+    Parent = case get('$concord_trap') of
+                 false -> get('$concord_parent');
+                 _ -> none
+             end,
+    receive
+        {'$concord_api', Ref, Word} -> Word;
+        {'$concord_signal', Kind, From} ->
+            apply_signal(Kind, From, C),
+            wait_api(C, Ref);
+        {'EXIT', P, Reason} when P =:= Parent ->
+            throw({concord_terminated, Reason})
+    end.
+
+%% OTP's answers, as SPEC §20's words [R39-R43].
+api_result(_, ok) -> ok;
+api_result(restart_child, {ok, undefined}) -> ignored;
+api_result(restart_child, {ok, _}) -> ok;
+api_result(restart_child, {ok, _, _}) -> ok;
+api_result(_, {error, not_found}) -> not_found;
+api_result(_, {error, running}) -> running;
+api_result(_, {error, restarting}) -> restarting;  % never in concord: INTERNAL below [R43]
+api_result(restart_child, {error, _}) -> failed.
+
+api_number(ok) -> 0;
+api_number(not_found) -> 1;
+api_number(running) -> 2;
+api_number(ignored) -> 4;
+api_number(failed) -> 5;
+api_number(restarting) -> throw({concord_exit, {fail, <<"INTERNAL">>}}).
 
 has_type(int, V) -> is_integer(V);
 has_type(addr, V) -> is_binary(V);
