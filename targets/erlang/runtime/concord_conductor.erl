@@ -118,7 +118,7 @@
     %% (sys:suspend) but while the conductor lets one handle its pending items;
     %% their sys hook (concord_worker:sup_hook/3) says when each is handled.
     running = none,      % the supervisor handling its pending items
-    handling = none,     % what it handles: {Name, SlotKey}
+    handling = none,     % what it handles: {exit | retry, Name, SlotKey}
     slot_seq = 0,
     decided = #{},       % slot key -> {Supervisor, Child, Action}, until the events are placed
     resumed = [],        % supervisors resumed for a spawn, suspended again when it settles
@@ -362,15 +362,15 @@ sup_in(Idx, {'EXIT', Pid, _}, St = #st{sups = Sups}) ->
     S = #sup{pending = Ps} = element(Idx + 1, Sups),
     case lists:keyfind(Pid, 2, Ps) of
         {Name, Pid} ->
-            slot(Name, St#st{sups = setelement(Idx + 1, Sups, S#sup{pending = lists:keydelete(Pid, 2, Ps)})});
+            slot(exit, Name, St#st{sups = setelement(Idx + 1, Sups, S#sup{pending = lists:keydelete(Pid, 2, Ps)})});
         false ->
             St  % a failed start's, or a child it terminated itself: not a pending exit
     end;
 sup_in(_Idx, {'$gen_cast', {try_again_restart, Name}}, St) ->
-    slot(Name, St).
+    slot(retry, Name, St).
 
-slot(Name, St = #st{slot_seq = N}) ->
-    journal({slot, {h, N}}, St#st{handling = {Name, {h, N}}, slot_seq = N + 1}).
+slot(Kind, Name, St = #st{slot_seq = N}) ->
+    journal({slot, {h, N}}, St#st{handling = {Kind, Name, {h, N}}, slot_seq = N + 1}).
 
 %% It handled one message: the decision is OTP's, read from its state: its
 %% restart count grew (restart, SPEC §7.2-7.4, §19.3), or the child is gone from
@@ -381,7 +381,8 @@ sup_out(Idx, Entries, Count, St = #st{sups = Sups, handling = H, decided = D}) -
     S = #sup{name = SupName, restarts = Before, pending = Ps} = element(Idx + 1, Sups),
     D1 = case H of
              none -> D;
-             {Name, Key} ->
+             {retry, _, _} when Count =:= Before -> D;  % no longer restarting: OTP drops the retry
+             {_, Name, Key} ->
                  Action = if
                               Count > Before -> restart;
                               true ->
@@ -398,7 +399,7 @@ sup_out(Idx, Entries, Count, St = #st{sups = Sups, handling = H, decided = D}) -
 
 %% It died handling: it gave up (OTP's report) or shut down (SPEC §21).
 gone(_Idx, _SPid, St = #st{handling = none}) -> St;
-gone(Idx, SPid, St = #st{handling = {Name, Key}, decided = D, gave_up = G}) ->
+gone(Idx, SPid, St = #st{handling = {_, Name, Key}, decided = D, gave_up = G}) ->
     #sup{name = SupName, auto = Auto} = element(Idx + 1, St#st.sups),
     Action = case Auto andalso not is_map_key(SPid, G) of
                  true -> auto_shutdown;
