@@ -545,9 +545,17 @@ started_at(Pid, #st{pids = Pids, procs = Procs}) ->
 %% termination cascade: a child supervisor may give up and its parent then
 %% terminate the rest (SPEC §7.4-7.5). Their 'DOWN' messages tell the order: the
 %% node runs one scheduler (+S 1), so they arrive as the supervisors die.
-note_dead_supervisors(St = #st{sups = Sups}) ->
+note_dead_supervisors(St) -> note_dead_supervisors(fun(#sup{pid = P}) -> not is_process_alive(P) end, St).
+
+%% Only those whose 'DOWN' we have already received: for a worker's death that we
+%% learn from our own 'DOWN' (#st.watch), which came after those and
+%% before any later supervisor's.
+note_downed_supervisors(St = #st{downs = Downs}) ->
+    note_dead_supervisors(fun(#sup{monitor = M}) -> is_map_key(M, Downs) end, St).
+
+note_dead_supervisors(IsDead, St = #st{sups = Sups}) ->
     Dead = [I || I <- lists:seq(0, tuple_size(Sups) - 1),
-                 #sup{alive = true, pid = P} <- [element(I + 1, Sups)], not is_process_alive(P)],
+                 S = #sup{alive = true} <- [element(I + 1, Sups)], IsDead(S)],
     St1 = take_downs(maps:from_keys([monitor_of(I, St) || I <- Dead,
                                                           not is_map_key(monitor_of(I, St), St#st.downs)], true), St),
     Seq = fun(I) -> element(1, maps:get(monitor_of(I, St1), St1#st.downs)) end,
@@ -622,6 +630,8 @@ await(St, Match) ->
             end
     end.
 
+event(Msg = {'DOWN', Ref, _, _, _}, St = #st{settling = true, watch = W}) when is_map_key(Ref, W) ->
+    handle(Msg, note_downed_supervisors(St));  % a worker's death that nobody reported: an event
 event(Msg = {'DOWN', _, _, _, _}, St) -> handle(Msg, St);  % not an event, only a reason kept for later
 event(Msg, St = #st{settling = true}) -> handle(Msg, note_dead_supervisors(St));
 event(Msg, St) -> handle(Msg, St).

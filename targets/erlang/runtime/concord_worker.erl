@@ -169,7 +169,10 @@ spawn(Mod, K, Args, Sup, Restart) ->
         {ok, Name, SupPid, Target} ->
             case start(Target, Mod, {C, K, Name, Sup, Args}, SupPid, Restart) of
                 ok ->
-                    ok = sync(C, settle),  % SPEC §17.2: the spawner is blocked meanwhile (§16.6)
+                    %% SPEC §17.2: the run settles, the spawner blocked meanwhile
+                    %% (§16.6); a version 1 program has nothing to settle.
+                    erlang:function_exported(Mod, version, 0) andalso Mod:version() >= 2 andalso
+                        (ok = sync(C, settle)),
                     Name;
                 noproc ->
                     C ! {spawn_failed, self()},
