@@ -269,7 +269,7 @@ class ErlangEmitter : public Walker {
   // A trapping worker blocked when its supervisor terminates it is killed once
   // this runs out (SPEC §16.6 [R50]); nothing answers it meanwhile, so the time
   // only needs to be long enough for a worker that is not blocked to stop.
-  std::string worker_shutdown() const { return p_.version >= 2 ? "1000" : "5000"; }
+  std::string worker_shutdown() const { return p_.version >= 2 ? "200" : "5000"; }
   void on_fail(const Stmt& s) override { w_.line("throw({concord_exit, {fail, " + bin(s.name) + "}}),"); }
 
   void set_field(int32_t field, const std::string& value) {
@@ -306,7 +306,9 @@ class ErlangEmitter : public Walker {
       std::vector<std::string> children;
       for (const Child& c : s->children) children.push_back(child_spec(c, idx));
       w_.open("init({supervisor, C, " + idx + "}) ->");
-      w_.line("concord_worker:supervisor_started(C, " + idx + ", " + auto_shutdown_name(s->auto_shutdown) + "),");
+      // Version 2 tells its auto_shutdown flag too (the conductor tells give_up from auto_shutdown).
+      w_.line("concord_worker:supervisor_started(C, " + idx +
+              (p_.version >= 2 ? std::string(", ") + auto_shutdown_name(s->auto_shutdown) : std::string()) + "),");
       // The period never expires (SPEC §7.4): MaxR restarts over the incarnation's life.
       // Version 2's auto_shutdown (SPEC §21) is OTP's own flag; never is its default.
       std::string auto_shutdown = s->auto_shutdown == AutoShutdown::Never

@@ -89,7 +89,7 @@ start_child(Mod, SupIdx, SupPid, Start, Restart) ->
 
 start_child(Mod, _SupIdx, SupPid, Start = {_C, _K, Name, _Sup, _Args}, Restart, Extra) ->
     Shutdown = case erlang:function_exported(Mod, version, 0) andalso Mod:version() >= 2 of
-                   true -> 1000;  % as the emitter's static children (SPEC §16.6 [R50])
+                   true -> 200;  % as the emitter's static children (SPEC §16.6 [R50])
                    false -> 5000
                end,
     Spec = #{id => Name, start => {gen_server, start_link, [Mod, {worker, Start}, []]}, restart => Restart,
