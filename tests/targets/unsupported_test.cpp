@@ -34,7 +34,7 @@ struct Target {
 };
 
 const std::vector<Target>& targets() {
-  // erlang implements version 2 construct by construct (ErlangRefuses below).
+  // erlang implements version 2 (ErlangEmitsEveryVersion2Construct below).
   static const std::vector<Target> v{{"c", emit_c}, {"js", emit_js}, {"elixir", emit_elixir}};
   return v;
 }

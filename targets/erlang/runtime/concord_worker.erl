@@ -371,15 +371,22 @@ call(To, Tag, Args, Type, State) ->
                     throw({concord_exit, {fail, code(R)}})
             end;
         {wait, Pid, CallId} ->
+            %% The helper calls as gen_server:call/3 does (gen:do_call/4: a monitor,
+            %% the '$gen_call', then the reply or the monitor's 'DOWN', whose reason
+            %% ERTS gives), and says when the call is on its way: our turn ends only
+            %% then, so that no signal of the settling that follows can overtake it.
             Me = self(),
             Helper = spawn(fun() ->
-                                   Result = try gen_server:call(Pid, {'$concord_call', CallId}, infinity) of
-                                                V -> {ok, V}
-                                            catch
-                                                exit:{R, {gen_server, call, _}} -> {exit, R}
+                                   Mref = erlang:monitor(process, Pid),
+                                   Pid ! {'$gen_call', {self(), Mref}, {'$concord_call', CallId}},
+                                   Me ! {'$concord_armed', CallId},
+                                   Result = receive
+                                                {Mref, V} -> erlang:demonitor(Mref, [flush]), {ok, V};
+                                                {'DOWN', Mref, process, _, R} -> {exit, R}
                                             end,
                                    Me ! {'$concord_call_result', CallId, Result}
                            end),
+            receive {'$concord_armed', CallId} -> ok end,
             C ! {done, self(), {waiting, Helper, State}, take_out()},
             put('$concord_waiting', CallId),
             Value = wait_reply(C, CallId),
