@@ -183,18 +183,25 @@ spawn(Mod, K, Args, Sup, Restart) ->
 %% A start that fails or is ignored does not fail the spawner (SPEC §19.4 [R38]):
 %% gen_server:start returns {error, R} or ignore, start_child {error, {R, _}} or
 %% {ok, undefined}; the name is consumed all the same.
+%% In a version 1 program every start succeeds: anything else is the target's bug
+%% (a crash, INTERNAL), as before version 2.
 start(Target, Mod, Start, none, _Restart) ->
     case Target:start_worker(Mod, Start) of
         {ok, _} -> ok;
-        {error, _} -> ok;
-        ignore -> ok
+        Failed when Failed =:= ignore; element(1, Failed) =:= error -> version_2(Mod, Failed)
     end;
 start(Target, Mod, Start = {_, _, _, Sup, _}, SupPid, Restart) ->
     try Target:start_child(Mod, Sup, SupPid, Start, Restart) of
-        {ok, _Pid} -> ok;  % {ok, undefined}: ignored
-        {error, _} -> ok
+        {ok, Pid} when is_pid(Pid) -> ok;
+        Failed -> version_2(Mod, Failed)  % {ok, undefined}: ignored; {error, {R, _}}: failed
     catch
         exit:{noproc, _} -> noproc
+    end.
+
+version_2(Mod, Failed) ->
+    case erlang:function_exported(Mod, version, 0) andalso Mod:version() >= 2 of
+        true -> ok;
+        false -> error({start_failed, Failed})
     end.
 
 %% A request the conductor answers once it has recorded it.
