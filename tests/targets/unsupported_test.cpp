@@ -34,7 +34,8 @@ struct Target {
 };
 
 const std::vector<Target>& targets() {
-  static const std::vector<Target> v{{"erlang", emit_erlang}, {"js", emit_js}, {"elixir", emit_elixir}};
+  // c and erlang implement version 2 (their own tests: c_v2_test, ErlangEmitsEveryVersion2Construct).
+  static const std::vector<Target> v{{"js", emit_js}, {"elixir", emit_elixir}};
   return v;
 }
 
@@ -109,6 +110,32 @@ supervisor s one_for_one intensity 1 { permanent process w = W(); }
   V1Only v;
   EXPECT_THROW(v.body(w.init), Unsupported) << "trap_exit";
   EXPECT_THROW(v.body(p.kinds[1].init), Unsupported) << "ignore";
+}
+
+// The erlang target implements version 2: it emits every construct (SPEC §14-§23).
+TEST(Unsupported, ErlangEmitsEveryVersion2Construct) {
+  EXPECT_FALSE(emit_erlang(checked(std::string("concord 2;\n") + kPlain)).empty());
+  EXPECT_FALSE(emit_erlang(checked(R"(concord 2;
+kind W() { state r: reason = BOOM; on go(x: reason) { if (x == r) { stop shutdown; } stop x; } }
+kind I() { init { ignore; } }
+kind F() { init { fail BAD; } }
+supervisor s one_for_one intensity 1 auto_shutdown any_significant {
+    transient significant process w = W();
+    permanent process i = I();
+}
+process f = F();
+)"))
+                   .empty());
+  for (const char* stmt : {"terminate_child(s, @w);", "r = restart_child(s, @w);", "delete_child(s, @w);"}) {
+    std::string src = std::string("concord 2;\nkind W() { state r: int = 0; on a() { ") + stmt +
+                      " } }\nsupervisor s one_for_one intensity 1 { permanent process w = W(); }\n";
+    EXPECT_FALSE(emit_erlang(checked(src)).empty()) << stmt;
+  }
+  EXPECT_FALSE(
+      emit_erlang(checked("concord 2;\nkind W() { init { trap_exit(1); link(@v); monitor(@v); } "
+                          "on a() { exit(@v, kill); unlink(@v); demonitor(@v); call a() to @v; reply 1; } }\n"
+                          "process w = W();\nsupervisor s one_for_one intensity 1 { permanent process v = W(); }\n"))
+          .empty());
 }
 
 }  // namespace

@@ -41,6 +41,13 @@ std::string bin(const std::string& s) {
   return out + "\">>";
 }
 
+// SPEC §15: normal, shutdown, killed and noproc are OTP's own atoms; a code is
+// {fail, Code}, the reason `fail C` exits with.
+std::string reason_term(const std::string& word) {
+  if (word == "normal" || word == "shutdown" || word == "killed" || word == "noproc") return word;
+  return "{fail, " + bin(word) + "}";
+}
+
 std::string lower(const std::string& s) {
   std::string out = s;
   for (char& ch : out)
@@ -85,7 +92,6 @@ class ErlangEmitter : public Walker {
  public:
   explicit ErlangEmitter(const Program& p) : p_(p) {
     if (!p.checked) throw std::logic_error("emit_erlang needs a program that check() accepted");
-    refuse_version_2(p, "erlang");
     sups_.resize(static_cast<size_t>(p.supervisor_count));
     for (const Decl& d : p_.system)
       if (auto* s = std::get_if<SupervisorDecl>(&d)) collect(*s, "none");
@@ -100,12 +106,13 @@ class ErlangEmitter : public Walker {
     w_.line("-behaviour(gen_server).");
     w_.line("-export([init/1, handle_info/2, handle_call/3, handle_cast/2, terminate/2]).");
     w_.line("-export([kind_name/1, spawn_prefix/1, supervisors/0, roots/0, given/0]).");
-    w_.line("-export([new_state/3, init_body/2, dispatch/4, fields/2]).");
+    w_.line("-export([new_state/3, init_body/2, dispatch/4, fields/2, version/0]).");
     w_.line("%% A state built just before a stop or fail is discarded with the process (SPEC 6.4).");
     w_.line("-compile(nowarn_ignored).");
     w_.line("%% The operators of SPEC section 5, exact on int64 (targets/erlang/runtime/concord_ops.erl).");
     w_.line("-import(concord_ops, " + std::string(kOperators) + ").");
     callbacks();
+    w_.line("version() -> " + std::to_string(p_.version) + ".");
     system();
     kinds();
     for (size_t k = 0; k < p_.kinds.size(); k++)
@@ -118,6 +125,9 @@ class ErlangEmitter : public Walker {
   std::string on_int(const Expr& e) override { return std::to_string(e.value); }  // MIN is fine in Erlang
   std::string on_addr(const Expr& e) override { return bin(e.name); }
   std::string on_self(const Expr&) override { return element(1); }
+  // A reason (SPEC §15) is the very term OTP exits with: the atoms normal,
+  // shutdown, killed, noproc, and {fail, Code} for a code, as `fail C` exits.
+  std::string on_reason(const Expr& e) override { return reason_term(e.name); }
   std::string on_var(const Expr& e) override {
     switch (e.scope) {
       case Scope::Param: return element(2 + e.slot);
@@ -187,16 +197,79 @@ class ErlangEmitter : public Walker {
   // Without `under` the restart type means nothing; the model's default is printed.
   void on_spawn(const Stmt& s) override {
     std::string sup = s.slot3 >= 0 ? std::to_string(s.slot3) : "none";
+    // A significant dynamic child (SPEC §21) is {Restart, significant}.
+    std::string restart = s.significant ? "{" + std::string(restart_name(s.restart)) + ", significant}"
+                                        : std::string(restart_name(s.restart));
     std::string call = "concord_worker:spawn(?MODULE, " + std::to_string(s.slot) + ", [" + exprs(s.exprs, 0) + "], " +
-                       sup + ", " + restart_name(s.restart) + ")";
+                       sup + ", " + restart + ")";
     if (s.slot2 >= 0)
       set_field(s.slot2, call);
     else
       w_.line(call + ",");
   }
 
-  // The runtime catches these throws and ends the turn with the exit.
-  void on_stop(const Stmt&) override { w_.line("throw({concord_exit, normal}),"); }
+  // The runtime catches these throws and ends the turn with the exit (in init:
+  // fails the start, SPEC §19.1). `stop e` exits with the reason e (§16.2).
+  void on_stop(const Stmt& s) override {
+    w_.line("throw({concord_exit, " + (s.exprs.empty() ? std::string("normal") : expr(s.exprs[0])) + "}),");
+  }
+  void on_ignore(const Stmt&) override { w_.line("throw(concord_ignore),"); }
+
+  // SPEC §16.2: the glue does each for real (concord_worker), the conductor keeps
+  // the books and the order. Not yet with supervisors: a supervised exit's
+  // pending item against held signals (§17.2) is still to be written.
+  void on_trap_exit(const Stmt& s) override { w_.line("concord_worker:trap_exit(" + expr(s.exprs[0]) + "),"); }
+  void on_link(const Stmt& s) override { glue("link", s); }
+  void on_unlink(const Stmt& s) override { glue("unlink", s); }
+  void on_monitor(const Stmt& s) override { glue("monitor", s); }
+  void on_demonitor(const Stmt& s) override { glue("demonitor", s); }
+  // SPEC §18: the glue makes the real gen_server:call and gen_server:reply.
+  void on_call(const Stmt& s) override {
+    std::string to = expr(s.exprs[0]);
+    std::string args = exprs(s.exprs, 1);
+    const char* type = "any";
+    if (s.slot2 >= 0) {
+      switch (kind_->state[static_cast<size_t>(s.slot2)].type) {
+        case Type::Int: type = "int"; break;
+        case Type::Addr: type = "addr"; break;
+        case Type::Reason: type = "reason"; break;
+      }
+    }
+    // The state so far goes along: a run can end while the caller waits (deadlock).
+    std::string call =
+        "concord_worker:call(" + to + ", " + bin(s.name) + ", [" + args + "], " + type + ", " + state_ + ")";
+    if (s.slot2 >= 0)
+      set_field(s.slot2, call);
+    else
+      w_.line(call + ",");
+  }
+  // SPEC §20: the glue asks OTP's supervisor (supervisor:terminate_child/2 ...);
+  // the child is named by its id, its name.
+  void on_api(const Stmt& s) override {
+    std::string child = s.exprs.empty() ? bin(s.name) : expr(s.exprs[0]);
+    std::string call =
+        std::string("concord_worker:api(") + api_name(s.api) + ", " + std::to_string(s.slot3) + ", " + child + ")";
+    if (s.slot2 >= 0)
+      set_field(s.slot2, call);
+    else
+      w_.line(call + ",");
+  }
+  void on_reply(const Stmt& s) override { w_.line("concord_worker:reply(" + expr(s.exprs[0]) + "),"); }
+
+  void on_exit(const Stmt& s) override {
+    unsupervised_only("exit");
+    std::string to = expr(s.exprs[0]);
+    w_.line("concord_worker:exit_signal(" + to + ", " + (s.kill ? std::string("kill") : expr(s.exprs[1])) + "),");
+  }
+  void glue(const char* what, const Stmt& s) {
+    unsupervised_only(what);
+    w_.line(std::string("concord_worker:") + what + "(" + expr(s.exprs[0]) + "),");
+  }
+  void unsupervised_only(const char*) const {}
+  // A trapping worker blocked when its supervisor terminates it is killed once
+  // this runs out (SPEC §16.6 [R50]); nothing answers it meanwhile, so the time
+  // only needs to be long enough for a worker that is not blocked to stop.
+  std::string worker_shutdown() const { return p_.version >= 2 ? "200" : "5000"; }
   void on_fail(const Stmt& s) override { w_.line("throw({concord_exit, {fail, " + bin(s.name) + "}}),"); }
 
   void set_field(int32_t field, const std::string& value) {
@@ -233,10 +306,16 @@ class ErlangEmitter : public Walker {
       std::vector<std::string> children;
       for (const Child& c : s->children) children.push_back(child_spec(c, idx));
       w_.open("init({supervisor, C, " + idx + "}) ->");
-      w_.line("concord_worker:supervisor_started(C, " + idx + "),");
+      // Version 2 tells its auto_shutdown flag too (the conductor tells give_up from auto_shutdown).
+      w_.line("concord_worker:supervisor_started(C, " + idx +
+              (p_.version >= 2 ? std::string(", ") + auto_shutdown_name(s->auto_shutdown) : std::string()) + "),");
       // The period never expires (SPEC §7.4): MaxR restarts over the incarnation's life.
+      // Version 2's auto_shutdown (SPEC §21) is OTP's own flag; never is its default.
+      std::string auto_shutdown = s->auto_shutdown == AutoShutdown::Never
+                                      ? ""
+                                      : ", auto_shutdown => " + std::string(auto_shutdown_name(s->auto_shutdown));
       w_.line("Flags = #{strategy => " + std::string(strategy_name(s->strategy)) + ", intensity => " +
-              std::to_string(s->intensity) + ", period => 1000000000},");
+              std::to_string(s->intensity) + ", period => 1000000000" + auto_shutdown + "},");
       terms("Children = ", "[", children, "],");
       w_.last("{ok, {Flags, Children}};");
     }
@@ -250,16 +329,24 @@ class ErlangEmitter : public Walker {
   // The static child specs of a supervisor, in declaration order; C is the
   // conductor, passed down the tree.
   std::string child_spec(const Child& c, const std::string& sup) {
-    std::string restart = restart_name(c.restart);
+    std::string restart = std::string(restart_name(c.restart)) + (c.significant ? ", significant => true" : "");
     if (auto* pd = std::get_if<ProcessDecl>(&c.decl)) {
       std::string start = "{worker, {C, " + std::to_string(pd->kind_index) + ", " + bin(pd->name) + ", " + sup + ", [" +
                           exprs(pd->args, 0) + "]}}";
       return "#{id => " + bin(pd->name) + ", start => {gen_server, start_link, [?MODULE, " + start +
-             ", []]}, restart => " + restart + ", shutdown => 5000, type => worker, modules => [?MODULE]}";
+             ", []]}, restart => " + restart + ", shutdown => " + worker_shutdown() +
+             ", type => worker, modules => [?MODULE]}";
     }
     const SupervisorDecl& s = std::get<SupervisorDecl>(c.decl);
-    return "#{id => " + bin(s.name) + ", start => {supervisor, start_link, [?MODULE, {supervisor, C, " +
-           std::to_string(s.index) + "}]}, restart => " + restart +
+    std::string init = "{supervisor, C, " + std::to_string(s.index) + "}";
+    // Version 2: OTP's supervisor as supervisor:start_link/2 starts it, with the
+    // conductor's sys debug hook (concord_worker:sup_hook/3, SPEC §17.2).
+    std::string start = p_.version >= 2
+                            ? "{gen_server, start_link, [supervisor, {self, ?MODULE, " + init +
+                                  "}, [{debug, [{install, {fun concord_worker:sup_hook/3, {concord_hook, C, " +
+                                  std::to_string(s.index) + "}}}]}]]}"
+                            : "{supervisor, start_link, [?MODULE, " + init + "]}";
+    return "#{id => " + bin(s.name) + ", start => " + start + ", restart => " + restart +
            ", shutdown => infinity, type => supervisor, modules => [?MODULE]}";
   }
 
@@ -328,7 +415,7 @@ class ErlangEmitter : public Walker {
       std::vector<std::string> args, guards;
       for (size_t i = 0; i < hd.params.size(); i++) {
         args.push_back("A" + std::to_string(i + 1));
-        guards.push_back((hd.params[i].type == Type::Int ? "is_integer(" : "is_binary(") + args.back() + ")");
+        guards.push_back(type_guard(hd.params[i].type, args.back()));
       }
       std::string when = guards.empty() ? "" : " when " + join(guards);
       std::string call = handler_name(k, h) + "(" + join(args) + (args.empty() ? "S)" : ", S)");
@@ -345,6 +432,16 @@ class ErlangEmitter : public Walker {
     for (size_t f = 0; f < kind.state.size(); f++)
       pairs.push_back("{" + bin(kind.state[f].name) + ", " + element(field_position(static_cast<int32_t>(f))) + "}");
     w_.line("fields(" + std::to_string(k) + ", " + (pairs.empty() ? "_" : "S") + ") -> [" + join(pairs) + "];");
+  }
+
+  // A reason is an atom or {fail, Code} (on_reason); ints and addrs are neither.
+  static std::string type_guard(Type t, const std::string& v) {
+    switch (t) {
+      case Type::Int: return "is_integer(" + v + ")";
+      case Type::Addr: return "is_binary(" + v + ")";
+      case Type::Reason: return "(is_atom(" + v + ") orelse is_tuple(" + v + "))";
+    }
+    return "false";
   }
 
   std::string handler_name(size_t k, size_t h) const { return "k" + std::to_string(k) + "_h" + std::to_string(h); }

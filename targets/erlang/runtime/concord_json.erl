@@ -34,6 +34,18 @@ event({deliver, Turn, Ready, To, From, Tag, Args}) ->
     <<"{\"ev\":\"deliver\",\"turn\":", (integer_to_binary(Turn))/binary, ",\"ready\":",
       (integer_to_binary(Ready))/binary, ",\"to\":", (name(To))/binary, ",\"from\":", (name_or_null(From))/binary,
       ",\"tag\":", (name(Tag))/binary, ",\"args\":", (values(Args))/binary, "}">>;
+event({call, Turn, Ready, To, From, Tag, Args}) ->  % a call message (SPEC §22)
+    <<"{\"ev\":\"call\",\"turn\":", (integer_to_binary(Turn))/binary, ",\"ready\":",
+      (integer_to_binary(Ready))/binary, ",\"to\":", (name(To))/binary, ",\"from\":", (name(From))/binary,
+      ",\"tag\":", (name(Tag))/binary, ",\"args\":", (values(Args))/binary, "}">>;
+event({resume, Turn, Ready, To, From, Value}) ->
+    <<"{\"ev\":\"resume\",\"turn\":", (integer_to_binary(Turn))/binary, ",\"ready\":",
+      (integer_to_binary(Ready))/binary, ",\"to\":", (name(To))/binary, ",\"from\":", (name(From))/binary,
+      ",\"value\":", (value(Value))/binary, "}">>;
+event({api, Turn, From, Sup, Op, Child, Result}) ->  % SPEC §22
+    <<"{\"ev\":\"api\",\"turn\":", (integer_to_binary(Turn))/binary, ",\"from\":", (name(From))/binary,
+      ",\"supervisor\":", (name(Sup))/binary, ",\"op\":\"", (atom_to_binary(Op))/binary, "\",\"child\":",
+      (name(Child))/binary, ",\"result\":\"", (atom_to_binary(Result))/binary, "\"}">>;
 event({start, Turn, Name, Kind}) ->
     <<"{\"ev\":\"start\",\"turn\":", (integer_to_binary(Turn))/binary, ",\"name\":", (name(Name))/binary,
       ",\"kind\":", (name(Kind))/binary, "}">>;
@@ -43,12 +55,16 @@ event({drop, Turn, From, To, Tag, Args}) ->
 event({exit, Turn, Name, Reason}) ->
     <<"{\"ev\":\"exit\",\"turn\":", (integer_to_binary(Turn))/binary, ",\"name\":", (name(Name))/binary,
       ",\"reason\":", (string(reason(Reason)))/binary, "}">>;
+event({signal, Turn, Kind, From, To, Reason, Effect}) ->
+    <<"{\"ev\":\"signal\",\"turn\":", (integer_to_binary(Turn))/binary, ",\"kind\":\"", (atom_to_binary(Kind))/binary,
+      "\",\"from\":", (name(From))/binary, ",\"to\":", (name(To))/binary, ",\"reason\":", (string(reason(Reason)))/binary,
+      ",\"effect\":\"", (atom_to_binary(Effect))/binary, "\"}">>;
 event({decision, Turn, Sup, Proc, Action}) ->
     <<"{\"ev\":\"decision\",\"turn\":", (integer_to_binary(Turn))/binary, ",\"supervisor\":", (name(Sup))/binary,
       ",\"process\":", (name(Proc))/binary, ",\"action\":\"", (atom_to_binary(Action))/binary, "\"}">>.
 
-failure({exit, Turn, Name, {fail, Code}}) ->
-    <<"{\"process\":", (string(Name))/binary, ",\"code\":", (string(Code))/binary, ",\"turn\":",
+failure({exit, Turn, Name, Reason}) ->
+    <<"{\"process\":", (string(Name))/binary, ",\"code\":", (string(reason(Reason)))/binary, ",\"turn\":",
       (integer_to_binary(Turn))/binary, "}">>.
 
 decision({decision, Turn, Sup, Proc, Action}) ->
@@ -70,11 +86,15 @@ supervisor({Name, Alive, Children}) ->
 %% is printed as Erlang wrote it, so that a divergence shows what OTP really did.
 reason(normal) -> <<"normal">>;
 reason(shutdown) -> <<"shutdown">>;
+reason(killed) -> <<"killed">>;
+reason(noproc) -> <<"noproc">>;
+reason(kill) -> <<"kill">>;
 reason({fail, Code}) -> Code;
 reason(Other) -> iolist_to_binary(io_lib:format("~0p", [Other])).
 
 value(V) when is_integer(V) -> integer_to_binary(V);
-value(V) when is_binary(V) -> name(V).
+value(V) when is_binary(V) -> name(V);
+value(V) -> name(reason(V)).  % a reason (SPEC §22): normal, shutdown, killed, noproc, a code
 
 values([]) -> <<"[]">>;
 values(Vs) -> iolist_to_binary([$[, lists:join($,, [value(V) || V <- Vs]), $]]).

@@ -16,6 +16,7 @@ main() -> main([concord_otp]).
 
 main([Target]) ->
     logger:set_primary_config(level, none),  % OTP's reports are ours to read, not to print
+    ok = concord_reports:install(),           % but for supervisors giving up (SPEC §21)
     start_stats(os:getenv("CONCORD_NODE_STATS")),
     ok = Target:setup(),
     Port = open_port({fd, 0, 1}, [binary, stream, eof]),

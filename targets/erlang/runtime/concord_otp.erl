@@ -69,14 +69,32 @@ format_errors(Errors) ->
 
 start_worker(Mod, Start) -> gen_server:start(Mod, {worker, Start}, []).
 
-start_supervisor(Mod, C, Idx) -> supervisor:start_link(Mod, {supervisor, C, Idx}).
+%% Version 2: OTP's supervisor (what supervisor:start_link/2 starts), with the
+%% conductor's sys debug hook (concord_worker:sup_hook/3).
+start_supervisor(Mod, C, Idx) ->
+    case erlang:function_exported(Mod, version, 0) andalso Mod:version() >= 2 of
+        true -> gen_server:start_link(supervisor, {self, Mod, {supervisor, C, Idx}}, [{debug, [hook(C, Idx)]}]);
+        false -> supervisor:start_link(Mod, {supervisor, C, Idx})
+    end.
+
+hook(C, Idx) -> {install, {fun concord_worker:sup_hook/3, {concord_hook, C, Idx}}}.  % not a pair: sys would take it for one of its own forms
 
 %% A dynamic child (SPEC §6.6): OTP's start_child on a non-simple supervisor,
 %% which appends it to the child list [R10].
-start_child(Mod, _SupIdx, SupPid, Start = {_C, _K, Name, _Sup, _Args}, Restart) ->
+%% Restart is {R, significant} for a significant child (SPEC §21).
+start_child(Mod, SupIdx, SupPid, Start, {Restart, significant}) ->
+    start_child(Mod, SupIdx, SupPid, Start, Restart, #{significant => true});
+start_child(Mod, SupIdx, SupPid, Start, Restart) ->
+    start_child(Mod, SupIdx, SupPid, Start, Restart, #{}).
+
+start_child(Mod, _SupIdx, SupPid, Start = {_C, _K, Name, _Sup, _Args}, Restart, Extra) ->
+    Shutdown = case erlang:function_exported(Mod, version, 0) andalso Mod:version() >= 2 of
+                   true -> 200;  % as the emitter's static children (SPEC §16.6 [R50])
+                   false -> 5000
+               end,
     Spec = #{id => Name, start => {gen_server, start_link, [Mod, {worker, Start}, []]}, restart => Restart,
-             shutdown => 5000, type => worker, modules => [Mod]},
-    supervisor:start_child(SupPid, Spec).
+             shutdown => Shutdown, type => worker, modules => [Mod]},
+    supervisor:start_child(SupPid, maps:merge(Spec, Extra)).
 
 %% OTP lists children newest first, by id (the name); start order is the reverse
 %% (SPEC §7.7, [R14]).
