@@ -76,13 +76,26 @@ int strategy_number(Strategy s) {
   return -1;
 }
 
-int type_number(Type t) { return t == Type::Int ? 0 : 1; }  // 1: addr, printed as a name
+// 1: an addr or a reason, both name ids printed as the name (§22).
+int type_number(Type t) { return t == Type::Int ? 0 : 1; }
+
+// §21 is not implemented yet: a significant child makes the program unsupported.
+void refuse_significant(const Decl& d) {
+  auto* sd = std::get_if<SupervisorDecl>(&d);
+  if (!sd) return;
+  for (const Child& c : sd->children) {
+    if (c.significant) throw Unsupported("version 2 'significant' is not supported by this target yet");
+    refuse_significant(c.decl);
+  }
+}
 
 class JsEmitter : public Walker {
  public:
   explicit JsEmitter(const Program& p) : p_(p) {
     if (!p.checked) throw std::logic_error("emit_js needs a program that check() accepted");
-    refuse_version_2(p, "js");
+    // Version 2 (SPEC §14-§23) is implemented construct by construct: a program
+    // using one that is not yet answers UNSUPPORTED (the walker's default hooks).
+    for (const Decl& d : p.system) refuse_significant(d);
     for (size_t i = 0; i < p.names.size(); i++) name_ids_[p.names[i]] = static_cast<int32_t>(i);
   }
 
@@ -92,6 +105,7 @@ class JsEmitter : public Walker {
     w_.open("return {");
     std::vector<std::string> names;
     for (const std::string& n : p_.names) names.push_back(js_string(n));
+    if (p_.version >= 2) w_.line("version: 2,");  // version 1's emitted text is unchanged
     w_.line("names: [" + join(names) + "],");
     table("sigs", sig_rows());
     table("kinds", kind_rows());
@@ -123,6 +137,7 @@ class JsEmitter : public Walker {
   std::string on_int(const Expr& e) override { return js_int(e.value); }
   std::string on_addr(const Expr& e) override { return std::to_string(e.slot); }  // a name id
   std::string on_self(const Expr&) override { return "p.name"; }
+  std::string on_reason(const Expr& e) override { return std::to_string(e.slot); }  // a name id (§15)
   std::string on_var(const Expr& e) override {
     switch (e.scope) {
       case Scope::Param: return "q[" + std::to_string(e.slot) + "]";
@@ -168,12 +183,16 @@ class JsEmitter : public Walker {
     w_.line("rt.send(p, " + to + ", " + std::to_string(s.slot) + ", " + exprs(s.exprs, 1) + ");");
   }
   void on_spawn(const Stmt& s) override {
+    if (s.significant) throw Unsupported("version 2 'significant' is not supported by this target yet");
     std::string call = "rt.spawn(p, " + std::to_string(s.slot) + ", " + exprs(s.exprs, 0) + ", " +
                        std::to_string(s.slot3) + ", " + std::to_string(s.slot3 >= 0 ? restart_number(s.restart) : 0) +
                        ")";
     w_.line((s.slot2 >= 0 ? "s[" + std::to_string(s.slot2) + "] = " : std::string()) + call + ";");
   }
-  void on_stop(const Stmt&) override { w_.line("rt.stop();"); }
+  void on_stop(const Stmt& s) override {
+    w_.line(s.exprs.empty() ? "rt.stop();" : "rt.stopWith(" + expr(s.exprs[0]) + ");");
+  }
+  void on_ignore(const Stmt&) override { w_.line("rt.ignore();"); }
   void on_fail(const Stmt& s) override { w_.line("rt.fail(" + js_string(s.name) + ");"); }
 
   // --- kinds --------------------------------------------------------------------------

@@ -3,8 +3,9 @@
 // handful of effects emitted code calls. One run at a time: `current` is its world.
 'use strict';
 
-const { World, HALT } = require('./world.js');
+const { World, HALT, OWN } = require('./world.js');
 const { attachSupervision } = require('./supervision.js');
+const { attachSupervisionV2 } = require('./supervision_v2.js');
 
 let current = null;
 
@@ -19,6 +20,13 @@ const rt = {
   stop() {
     current.halt('normal');
   },
+  stopWith(reason) {  // version 2: a reason value is a name id (§15)
+    current.halt(current.names[reason]);
+  },
+  ignore() {  // version 2, in init only (§19.1)
+    current.ignoring = true;
+    current.halt('normal');
+  },
   fail(code) {
     current.halt(code);
   },
@@ -26,9 +34,21 @@ const rt = {
 
 // Turn 0: the roots in order, then the given messages, from nobody (§8.2 "Start").
 function startUp(w) {
+  if (w.v2) return startUpV2(w);
   for (const r of w.prog.roots) {
     if (r.sup >= 0) w.supervision.startSupervisor(w.sups[r.sup]);
     else w.createProcess(r.name, w.prog.kinds[r.kind], r.args, null);
+  }
+  for (const g of w.prog.given) w.send(-1, g.to, g.sig, g.args);
+}
+
+// Version 2: a root whose start fails is not alive; the run settles after each
+// root (§17.2, §19.2).
+function startUpV2(w) {
+  for (const r of w.prog.roots) {
+    if (r.sup >= 0) w.supervision.startSupervisor(w.sups[r.sup]);
+    else w.startWorker(w.newProcess(r.name, w.prog.kinds[r.kind], r.args, null));
+    w.supervision.settle();
   }
   for (const g of w.prog.given) w.send(-1, g.to, g.sig, g.args);
 }
@@ -52,6 +72,12 @@ function deliver(w, p, ready) {
       reason = w.reason;
     }
   }
+  if (w.v2) {
+    if (reason !== null) w.exitWorker(p, reason, OWN);  // §17.1
+    w.markReady(p);
+    w.supervision.settle();  // §17.2: at the end of every turn
+    return;
+  }
   if (reason !== null) w.exitProcess(p, reason);
   w.markReady(p);
 }
@@ -60,7 +86,8 @@ function deliver(w, p, ready) {
 // Returns the world, with `outcome` and `turns` set.
 function run(prog, seed, turns, maxProcesses) {
   const w = new World(prog, seed, turns, maxProcesses);
-  attachSupervision(w);
+  if (w.v2) attachSupervisionV2(w);
+  else attachSupervision(w);
   current = w;
   try {
     startUp(w);

@@ -174,4 +174,4 @@ function attachSupervision(w) {
   return w.supervision;
 }
 
-module.exports = { attachSupervision, Sup };
+module.exports = { attachSupervision, Supervision, Sup };

@@ -23,6 +23,12 @@ const { SplitMix64 } = require('./splitmix.js');
 const FAULT = require('./fault.js');
 const KEEP_MAILBOX = FAULT === 'FAULT_RESTART_KEEPS_MAILBOX';  // a planted fault (targets/FAULTS.md)
 
+// How a start ended (version 2, SPEC §19.1).
+const STARTED = 0, FAILED = 1, IGNORED = 2;
+// Why a worker exits (version 2, §17.1 step 4): by itself (its supervisor handles
+// it), terminated by its supervisor (consumed), or its start failed (the starter's).
+const OWN = 0, BY_SUPERVISOR = 1, FAILED_START = 2;
+
 // Ends the running handler (§6.4); the reason is in world.reason. One object, never
 // an Error: throwing it captures no stack.
 const HALT = Object.freeze({ halt: true });
@@ -72,6 +78,8 @@ class World {
     this.reason = '';  // the reason of the handler ending now (HALT)
     this.journal = new Journal();
     this.supervision = null;  // the supervision rules (supervision.js) call back here
+    this.v2 = prog.version === 2;  // version 2 (SPEC §14): starts may fail, exits settle (§17)
+    this.ignoring = false;  // version 2: the HALT being thrown is init's `ignore` (§19.1)
   }
 
   // The id of a spawned name k-N: the program's id when the program names it (an
@@ -92,6 +100,14 @@ class World {
     }
   }
 
+  // §8.1: a name's process, not started yet: it takes the next id.
+  newProcess(name, kind, params, sup) {
+    const p = new Proc(this.procs.length, name, kind, params, sup);
+    this.procs.push(p);
+    this.procOf[name] = p;
+    return p;
+  }
+
   // §6.7, §8.1: a name comes to life for the first time: it takes the next id.
   createProcess(name, kind, params, sup) {
     const p = new Proc(this.procs.length, name, kind, params, sup);
@@ -104,12 +120,42 @@ class World {
   // §6.7: fresh state, `start` event, then init (which cannot fail). The mailbox is
   // empty: the process is new, or its mailbox went when it ended.
   startProcess(p) {
+    if (this.v2) return this.startWorker(p);
     p.alive = true;
     p.state = p.kind.state(p);
     this.live++;
     this.journal.start(this.turn, p.name, p.kind.index);
     p.kind.init(p);
     this.markReady(p);
+  }
+
+  // §19.1 (version 2): alive, the `start` event, the state initialisers, then init;
+  // a failure or `stop` in them fails the start, `ignore` ignores it; either way
+  // the process exits at once, an exit no supervisor handles. Returns how it ended.
+  startWorker(p) {
+    p.alive = true;
+    this.live++;
+    this.journal.start(this.turn, p.name, p.kind.index);
+    try {
+      p.state = p.kind.state(p);
+      p.kind.init(p);
+    } catch (e) {
+      if (e !== HALT) throw e;
+      const ignored = this.ignoring;
+      this.ignoring = false;
+      this.exitWorker(p, ignored ? 'normal' : this.reason, FAILED_START);
+      return ignored ? IGNORED : FAILED;
+    }
+    this.markReady(p);
+    return STARTED;
+  }
+
+  // §17.1 (version 2), the one exit path of a worker: it stops being alive (its
+  // exit event; result.js draws failures from it), then its supervisor gets a
+  // pending exit unless it caused the exit itself or the start failed.
+  exitWorker(p, reason, cause) {
+    this.endProcess(p, reason);
+    if (cause === OWN && p.sup !== null && p.sup.alive) this.supervision.addPendingExit(p.sup, p.entry, reason);
   }
 
   // §6.4: it stops being alive; mailbox and state are discarded.
@@ -148,6 +194,7 @@ class World {
   // §6.6: the checks in order, then the new process named k-N, started, and with
   // `under` appended to the supervisor's children. Returns the new name.
   spawn(kindIndex, args, supIndex, restart) {
+    if (this.v2) return this.spawnV2(kindIndex, args, supIndex, restart);
     if (this.live >= this.maxProcesses) this.halt('SYSTEM_LIMIT');
     const sup = supIndex < 0 ? null : this.sups[supIndex];
     if (sup !== null && !sup.alive) this.halt('NOPROC');
@@ -158,10 +205,27 @@ class World {
     return name;
   }
 
+  // §19.4 (version 2): as spawn, but a start that fails or is ignored does not fail
+  // the spawner: the name is consumed and returned; under a supervisor a failed
+  // child is not added, an ignored one is added not running (unless temporary).
+  // Then the run settles before the spawn completes (§17.2).
+  spawnV2(kindIndex, args, supIndex, restart) {
+    if (this.live >= this.maxProcesses) this.halt('SYSTEM_LIMIT');
+    const sup = supIndex < 0 ? null : this.sups[supIndex];
+    if (sup !== null && !sup.alive) this.halt('NOPROC');
+    const kind = this.prog.kinds[kindIndex];
+    const name = this.spawnedName(kind.prefix + ++this.spawned[kindIndex]);
+    const p = this.newProcess(name, kind, args, sup);
+    const how = this.startWorker(p);
+    if (sup !== null) this.supervision.addDynamicChildV2(sup, p, restart, how);
+    this.supervision.settle();
+    return name;
+  }
+
   halt(reason) {
     this.reason = reason;
     throw HALT;
   }
 }
 
-module.exports = { World, HALT };
+module.exports = { World, HALT, STARTED, FAILED, IGNORED, OWN, BY_SUPERVISOR, FAILED_START };
