@@ -105,7 +105,10 @@ class JsEmitter : public Walker {
     w_.open("return {");
     std::vector<std::string> names;
     for (const std::string& n : p_.names) names.push_back(js_string(n));
-    if (p_.version >= 2) w_.line("version: 2,");  // version 1's emitted text is unchanged
+    if (p_.version >= 2) {  // version 1's emitted text is unchanged
+      w_.line("version: 2,");
+      w_.line("exitSig: " + std::to_string(p_.exit_sig) + ", downSig: " + std::to_string(p_.down_sig) + ",");
+    }
     w_.line("names: [" + join(names) + "],");
     table("sigs", sig_rows());
     table("kinds", kind_rows());
@@ -193,6 +196,16 @@ class JsEmitter : public Walker {
     w_.line(s.exprs.empty() ? "rt.stop();" : "rt.stopWith(" + expr(s.exprs[0]) + ");");
   }
   void on_ignore(const Stmt&) override { w_.line("rt.ignore();"); }
+  // §16.2: the target's name id first; a reason is a name id too.
+  void on_link(const Stmt& s) override { w_.line("rt.link(p, " + expr(s.exprs[0]) + ");"); }
+  void on_unlink(const Stmt& s) override { w_.line("rt.unlink(p, " + expr(s.exprs[0]) + ");"); }
+  void on_monitor(const Stmt& s) override { w_.line("rt.monitor(p, " + expr(s.exprs[0]) + ");"); }
+  void on_demonitor(const Stmt& s) override { w_.line("rt.demonitor(p, " + expr(s.exprs[0]) + ");"); }
+  void on_trap_exit(const Stmt& s) override { w_.line("rt.trapExit(p, " + expr(s.exprs[0]) + " !== 0);"); }
+  void on_exit(const Stmt& s) override {
+    std::string to = expr(s.exprs[0]);
+    w_.line(s.kill ? "rt.kill(p, " + to + ");" : "rt.exit(p, " + to + ", " + expr(s.exprs[1]) + ");");
+  }
   void on_fail(const Stmt& s) override { w_.line("rt.fail(" + js_string(s.name) + ");"); }
 
   // --- kinds --------------------------------------------------------------------------

@@ -11,6 +11,8 @@
 //   DROP      turn, from (-1: null), to, sig, args
 //   EXIT      turn, name, reason (an index into `reasons`)
 //   DECISION  turn, supervisor, child, action (an index into ACTIONS)
+//   SIGNAL    turn, kind, from, to, reason (an index into `reasons`), effect (version 2,
+//             links.js: SIGNAL_KINDS, EFFECTS)
 // Names are name ids, sig a signature id, turns and ready counts fit in int32 (SPEC
 // §11: at most 10^9 turns, 10^7 processes).
 'use strict';
@@ -22,7 +24,7 @@ const FAULT = require('./fault.js');
 // the first write to it throws a TypeError).
 const LOST_CHUNK = FAULT === 'FAULT_JOURNAL_CHUNK_NEVER_ALLOCATED';
 
-const START = 0, DELIVER = 1, DROP = 2, EXIT = 3, DECISION = 4;
+const START = 0, DELIVER = 1, DROP = 2, EXIT = 3, DECISION = 4, SIGNAL = 5;
 const ACTIONS = ['restart', 'keep', 'remove', 'give_up'];
 const RESTART = 0, KEEP = 1, REMOVE = 2, GIVE_UP = 3;
 const FIRST = 1 << 10, CHUNK = 1 << 16;  // int32 fields of the first chunk, and of the largest
@@ -73,12 +75,17 @@ class Journal {
     this.at = i + 6;
   }
 
-  exit(turn, name, reason) {
+  reasonIndex(reason) {
     let r = this.reasonIds.get(reason);
     if (r === undefined) {
       r = this.reasons.push(reason) - 1;
       this.reasonIds.set(reason, r);
     }
+    return r;
+  }
+
+  exit(turn, name, reason) {
+    const r = this.reasonIndex(reason);
     const c = this.room(), i = this.at;
     c[i] = EXIT, c[i + 1] = turn, c[i + 2] = name, c[i + 3] = r;
     this.at = i + 4;
@@ -88,6 +95,13 @@ class Journal {
     const c = this.room(), i = this.at;
     c[i] = DECISION, c[i + 1] = turn, c[i + 2] = sup, c[i + 3] = child, c[i + 4] = action;
     this.at = i + 5;
+  }
+
+  signal(turn, kind, from, to, reason, effect) {
+    const r = this.reasonIndex(reason);
+    const c = this.room(), i = this.at;
+    c[i] = SIGNAL, c[i + 1] = turn, c[i + 2] = kind, c[i + 3] = from, c[i + 4] = to, c[i + 5] = r, c[i + 6] = effect;
+    this.at = i + 7;
   }
 
   // Calls visit(chunk, index) for each record in order.
@@ -107,8 +121,8 @@ class Journal {
   }
 }
 
-const LENGTH = [4, 7, 6, 4, 5];  // fields per record, by kind
+const LENGTH = [4, 7, 6, 4, 5, 7];  // fields per record, by kind
 
 module.exports = {
-  Journal, START, DELIVER, DROP, EXIT, DECISION, ACTIONS, RESTART, KEEP, REMOVE, GIVE_UP,
+  Journal, START, DELIVER, DROP, EXIT, DECISION, SIGNAL, ACTIONS, RESTART, KEEP, REMOVE, GIVE_UP,
 };

@@ -8,7 +8,8 @@
 // encoded once, cost twice as much).
 'use strict';
 
-const { START, DELIVER, DROP, EXIT, DECISION, ACTIONS } = require('./journal.js');
+const { START, DELIVER, DROP, EXIT, DECISION, SIGNAL, ACTIONS } = require('./journal.js');
+const { SIGNAL_KINDS, EFFECTS } = require('./links.js');
 const FAULT = require('./fault.js');
 const REVERSED = FAULT === 'FAULT_SPAWNED_NUMBER_BACKWARDS';  // a planted fault (targets/FAULTS.md)
 
@@ -59,6 +60,10 @@ function writeResult(out, w) {
       case DECISION:
         out.put(`${sep}{"ev":"decision","turn":${turn},"supervisor":${q[c[i + 2]]},"process":${q[c[i + 3]]},` +
                 `"action":${qactions[c[i + 4]]}}`);
+        break;
+      case SIGNAL:
+        out.put(`${sep}{"ev":"signal","turn":${turn},"kind":"${SIGNAL_KINDS[c[i + 2]]}","from":${q[c[i + 3]]},` +
+                `"to":${q[c[i + 4]]},"reason":${qreasons[c[i + 5]]},"effect":"${EFFECTS[c[i + 6]]}"}`);
         break;
     }
     sep = ',';

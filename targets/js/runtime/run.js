@@ -6,6 +6,7 @@
 const { World, HALT, OWN } = require('./world.js');
 const { attachSupervision } = require('./supervision.js');
 const { attachSupervisionV2 } = require('./supervision_v2.js');
+const { KILL } = require('./links.js');
 
 let current = null;
 
@@ -15,7 +16,30 @@ const rt = {
     current.send(p.name, to, sig, args);
   },
   spawn(p, kind, args, sup, restart) {
+    if (current.v2) return current.spawnV2(p, kind, args, sup, restart);
     return current.spawn(kind, args, sup, restart);
+  },
+  // Version 2, §16.2 (links.js); addrs and reasons are name ids.
+  link(p, t) {
+    current.links.link(p, t);
+  },
+  unlink(p, t) {
+    current.links.unlink(p, t);
+  },
+  monitor(p, t) {
+    current.links.monitor(p, t);
+  },
+  demonitor(p, t) {
+    current.links.demonitor(p, t);
+  },
+  trapExit(p, on) {
+    p.trap = on;  // the flag at a signal's arrival counts [R17]
+  },
+  exit(p, t, reason) {
+    current.links.exit(p, t, current.names[reason]);
+  },
+  kill(p, t) {
+    current.links.exit(p, t, KILL);
   },
   stop() {
     current.halt('normal');
@@ -60,6 +84,7 @@ function deliver(w, p, ready) {
   p.head = m.next;
   if (p.head === null) p.tail = null;
   w.journal.deliver(w.turn, ready, p.name, m.from, m.sig, m.args);
+  if (w.v2) return runHandlerV2(w, p, m);
   const handler = p.kind.handlers[m.sig];
   let reason = null;
   if (handler === null) {
@@ -72,14 +97,37 @@ function deliver(w, p, ready) {
       reason = w.reason;
     }
   }
-  if (w.v2) {
-    if (reason !== null) w.exitWorker(p, reason, OWN);  // §17.1
-    w.markReady(p);
-    w.supervision.settle();  // §17.2: at the end of every turn
-    return;
-  }
   if (reason !== null) w.exitProcess(p, reason);
   w.markReady(p);
+}
+
+// Version 2: the handler ends by finishing, by HALT with a reason (§6.4, §16.2
+// `stop e`), or by HALT after its worker exited (a signal, its own exit signal);
+// a trapping unsupervised worker that sent itself an exit signal exits at the end
+// (§16.3). Then the run settles (§17.2).
+function runHandlerV2(w, p, m) {
+  const handler = p.kind.handlers[m.sig];
+  let reason = null;
+  p.selfExit = null;
+  if (handler === null) {
+    reason = 'NO_HANDLER';
+  } else {
+    try {
+      handler(p, m.args);
+    } catch (e) {
+      if (e !== HALT) throw e;
+      if (w.gone) w.gone = false;
+      else reason = w.reason;
+    }
+  }
+  if (reason !== null) {
+    w.exitWorker(p, reason, OWN);  // §17.1
+  } else if (p.alive && p.selfExit !== null) {
+    w.journal.signal(w.turn, 1, p.name, p.name, p.selfExit, 0);  // kind exit, effect exit
+    w.exitWorker(p, p.selfExit, OWN);
+  }
+  w.markReady(p);
+  w.supervision.settle();
 }
 
 // One run of a loaded program: seed a BigInt, turns and maxProcesses Numbers.

@@ -33,11 +33,16 @@ class SupervisionV2 extends Supervision {
     this.pendingItems = 0;  // over all supervisors: settling without any costs one test
   }
 
-  // §17.2: signals first (none yet: links and monitors are not implemented), then
+  // §17.2: signals first (links.js), then
   // the last supervisor in pre-order with pending items, until nothing applies.
   settle() {
-    const sups = this.w.sups;
-    while (this.pendingItems > 0) {
+    const sups = this.w.sups, links = this.w.links;
+    for (;;) {
+      if (links.pending()) {
+        links.applyNext();
+        continue;
+      }
+      if (this.pendingItems === 0) return;
       for (let i = sups.length - 1; i >= 0; i--)
         if (sups[i].pending.length > 0) {
           this.handlePending(sups[i]);
@@ -208,7 +213,8 @@ class SupervisionV2 extends Supervision {
     } else if (!c.alive) {
       this.consumePendingExit(s, entry);
     } else {
-      this.w.exitWorker(c, 'shutdown', BY_SUPERVISOR);
+      // §16.6: a trapping blocked worker is killed when the shutdown time runs out [R50].
+      this.w.exitWorker(c, c.trap && c.blocked > 0 ? 'killed' : 'shutdown', BY_SUPERVISOR);
     }
   }
 

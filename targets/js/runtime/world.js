@@ -20,6 +20,7 @@ const { Journal } = require('./journal.js');
 const { grew } = require('./memory.js');
 const { ReadySet } = require('./ready_set.js');
 const { SplitMix64 } = require('./splitmix.js');
+const { Links } = require('./links.js');
 const FAULT = require('./fault.js');
 const KEEP_MAILBOX = FAULT === 'FAULT_RESTART_KEEPS_MAILBOX';  // a planted fault (targets/FAULTS.md)
 
@@ -80,6 +81,8 @@ class World {
     this.supervision = null;  // the supervision rules (supervision.js) call back here
     this.v2 = prog.version === 2;  // version 2 (SPEC §14): starts may fail, exits settle (§17)
     this.ignoring = false;  // version 2: the HALT being thrown is init's `ignore` (§19.1)
+    this.gone = false;  // version 2: the HALT being thrown ends a handler whose worker has exited
+    this.links = this.v2 ? new Links(this) : null;  // version 2: §16 and the signal queue
   }
 
   // The id of a spawned name k-N: the program's id when the program names it (an
@@ -133,14 +136,23 @@ class World {
   // a failure or `stop` in them fails the start, `ignore` ignores it; either way
   // the process exits at once, an exit no supervisor handles. Returns how it ended.
   startWorker(p) {
+    p.inc = (p.inc | 0) + 1;  // a new incarnation: none of §16.1 survives a restart
+    p.trap = false;
+    p.links = p.held = p.watchedBy = p.selfExit = null;
+    p.blocked = 0;
     p.alive = true;
     this.live++;
     this.journal.start(this.turn, p.name, p.kind.index);
     try {
       p.state = p.kind.state(p);
       p.kind.init(p);
+      p.selfExit = null;  // (init's own trapped exit signal does not end it: as the oracle)
     } catch (e) {
       if (e !== HALT) throw e;
+      if (this.gone) {  // a signal or its own exit(self, ...) ended it already
+        this.gone = false;
+        return FAILED;
+      }
       const ignored = this.ignoring;
       this.ignoring = false;
       this.exitWorker(p, ignored ? 'normal' : this.reason, FAILED_START);
@@ -155,6 +167,10 @@ class World {
   // pending exit unless it caused the exit itself or the start failed.
   exitWorker(p, reason, cause) {
     this.endProcess(p, reason);
+    p.trap = false;
+    p.selfExit = null;
+    p.blocked = 0;
+    this.links.exited(p, reason);
     if (cause === OWN && p.sup !== null && p.sup.alive) this.supervision.addPendingExit(p.sup, p.entry, reason);
   }
 
@@ -194,7 +210,6 @@ class World {
   // §6.6: the checks in order, then the new process named k-N, started, and with
   // `under` appended to the supervisor's children. Returns the new name.
   spawn(kindIndex, args, supIndex, restart) {
-    if (this.v2) return this.spawnV2(kindIndex, args, supIndex, restart);
     if (this.live >= this.maxProcesses) this.halt('SYSTEM_LIMIT');
     const sup = supIndex < 0 ? null : this.sups[supIndex];
     if (sup !== null && !sup.alive) this.halt('NOPROC');
@@ -209,7 +224,7 @@ class World {
   // the spawner: the name is consumed and returned; under a supervisor a failed
   // child is not added, an ignored one is added not running (unless temporary).
   // Then the run settles before the spawn completes (§17.2).
-  spawnV2(kindIndex, args, supIndex, restart) {
+  spawnV2(spawner, kindIndex, args, supIndex, restart) {
     if (this.live >= this.maxProcesses) this.halt('SYSTEM_LIMIT');
     const sup = supIndex < 0 ? null : this.sups[supIndex];
     if (sup !== null && !sup.alive) this.halt('NOPROC');
@@ -218,8 +233,18 @@ class World {
     const p = this.newProcess(name, kind, args, sup);
     const how = this.startWorker(p);
     if (sup !== null) this.supervision.addDynamicChildV2(sup, p, restart, how);
+    const inc = spawner.inc;
+    spawner.blocked++;  // §16.6
     this.supervision.settle();
+    if (!spawner.alive || spawner.inc !== inc) this.endGone();  // a signal ended it meanwhile
+    spawner.blocked--;
     return name;
+  }
+
+  // Ends the running handler of a worker that has exited already (version 2).
+  endGone() {
+    this.gone = true;
+    throw HALT;
   }
 
   halt(reason) {
