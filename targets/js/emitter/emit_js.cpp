@@ -208,6 +208,29 @@ class JsEmitter : public Walker {
   }
   void on_fail(const Stmt& s) override { w_.line("rt.fail(" + js_string(s.name) + ");"); }
 
+  // §18.1: a handler with a `call` is a generator function that yields where it
+  // waits; the scheduler resumes it (generator.next) in the caller's resume turn, in
+  // the same synchronous run loop: no promise, no microtask, nothing out of turn.
+  // The reply's type travels with it (0 int, 1 addr, 2 reason): resume checks it
+  // against the bound field's (BAD_REPLY) and prints the value by it.
+  void on_call(const Stmt& s) override {
+    std::string to = expr(s.exprs[0]);  // the callee first, then the arguments
+    int bind_type = s.slot2 < 0 ? -1 : value_type(kind_->state[static_cast<size_t>(s.slot2)].type);
+    w_.line("yield rt.call(p, " + to + ", " + std::to_string(s.slot) + ", " + exprs(s.exprs, 1) + ", " +
+            std::to_string(s.slot2) + ", " + std::to_string(bind_type) + ");");
+  }
+  void on_reply(const Stmt& s) override {
+    w_.line("rt.reply(p, " + expr(s.exprs[0]) + ", " + std::to_string(value_type(s.exprs[0].type)) + ");");
+  }
+
+  static int value_type(Type t) { return t == Type::Int ? 0 : t == Type::Addr ? 1 : 2; }
+
+  static bool has_call(const std::vector<Stmt>& body) {
+    for (const Stmt& s : body)
+      if (s.kind == StmtKind::Call || has_call(s.body) || has_call(s.orelse)) return true;
+    return false;
+  }
+
   // --- kinds --------------------------------------------------------------------------
   // `p` is the process; s, q, m its state fields, its parameters, the message's arguments.
   void function(const std::string& head, const std::string& locals, const std::function<void()>& fill) {
@@ -225,9 +248,10 @@ class JsEmitter : public Walker {
       w_.line("return [" + join(inits) + "];");
     });
     function(K + "_init(p)", "const s = p.state, q = p.params;", [&] { body(k.init); });
+    kind_ = &k;
     for (size_t h = 0; h < k.handlers.size(); h++)
-      function(K + "_h" + std::to_string(h) + "(p, m)", "const s = p.state, q = p.params;",
-               [&] { body(k.handlers[h].body); });
+      function(std::string(has_call(k.handlers[h].body) ? "* " : "") + K + "_h" + std::to_string(h) + "(p, m)",
+               "const s = p.state, q = p.params;", [&] { body(k.handlers[h].body); });
   }
 
   std::vector<std::string> sig_rows() {
@@ -296,6 +320,7 @@ class JsEmitter : public Walker {
   }
 
   const Program& p_;
+  const Kind* kind_ = nullptr;  // the kind whose code is being written
   CodeWriter w_;
   std::unordered_map<std::string, int32_t> name_ids_;
 };

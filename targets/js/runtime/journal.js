@@ -13,6 +13,8 @@
 //   DECISION  turn, supervisor, child, action (an index into ACTIONS)
 //   SIGNAL    turn, kind, from, to, reason (an index into `reasons`), effect (version 2,
 //             links.js: SIGNAL_KINDS, EFFECTS)
+//   CALL      as DELIVER, for a call message (version 2, §18.1)
+//   RESUME    turn, ready, to, from, type (0 int, 1 addr, 2 reason), value (an index into `args`)
 // Names are name ids, sig a signature id, turns and ready counts fit in int32 (SPEC
 // §11: at most 10^9 turns, 10^7 processes).
 'use strict';
@@ -24,7 +26,7 @@ const FAULT = require('./fault.js');
 // the first write to it throws a TypeError).
 const LOST_CHUNK = FAULT === 'FAULT_JOURNAL_CHUNK_NEVER_ALLOCATED';
 
-const START = 0, DELIVER = 1, DROP = 2, EXIT = 3, DECISION = 4, SIGNAL = 5;
+const START = 0, DELIVER = 1, DROP = 2, EXIT = 3, DECISION = 4, SIGNAL = 5, CALL = 6, RESUME = 7;
 const ACTIONS = ['restart', 'keep', 'remove', 'give_up'];
 const RESTART = 0, KEEP = 1, REMOVE = 2, GIVE_UP = 3;
 const FIRST = 1 << 10, CHUNK = 1 << 16;  // int32 fields of the first chunk, and of the largest
@@ -61,9 +63,9 @@ class Journal {
     this.at = i + 4;
   }
 
-  deliver(turn, ready, to, from, sig, args) {
+  deliver(turn, ready, to, from, sig, args, kind = DELIVER) {
     const c = this.room(), i = this.at;
-    c[i] = DELIVER, c[i + 1] = turn, c[i + 2] = ready, c[i + 3] = to, c[i + 4] = from, c[i + 5] = sig;
+    c[i] = kind, c[i + 1] = turn, c[i + 2] = ready, c[i + 3] = to, c[i + 4] = from, c[i + 5] = sig;
     c[i + 6] = args.length === 0 ? -1 : this.args.push(args) - 1;
     this.at = i + 7;
   }
@@ -104,6 +106,13 @@ class Journal {
     this.at = i + 7;
   }
 
+  resume(turn, ready, to, from, type, value) {
+    const c = this.room(), i = this.at;
+    c[i] = RESUME, c[i + 1] = turn, c[i + 2] = ready, c[i + 3] = to, c[i + 4] = from, c[i + 5] = type;
+    c[i + 6] = this.args.push([value]) - 1;
+    this.at = i + 7;
+  }
+
   // Calls visit(chunk, index) for each record in order.
   forEach(visit) {
     for (let k = 0; k < this.chunks.length; k++) {
@@ -121,8 +130,8 @@ class Journal {
   }
 }
 
-const LENGTH = [4, 7, 6, 4, 5, 7];  // fields per record, by kind
+const LENGTH = [4, 7, 6, 4, 5, 7, 7, 7];  // fields per record, by kind
 
 module.exports = {
-  Journal, START, DELIVER, DROP, EXIT, DECISION, SIGNAL, ACTIONS, RESTART, KEEP, REMOVE, GIVE_UP,
+  Journal, START, DELIVER, DROP, EXIT, DECISION, SIGNAL, CALL, RESUME, ACTIONS, RESTART, KEEP, REMOVE, GIVE_UP,
 };

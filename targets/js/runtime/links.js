@@ -97,6 +97,12 @@ class Links {
     return m;
   }
 
+  // A monitor goes from both lists (a call's, at its reply: §18.1).
+  removeMonitor(m) {
+    m.holder.held.splice(m.holder.held.indexOf(m), 1);
+    m.target.watchedBy.splice(m.target.watchedBy.indexOf(m), 1);
+  }
+
   // One of p's monitors (of that kind) on y, the oldest; a down already queued stays [R26].
   demonitor(p, t) {
     const y = this.live(t);

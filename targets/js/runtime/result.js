@@ -8,7 +8,7 @@
 // encoded once, cost twice as much).
 'use strict';
 
-const { START, DELIVER, DROP, EXIT, DECISION, SIGNAL, ACTIONS } = require('./journal.js');
+const { START, DELIVER, DROP, EXIT, DECISION, SIGNAL, CALL, RESUME, ACTIONS } = require('./journal.js');
 const { SIGNAL_KINDS, EFFECTS } = require('./links.js');
 const FAULT = require('./fault.js');
 const REVERSED = FAULT === 'FAULT_SPAWNED_NUMBER_BACKWARDS';  // a planted fault (targets/FAULTS.md)
@@ -61,6 +61,16 @@ function writeResult(out, w) {
         out.put(`${sep}{"ev":"decision","turn":${turn},"supervisor":${q[c[i + 2]]},"process":${q[c[i + 3]]},` +
                 `"action":${qactions[c[i + 4]]}}`);
         break;
+      case CALL:
+        out.put(`${sep}{"ev":"call","turn":${turn},"ready":${c[i + 2]},"to":${q[c[i + 3]]},"from":${from(c[i + 4])},` +
+                `"tag":${prog.sigs[c[i + 5]].qtag},"args":${args(c[i + 5], c[i + 6])}}`);
+        break;
+      case RESUME: {
+        const v = j.args[c[i + 6]][0];
+        out.put(`${sep}{"ev":"resume","turn":${turn},"ready":${c[i + 2]},"to":${q[c[i + 3]]},"from":${q[c[i + 4]]},` +
+                `"value":${c[i + 5] === 0 ? String(v) : q[v]}}`);
+        break;
+      }
       case SIGNAL:
         out.put(`${sep}{"ev":"signal","turn":${turn},"kind":"${SIGNAL_KINDS[c[i + 2]]}","from":${q[c[i + 3]]},` +
                 `"to":${q[c[i + 4]]},"reason":${qreasons[c[i + 5]]},"effect":"${EFFECTS[c[i + 6]]}"}`);

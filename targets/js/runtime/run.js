@@ -3,7 +3,7 @@
 // handful of effects emitted code calls. One run at a time: `current` is its world.
 'use strict';
 
-const { World, HALT, OWN } = require('./world.js');
+const { World, CallMsg, HALT, OWN } = require('./world.js');
 const { attachSupervision } = require('./supervision.js');
 const { attachSupervisionV2 } = require('./supervision_v2.js');
 const { KILL } = require('./links.js');
@@ -40,6 +40,12 @@ const rt = {
   },
   kill(p, t) {
     current.links.exit(p, t, KILL);
+  },
+  call(p, to, sig, args, bind, bindType) {  // §18.1 (calls.js); the handler yields next
+    return current.calls.call(p, to, sig, args, bind, bindType);
+  },
+  reply(p, value, type) {
+    current.calls.reply(p, value, type);
   },
   stop() {
     current.halt('normal');
@@ -84,7 +90,6 @@ function deliver(w, p, ready) {
   p.head = m.next;
   if (p.head === null) p.tail = null;
   w.journal.deliver(w.turn, ready, p.name, m.from, m.sig, m.args);
-  if (w.v2) return runHandlerV2(w, p, m);
   const handler = p.kind.handlers[m.sig];
   let reason = null;
   if (handler === null) {
@@ -101,33 +106,84 @@ function deliver(w, p, ready) {
   w.markReady(p);
 }
 
+// Version 2, §8.2 step 5 and §18.3: a waiting caller whose reply has come resumes;
+// any other process pops its head message (a call message makes a `call` event).
+function deliverV2(w, p, ready) {
+  if (p.wait !== null) {
+    const wait = w.calls.resume(p, ready);
+    if (wait !== null) {
+      p.serving = wait.serving;
+      p.selfExit = wait.selfExit;
+      drive(w, p, wait.it, wait.value);
+    }
+    w.markReady(p);
+    w.supervision.settle();
+    return;
+  }
+  const m = p.head;
+  p.head = m.next;
+  if (p.head === null) p.tail = null;
+  if (m instanceof CallMsg) w.calls.delivered(p, m, ready);
+  else w.journal.deliver(w.turn, ready, p.name, m.from, m.sig, m.args);
+  runHandlerV2(w, p, m);
+}
+
 // Version 2: the handler ends by finishing, by HALT with a reason (§6.4, §16.2
 // `stop e`), or by HALT after its worker exited (a signal, its own exit signal);
-// a trapping unsupervised worker that sent itself an exit signal exits at the end
-// (§16.3). Then the run settles (§17.2).
+// a handler with a call is a generator (calls.js), driven until it ends or waits.
+// Then the run settles (§17.2).
 function runHandlerV2(w, p, m) {
   const handler = p.kind.handlers[m.sig];
-  let reason = null;
   p.selfExit = null;
   if (handler === null) {
-    reason = 'NO_HANDLER';
+    p.serving = null;
+    w.exitWorker(p, 'NO_HANDLER', OWN);  // §6.5
   } else {
+    let it;
     try {
-      handler(p, m.args);
+      it = handler(p, m.args);  // a plain handler runs to its end here; a generator only starts
     } catch (e) {
-      if (e !== HALT) throw e;
-      if (w.gone) w.gone = false;
-      else reason = w.reason;
+      ended(w, p, e);
+      it = undefined;
     }
-  }
-  if (reason !== null) {
-    w.exitWorker(p, reason, OWN);  // §17.1
-  } else if (p.alive && p.selfExit !== null) {
-    w.journal.signal(w.turn, 1, p.name, p.name, p.selfExit, 0);  // kind exit, effect exit
-    w.exitWorker(p, p.selfExit, OWN);
+    if (it !== undefined) drive(w, p, it, undefined);
+    else if (p.alive) finished(w, p);
   }
   w.markReady(p);
   w.supervision.settle();
+}
+
+// Runs a generator handler on from where it waited (or from its start).
+function drive(w, p, it, input) {
+  let r;
+  try {
+    r = it.next(input);
+  } catch (e) {
+    return ended(w, p, e);
+  }
+  if (r.done) return finished(w, p);
+  p.wait.it = it;  // it waits in a call (§18.1): its continuation, served call, pending self exit
+  p.wait.serving = p.serving;
+  p.wait.selfExit = p.selfExit;
+  p.serving = null;
+}
+
+// The handler threw: HALT with a reason (the process exits with it), or HALT after
+// its worker exited already.
+function ended(w, p, e) {
+  if (e !== HALT) throw e;
+  p.serving = null;
+  if (w.gone) w.gone = false;
+  else w.exitWorker(p, w.reason, OWN);  // §17.1
+}
+
+// The handler reached its end: a trapping unsupervised worker that sent itself an
+// exit signal exits now, its signal event just before its exit event (§16.3).
+function finished(w, p) {
+  p.serving = null;
+  if (p.selfExit === null) return;
+  w.journal.signal(w.turn, 1, p.name, p.name, p.selfExit, 0);  // kind exit, effect exit
+  w.exitWorker(p, p.selfExit, OWN);
 }
 
 // One run of a loaded program: seed a BigInt, turns and maxProcesses Numbers.
@@ -139,6 +195,7 @@ function run(prog, seed, turns, maxProcesses) {
   current = w;
   try {
     startUp(w);
+    const step = w.v2 ? deliverV2 : deliver;  // version 1 keeps its own path
     let done = 0;
     for (;;) {
       if (done === turns) {
@@ -147,12 +204,12 @@ function run(prog, seed, turns, maxProcesses) {
       }
       const n = w.readySet.size;
       if (n === 0) {
-        w.outcome = 'quiescent';
+        w.outcome = w.waiting > 0 ? 'deadlock' : 'quiescent';  // §18.3
         break;
       }
       w.turn = ++done;
       const id = w.readySet.kth(w.gen.pick(n));
-      deliver(w, w.procs[id], n);
+      step(w, w.procs[id], n);
     }
     w.turns = done;
   } finally {

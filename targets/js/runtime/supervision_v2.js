@@ -214,7 +214,7 @@ class SupervisionV2 extends Supervision {
       this.consumePendingExit(s, entry);
     } else {
       // §16.6: a trapping blocked worker is killed when the shutdown time runs out [R50].
-      this.w.exitWorker(c, c.trap && c.blocked > 0 ? 'killed' : 'shutdown', BY_SUPERVISOR);
+      this.w.exitWorker(c, c.trap && (c.blocked > 0 || c.wait !== null) ? 'killed' : 'shutdown', BY_SUPERVISOR);
     }
   }
 

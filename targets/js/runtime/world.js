@@ -21,6 +21,7 @@ const { grew } = require('./memory.js');
 const { ReadySet } = require('./ready_set.js');
 const { SplitMix64 } = require('./splitmix.js');
 const { Links } = require('./links.js');
+const { Calls } = require('./calls.js');
 const FAULT = require('./fault.js');
 const KEEP_MAILBOX = FAULT === 'FAULT_RESTART_KEEPS_MAILBOX';  // a planted fault (targets/FAULTS.md)
 
@@ -59,6 +60,15 @@ class Msg {
   }
 }
 
+// Version 2: a call message (§18.1) names its caller, in one incarnation.
+class CallMsg extends Msg {
+  constructor(from, sig, args, caller) {
+    super(from, sig, args);
+    this.caller = caller;
+    this.callerInc = caller.inc;
+  }
+}
+
 class World {
   constructor(prog, seed, turns, maxProcesses) {
     this.prog = prog;
@@ -83,6 +93,9 @@ class World {
     this.ignoring = false;  // version 2: the HALT being thrown is init's `ignore` (§19.1)
     this.gone = false;  // version 2: the HALT being thrown ends a handler whose worker has exited
     this.links = this.v2 ? new Links(this) : null;  // version 2: §16 and the signal queue
+    this.calls = this.v2 ? new Calls(this) : null;  // version 2: §18
+    this.waiting = 0;  // version 2: live processes waiting in a call (§18.3: deadlock)
+    if (this.v2) this.markReady = this.markReadyV2;  // version 1 keeps its own
   }
 
   // The id of a spawned name k-N: the program's id when the program names it (an
@@ -140,6 +153,8 @@ class World {
     p.trap = false;
     p.links = p.held = p.watchedBy = p.selfExit = null;
     p.blocked = 0;
+    p.wait = null;  // its pending call (§18), while it waits
+    p.serving = null;  // the caller its running handler answers, until it does
     p.alive = true;
     this.live++;
     this.journal.start(this.turn, p.name, p.kind.index);
@@ -170,6 +185,11 @@ class World {
     p.trap = false;
     p.selfExit = null;
     p.blocked = 0;
+    p.serving = null;
+    if (p.wait !== null) {  // its pending call goes
+      p.wait = null;
+      this.waiting--;
+    }
     this.links.exited(p, reason);
     if (cause === OWN && p.sup !== null && p.sup.alive) this.supervision.addPendingExit(p.sup, p.entry, reason);
   }
@@ -190,6 +210,25 @@ class World {
   exitProcess(p, reason) {
     this.endProcess(p, reason);
     if (p.sup !== null) this.supervision.childExited(p.sup, p.entry, reason);
+  }
+
+  // §18.1: the call message, at the end of the live callee's mailbox.
+  sendCall(caller, callee, sig, args) {
+    const m = new CallMsg(caller.name, sig, args, caller);
+    if (callee.tail === null) callee.head = m;
+    else callee.tail.next = m;
+    callee.tail = m;
+    this.markReady(callee);
+    grew();
+  }
+
+  // Version 2, §18.3: a waiting process is ready once its reply has come.
+  markReadyV2(p) {
+    const want = p.alive && (p.wait !== null ? p.wait.replied : p.head !== null);
+    if (want !== p.ready) {
+      p.ready = want;
+      this.readySet.update(p.id, want ? 1 : -1);
+    }
   }
 
   // §6.5: appended to a live receiver's mailbox, or dropped and journaled.
@@ -253,4 +292,4 @@ class World {
   }
 }
 
-module.exports = { World, HALT, STARTED, FAILED, IGNORED, OWN, BY_SUPERVISOR, FAILED_START };
+module.exports = { World, CallMsg, HALT, STARTED, FAILED, IGNORED, OWN, BY_SUPERVISOR, FAILED_START };
