@@ -223,6 +223,14 @@ class JsEmitter : public Walker {
     w_.line("rt.reply(p, " + expr(s.exprs[0]) + ", " + std::to_string(value_type(s.exprs[0].type)) + ");");
   }
 
+  // §20: rt.api(p, supervisor index, op, child, child is a supervisor index) -> result.
+  void on_api(const Stmt& s) override {
+    std::string child = s.exprs.empty() ? std::to_string(s.slot) + ", true" : expr(s.exprs[0]) + ", false";
+    std::string call =
+        "rt.api(p, " + std::to_string(s.slot3) + ", " + std::to_string(static_cast<int>(s.api)) + ", " + child + ")";
+    w_.line((s.slot2 >= 0 ? "s[" + std::to_string(s.slot2) + "] = " : std::string()) + call + ";");
+  }
+
   static int value_type(Type t) { return t == Type::Int ? 0 : t == Type::Addr ? 1 : 2; }
 
   static bool has_call(const std::vector<Stmt>& body) {

@@ -14,6 +14,8 @@
 //   SIGNAL    turn, kind, from, to, reason (an index into `reasons`), effect (version 2,
 //             links.js: SIGNAL_KINDS, EFFECTS)
 //   CALL      as DELIVER, for a call message (version 2, §18.1)
+//   API       turn, from, supervisor, op, child, result (version 2, §20: supervision_v2.js
+//             API_OPS, API_RESULTS)
 //   RESUME    turn, ready, to, from, type (0 int, 1 addr, 2 reason), value (an index into `args`)
 // Names are name ids, sig a signature id, turns and ready counts fit in int32 (SPEC
 // §11: at most 10^9 turns, 10^7 processes).
@@ -26,7 +28,7 @@ const FAULT = require('./fault.js');
 // the first write to it throws a TypeError).
 const LOST_CHUNK = FAULT === 'FAULT_JOURNAL_CHUNK_NEVER_ALLOCATED';
 
-const START = 0, DELIVER = 1, DROP = 2, EXIT = 3, DECISION = 4, SIGNAL = 5, CALL = 6, RESUME = 7;
+const START = 0, DELIVER = 1, DROP = 2, EXIT = 3, DECISION = 4, SIGNAL = 5, CALL = 6, RESUME = 7, API = 8;
 const ACTIONS = ['restart', 'keep', 'remove', 'give_up'];
 const RESTART = 0, KEEP = 1, REMOVE = 2, GIVE_UP = 3;
 const FIRST = 1 << 10, CHUNK = 1 << 16;  // int32 fields of the first chunk, and of the largest
@@ -106,6 +108,12 @@ class Journal {
     this.at = i + 7;
   }
 
+  api(turn, from, sup, op, child, result) {
+    const c = this.room(), i = this.at;
+    c[i] = API, c[i + 1] = turn, c[i + 2] = from, c[i + 3] = sup, c[i + 4] = op, c[i + 5] = child, c[i + 6] = result;
+    this.at = i + 7;
+  }
+
   resume(turn, ready, to, from, type, value) {
     const c = this.room(), i = this.at;
     c[i] = RESUME, c[i + 1] = turn, c[i + 2] = ready, c[i + 3] = to, c[i + 4] = from, c[i + 5] = type;
@@ -130,8 +138,8 @@ class Journal {
   }
 }
 
-const LENGTH = [4, 7, 6, 4, 5, 7, 7, 7];  // fields per record, by kind
+const LENGTH = [4, 7, 6, 4, 5, 7, 7, 7, 7];  // fields per record, by kind
 
 module.exports = {
-  Journal, START, DELIVER, DROP, EXIT, DECISION, SIGNAL, CALL, RESUME, ACTIONS, RESTART, KEEP, REMOVE, GIVE_UP,
+  Journal, START, DELIVER, DROP, EXIT, DECISION, SIGNAL, CALL, RESUME, API, ACTIONS, RESTART, KEEP, REMOVE, GIVE_UP,
 };

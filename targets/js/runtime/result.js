@@ -8,7 +8,9 @@
 // encoded once, cost twice as much).
 'use strict';
 
-const { START, DELIVER, DROP, EXIT, DECISION, SIGNAL, CALL, RESUME, ACTIONS } = require('./journal.js');
+const { START, DELIVER, DROP, EXIT, DECISION, SIGNAL, CALL, RESUME, API, ACTIONS } = require('./journal.js');
+const API_OPS = ['terminate_child', 'restart_child', 'delete_child'];  // as emitted (§20)
+const API_RESULTS = ['ok', 'not_found', 'running', 'restarting', 'ignored', 'failed'];  // §20's numbers
 const { SIGNAL_KINDS, EFFECTS } = require('./links.js');
 const FAULT = require('./fault.js');
 const REVERSED = FAULT === 'FAULT_SPAWNED_NUMBER_BACKWARDS';  // a planted fault (targets/FAULTS.md)
@@ -71,6 +73,10 @@ function writeResult(out, w) {
                 `"value":${c[i + 5] === 0 ? String(v) : q[v]}}`);
         break;
       }
+      case API:
+        out.put(`${sep}{"ev":"api","turn":${turn},"from":${q[c[i + 2]]},"supervisor":${q[c[i + 3]]},` +
+                `"op":"${API_OPS[c[i + 4]]}","child":${q[c[i + 5]]},"result":"${API_RESULTS[c[i + 6]]}"}`);
+        break;
       case SIGNAL:
         out.put(`${sep}{"ev":"signal","turn":${turn},"kind":"${SIGNAL_KINDS[c[i + 2]]}","from":${q[c[i + 3]]},` +
                 `"to":${q[c[i + 4]]},"reason":${qreasons[c[i + 5]]},"effect":"${EFFECTS[c[i + 6]]}"}`);

@@ -47,6 +47,9 @@ const rt = {
   reply(p, value, type) {
     current.calls.reply(p, value, type);
   },
+  api(p, sup, op, child, childIsSup) {  // §20
+    return current.api(p, sup, op, child, childIsSup);
+  },
   stop() {
     current.halt('normal');
   },

@@ -17,6 +17,8 @@ const { RESTART, KEEP, REMOVE, GIVE_UP } = require('./journal.js');
 
 const PERMANENT = 0, TRANSIENT = 1, TEMPORARY = 2;  // restart types, as emitted
 const ONE_FOR_ONE = 0, ONE_FOR_ALL = 1, REST_FOR_ONE = 2;  // strategies, as emitted
+const TERMINATE_CHILD = 0, RESTART_CHILD = 1, DELETE_CHILD = 2;  // API requests, as emitted
+const OK = 0, NOT_FOUND = 1, RUNNING = 2, RESTARTING = 3, IGNORED_RESULT = 4, FAILED_RESULT = 5;  // §20
 
 // A pending item: an exit of the child of `entry` with `reason`, or a retry of it.
 class Pending {
@@ -216,6 +218,33 @@ class SupervisionV2 extends Supervision {
       // §16.6: a trapping blocked worker is killed when the shutdown time runs out [R50].
       this.w.exitWorker(c, c.trap && (c.blocked > 0 || c.wait !== null) ? 'killed' : 'shutdown', BY_SUPERVISOR);
     }
+  }
+
+  // §20, OTP handle_call/3 for terminate_child L466, restart_child L479,
+  // delete_child L504: nothing counted or decided, no auto_shutdown [R40-R42];
+  // `restarting` cannot be answered (nothing is pending when a statement runs) [R43].
+  // Returns the result's number.
+  apiRequest(s, op, child) {
+    const entry = s.children.find((e) => e.name === child);
+    if (entry === undefined) return NOT_FOUND;
+    switch (op) {
+      case TERMINATE_CHILD:
+        this.terminate(entry);  // a child supervisor with its subtree [R11]
+        if (entry.restart === TEMPORARY) s.children.splice(s.children.indexOf(entry), 1);
+        return OK;
+      case RESTART_CHILD: {
+        if (entry.running) return RUNNING;
+        if (entry.restarting) return RESTARTING;
+        const how = this.startChild(s, entry);  // in place, not counted, not retried [R39, R41]
+        return how === STARTED ? OK : how === IGNORED ? IGNORED_RESULT : FAILED_RESULT;
+      }
+      case DELETE_CHILD:
+        if (entry.running) return RUNNING;
+        if (entry.restarting) return RESTARTING;
+        s.children.splice(s.children.indexOf(entry), 1);  // [R42]
+        return OK;
+    }
+    throw new Error(`unknown supervisor request ${op}`);
   }
 
   supOf(entry) {

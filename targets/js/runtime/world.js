@@ -280,6 +280,23 @@ class World {
     return name;
   }
 
+  // §20 (version 2): the request to a live supervisor, its `api` event, then the
+  // run settles with the caller blocked (§16.6); the result's number if the caller
+  // is still alive.
+  api(caller, supIndex, op, child, childIsSup) {
+    const s = this.sups[supIndex];
+    if (!s.alive) this.halt('NOPROC');  // [R44]
+    if (childIsSup) child = this.sups[child].name;
+    const inc = caller.inc;
+    caller.blocked++;  // [R50/self_*]
+    const result = this.supervision.apiRequest(s, op, child);
+    this.journal.api(this.turn, caller.name, s.name, op, child, result);
+    this.supervision.settle();
+    if (!caller.alive || caller.inc !== inc) this.endGone();
+    caller.blocked--;
+    return result;
+  }
+
   // Ends the running handler of a worker that has exited already (version 2).
   endGone() {
     this.gone = true;
