@@ -79,23 +79,10 @@ int strategy_number(Strategy s) {
 // 1: an addr or a reason, both name ids printed as the name (§22).
 int type_number(Type t) { return t == Type::Int ? 0 : 1; }
 
-// §21 is not implemented yet: a significant child makes the program unsupported.
-void refuse_significant(const Decl& d) {
-  auto* sd = std::get_if<SupervisorDecl>(&d);
-  if (!sd) return;
-  for (const Child& c : sd->children) {
-    if (c.significant) throw Unsupported("version 2 'significant' is not supported by this target yet");
-    refuse_significant(c.decl);
-  }
-}
-
 class JsEmitter : public Walker {
  public:
   explicit JsEmitter(const Program& p) : p_(p) {
     if (!p.checked) throw std::logic_error("emit_js needs a program that check() accepted");
-    // Version 2 (SPEC §14-§23) is implemented construct by construct: a program
-    // using one that is not yet answers UNSUPPORTED (the walker's default hooks).
-    for (const Decl& d : p.system) refuse_significant(d);
     for (size_t i = 0; i < p.names.size(); i++) name_ids_[p.names[i]] = static_cast<int32_t>(i);
   }
 
@@ -186,10 +173,9 @@ class JsEmitter : public Walker {
     w_.line("rt.send(p, " + to + ", " + std::to_string(s.slot) + ", " + exprs(s.exprs, 1) + ");");
   }
   void on_spawn(const Stmt& s) override {
-    if (s.significant) throw Unsupported("version 2 'significant' is not supported by this target yet");
     std::string call = "rt.spawn(p, " + std::to_string(s.slot) + ", " + exprs(s.exprs, 0) + ", " +
                        std::to_string(s.slot3) + ", " + std::to_string(s.slot3 >= 0 ? restart_number(s.restart) : 0) +
-                       ")";
+                       (s.significant ? ", true" : "") + ")";  // a significant child (§21)
     w_.line((s.slot2 >= 0 ? "s[" + std::to_string(s.slot2) + "] = " : std::string()) + call + ";");
   }
   void on_stop(const Stmt& s) override {
@@ -299,8 +285,11 @@ class JsEmitter : public Walker {
 
   // A root or a child: a worker {sup: -1, name, kind, args, restart} or a supervisor
   // {sup: index, name, ...}; one shape for both, so the runtime reads them alike.
-  std::string decl_row(const Decl& d, Restart r) {
-    std::string restart = ", restart: " + std::to_string(restart_number(r)) + "}";
+  // Version 2 adds `significant` (§21) to every row.
+  std::string decl_row(const Decl& d, Restart r, bool significant = false) {
+    std::string restart = ", restart: " + std::to_string(restart_number(r)) +
+                          (p_.version >= 2 ? std::string(", significant: ") + (significant ? "true" : "false") : "") +
+                          "}";
     if (auto* pd = std::get_if<ProcessDecl>(&d))
       return "{sup: -1, name: " + std::to_string(name_id(pd->name)) + ", kind: " + std::to_string(pd->kind_index) +
              ", args: " + constants(pd->args) + restart;
@@ -311,11 +300,14 @@ class JsEmitter : public Walker {
 
   void collect_sups(const SupervisorDecl& s, int32_t parent, std::vector<std::string>& rows) {
     std::vector<std::string> children;
-    for (const Child& c : s.children) children.push_back(decl_row(c.decl, c.restart));
+    for (const Child& c : s.children) children.push_back(decl_row(c.decl, c.restart, c.significant));
+    // Version 2 adds autoShutdown (§21): 0 never, 1 any_significant, 2 all_significant.
+    std::string auto_shutdown =
+        p_.version >= 2 ? ", autoShutdown: " + std::to_string(static_cast<int>(s.auto_shutdown)) : "";
     rows[static_cast<size_t>(s.index)] = "{name: " + std::to_string(name_id(s.name)) +
                                          ", strategy: " + std::to_string(strategy_number(s.strategy)) +
                                          ", intensity: " + js_int(s.intensity) + ", parent: " + std::to_string(parent) +
-                                         ", children: [" + join(children) + "]}";
+                                         auto_shutdown + ", children: [" + join(children) + "]}";
     for (const Child& c : s.children)
       if (auto* sd = std::get_if<SupervisorDecl>(&c.decl)) collect_sups(*sd, s.index, rows);
   }

@@ -29,8 +29,8 @@ const FAULT = require('./fault.js');
 const LOST_CHUNK = FAULT === 'FAULT_JOURNAL_CHUNK_NEVER_ALLOCATED';
 
 const START = 0, DELIVER = 1, DROP = 2, EXIT = 3, DECISION = 4, SIGNAL = 5, CALL = 6, RESUME = 7, API = 8;
-const ACTIONS = ['restart', 'keep', 'remove', 'give_up'];
-const RESTART = 0, KEEP = 1, REMOVE = 2, GIVE_UP = 3;
+const ACTIONS = ['restart', 'keep', 'remove', 'give_up', 'auto_shutdown'];  // auto_shutdown: version 2 (§21)
+const RESTART = 0, KEEP = 1, REMOVE = 2, GIVE_UP = 3, AUTO_SHUTDOWN = 4;
 const FIRST = 1 << 10, CHUNK = 1 << 16;  // int32 fields of the first chunk, and of the largest
 const LONGEST = 7;  // fields of the longest record
 
@@ -141,5 +141,5 @@ class Journal {
 const LENGTH = [4, 7, 6, 4, 5, 7, 7, 7, 7];  // fields per record, by kind
 
 module.exports = {
-  Journal, START, DELIVER, DROP, EXIT, DECISION, SIGNAL, CALL, RESUME, API, ACTIONS, RESTART, KEEP, REMOVE, GIVE_UP,
+  Journal, START, DELIVER, DROP, EXIT, DECISION, SIGNAL, CALL, RESUME, API, ACTIONS, RESTART, KEEP, REMOVE, GIVE_UP, AUTO_SHUTDOWN,
 };

@@ -15,8 +15,8 @@ const rt = {
   send(p, to, sig, args) {
     current.send(p.name, to, sig, args);
   },
-  spawn(p, kind, args, sup, restart) {
-    if (current.v2) return current.spawnV2(p, kind, args, sup, restart);
+  spawn(p, kind, args, sup, restart, significant) {
+    if (current.v2) return current.spawnV2(p, kind, args, sup, restart, significant);
     return current.spawn(kind, args, sup, restart);
   },
   // Version 2, §16.2 (links.js); addrs and reasons are name ids.

@@ -13,10 +13,11 @@
 
 const { Supervision, Sup } = require('./supervision.js');
 const { STARTED, FAILED, IGNORED, BY_SUPERVISOR } = require('./world.js');
-const { RESTART, KEEP, REMOVE, GIVE_UP } = require('./journal.js');
+const { RESTART, KEEP, REMOVE, GIVE_UP, AUTO_SHUTDOWN } = require('./journal.js');
 
 const PERMANENT = 0, TRANSIENT = 1, TEMPORARY = 2;  // restart types, as emitted
 const ONE_FOR_ONE = 0, ONE_FOR_ALL = 1, REST_FOR_ONE = 2;  // strategies, as emitted
+const ANY_SIGNIFICANT = 1, ALL_SIGNIFICANT = 2;  // auto_shutdown, as emitted (§21; 0: never)
 const TERMINATE_CHILD = 0, RESTART_CHILD = 1, DELETE_CHILD = 2;  // API requests, as emitted
 const OK = 0, NOT_FOUND = 1, RUNNING = 2, RESTARTING = 3, IGNORED_RESULT = 4, FAILED_RESULT = 5;  // §20
 
@@ -110,7 +111,7 @@ class SupervisionV2 extends Supervision {
           child = w.newProcess(c.name, w.prog.kinds[c.kind], c.args, s);
         }
       }
-      const entry = this.push(s, new Entry2(c.name, c.restart, child));
+      const entry = this.push(s, new Entry2(c.name, c.restart, child, c.significant));
       const how = this.startChild(s, entry);
       if (how === IGNORED && entry.restart === TEMPORARY) s.children.pop();
       if (how === FAILED) {
@@ -132,9 +133,9 @@ class SupervisionV2 extends Supervision {
 
   // §19.4, OTP handle_start_child/2: a failed start adds nothing; an ignored one is
   // kept not running, unless temporary [R38].
-  addDynamicChildV2(s, p, restart, how) {
+  addDynamicChildV2(s, p, restart, how, significant) {
     if (how === FAILED || (how === IGNORED && restart === TEMPORARY)) return;
-    const entry = this.push(s, new Entry2(p.name, restart, p));
+    const entry = this.push(s, new Entry2(p.name, restart, p, significant));
     entry.running = how === STARTED;
     p.entry = entry;
   }
@@ -148,13 +149,21 @@ class SupervisionV2 extends Supervision {
     else this.keepOrRemove(s, entry);
   }
 
+  // OTP del_child/2 L1125 then do_auto_shutdown/2 L755: a significant child that is
+  // not restarted shuts its supervisor down, under any_significant always [R46],
+  // under all_significant when no other significant child runs (a restarting one
+  // counts) [R47]; otherwise the entry is kept not running [R2] or, temporary,
+  // removed [R3]. Nothing is counted toward intensity.
   keepOrRemove(s, entry) {
-    if (entry.restart === TEMPORARY) {
-      s.children.splice(s.children.indexOf(entry), 1);
-      this.decision(s, entry.name, REMOVE);
-    } else {
-      this.decision(s, entry.name, KEEP);
+    if (entry.restart === TEMPORARY) s.children.splice(s.children.indexOf(entry), 1);
+    let shut = false;
+    if (entry.significant) {
+      if (s.decl.autoShutdown === ANY_SIGNIFICANT) shut = true;
+      else if (s.decl.autoShutdown === ALL_SIGNIFICANT)
+        shut = !s.children.some((o) => o.significant && (o.running || o.restarting));
     }
+    if (shut) this.shutDown(s, entry.name, AUTO_SHUTDOWN);
+    else this.decision(s, entry.name, entry.restart === TEMPORARY ? REMOVE : KEEP);
   }
 
   // §7.3, §7.4, §19.3: OTP restart/2 = add_restart/1, then restart/3 by strategy;
@@ -258,14 +267,15 @@ class SupervisionV2 extends Supervision {
   }
 }
 
-// An entry with the version 2 flag `restarting` (§19.3).
+// An entry with the version 2 flags `restarting` (§19.3) and `significant` (§21).
 class Entry2 {
-  constructor(name, restart, child) {
+  constructor(name, restart, child, significant) {
     this.name = name;
     this.restart = restart;
     this.child = child;
     this.running = false;
     this.restarting = false;
+    this.significant = significant === true;
   }
 }
 

@@ -263,7 +263,7 @@ class World {
   // the spawner: the name is consumed and returned; under a supervisor a failed
   // child is not added, an ignored one is added not running (unless temporary).
   // Then the run settles before the spawn completes (§17.2).
-  spawnV2(spawner, kindIndex, args, supIndex, restart) {
+  spawnV2(spawner, kindIndex, args, supIndex, restart, significant) {
     if (this.live >= this.maxProcesses) this.halt('SYSTEM_LIMIT');
     const sup = supIndex < 0 ? null : this.sups[supIndex];
     if (sup !== null && !sup.alive) this.halt('NOPROC');
@@ -271,7 +271,7 @@ class World {
     const name = this.spawnedName(kind.prefix + ++this.spawned[kindIndex]);
     const p = this.newProcess(name, kind, args, sup);
     const how = this.startWorker(p);
-    if (sup !== null) this.supervision.addDynamicChildV2(sup, p, restart, how);
+    if (sup !== null) this.supervision.addDynamicChildV2(sup, p, restart, how, significant);
     const inc = spawner.inc;
     spawner.blocked++;  // §16.6
     this.supervision.settle();
