@@ -17,7 +17,8 @@ const std::vector<TargetEntry>& target_list() {
       {"c", "emitted C compiled against the C runtime (targets/c)", serve_c, nullptr, true, nullptr, 2},
       {"erlang", "gen_servers under OTP supervisors on a BEAM node (targets/erlang)", serve_erlang, nullptr, true,
        nullptr, 2},
-      {"js", "emitted JavaScript on a node process, one vm context per program (targets/js)", serve_js},
+      {"js", "emitted JavaScript on a node process, one vm context per program (targets/js)", serve_js, nullptr, true,
+       nullptr, 2},
       {"elixir", "GenServers under Supervisors and DynamicSupervisors on a BEAM node (targets/elixir)", serve_elixir,
        elixir_deviations(), false, "dynamic-supervision"},
   };

@@ -34,7 +34,7 @@ struct Target {
 
 const std::vector<Target>& targets() {
   // c and erlang implement version 2 (their own tests: c_v2_test, ErlangEmitsEveryVersion2Construct);
-  // js implements part of it, refusing the rest construct by construct (js_v2_test).
+  // js implements it too (js_v2_test).
   static const std::vector<Target> v{{"elixir", emit_elixir}};
   return v;
 }
