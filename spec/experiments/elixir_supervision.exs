@@ -48,6 +48,14 @@ defmodule Exp.Sup do
     do: Supervisor.init(children, strategy: strategy, max_restarts: max, max_seconds: 3600)
 end
 
+# A Supervisor whose init/1 returns OTP's flags map and child specs as given.
+defmodule Exp.Flags do
+  use Supervisor
+  def start_link(init), do: Supervisor.start_link(__MODULE__, init)
+  @impl true
+  def init({flags, children}), do: {:ok, {flags, children}}
+end
+
 defmodule Exp do
   @oops {:fail, :OOPS}
 
@@ -236,12 +244,44 @@ defmodule Exp do
           [{:stopped, :b, @oops}, {:stopped, :c, :shutdown}, {:stopped, :a, :shutdown}], take())
   end
 
+  # --- E5: what the elixir target's version 2 supervisors rely on (SPEC §21) --------
+  # Supervisor.init/2 keeps only strategy, intensity and period: :auto_shutdown is
+  # dropped, so the emitted init/1 returns the flags map itself; Supervisor.child_spec/2
+  # refuses :significant, so the emitted spec puts it in the map; and OTP honours both
+  # when init/1 returns them (a significant transient child that exits normal under
+  # auto_shutdown any_significant shuts its supervisor down, reason shutdown [R46]).
+  def e5 do
+    {:ok, {flags, _}} = Supervisor.init([], strategy: :one_for_one, auto_shutdown: :any_significant)
+    check("E5/init_drops_auto_shutdown", "Supervisor.init/2 builds no :auto_shutdown flag",
+          false, Map.has_key?(flags, :auto_shutdown))
+    refused =
+      try do
+        Supervisor.child_spec({Exp.Worker, :a}, id: :a, significant: true)
+        :accepted
+      rescue
+        ArgumentError -> :argument_error
+      end
+    check("E5/child_spec_refuses_significant", "Supervisor.child_spec/2 raises on :significant",
+          :argument_error, refused)
+    a = Map.put(spec(:a, :transient), :significant, true)
+    {:ok, sup} = Exp.Flags.start_link({%{strategy: :one_for_one, intensity: 1, period: 3600,
+                                          auto_shutdown: :any_significant}, [a, spec(:b, :permanent)]})
+    _ = take()
+    Process.unlink(sup)
+    [{:b, _, _, _}, {:a, pa, _, _}] = Supervisor.which_children(sup)
+    die(pa, :normal)
+    reason = down_reason(sup)
+    check("E5/flags_map_auto_shutdown",
+          "init/1 returning the flags map: a significant child's normal exit shuts the supervisor down",
+          {:shutdown, [{:stopped, :a, :normal}, {:stopped, :b, :shutdown}]}, {reason, take()})
+  end
+
   def main do
     Process.register(self(), :exp_collector)
     Process.flag(:trap_exit, true)
     :logger.set_primary_config(:level, :none)
     IO.puts("Elixir #{System.version()} on OTP #{System.otp_release()}")
-    for e <- [&e1/0, &e2/0, &e3/0, &e4/0], do: e.()
+    for e <- [&e1/0, &e2/0, &e3/0, &e4/0, &e5/0], do: e.()
     fails = Process.get(:fails, 0)
     IO.puts(if fails == 0, do: "ALL PASS", else: "SOME FAILED: #{fails} check(s)")
     System.halt(if fails == 0, do: 0, else: 1)

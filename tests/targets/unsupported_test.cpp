@@ -33,9 +33,14 @@ struct Target {
 };
 
 const std::vector<Target>& targets() {
-  // c and erlang implement version 2 (their own tests: c_v2_test, ErlangEmitsEveryVersion2Construct);
-  // js implements it too (js_v2_test).
-  static const std::vector<Target> v{{"elixir", emit_elixir}};
+  // Every built-in target implements version 2 now (c_v2_test, erlang_v2_test,
+  // js_v2_test, elixir_v2_test; elixir refuses a DynamicSupervisor per program,
+  // ElixirEmitsVersion2ButWithADynamicSupervisor). A target added later that does
+  // not yet goes here; refuse_version_2 is what it calls.
+  static const std::vector<Target> v{{"newtarget", [](const Program& p) {
+                                        refuse_version_2(p, "newtarget");
+                                        return std::string("v1");
+                                      }}};
   return v;
 }
 
@@ -136,6 +141,33 @@ process f = F();
                           "on a() { exit(@v, kill); unlink(@v); demonitor(@v); call a() to @v; reply 1; } }\n"
                           "process w = W();\nsupervisor s one_for_one intensity 1 { permanent process v = W(); }\n"))
           .empty());
+}
+
+// The elixir target implements version 2 but for a DynamicSupervisor (a childless
+// one_for_one supervisor), which it refuses per program.
+TEST(Unsupported, ElixirEmitsVersion2ButWithADynamicSupervisor) {
+  EXPECT_FALSE(emit_elixir(checked(std::string("concord 2;\n") + kPlain)).empty());
+  EXPECT_FALSE(
+      emit_elixir(checked("concord 2;\nkind W() { state r: int = 0; init { trap_exit(1); link(@v); monitor(@v); } "
+                          "on a() { exit(@v, kill); unlink(@v); demonitor(@v); call a() to @v; reply 1; "
+                          "r = restart_child(s, @v); } }\nkind I() { init { ignore; } }\n"
+                          "process w = W();\nsupervisor s one_for_all intensity 1 auto_shutdown any_significant {\n"
+                          "  transient significant process v = W();\n  permanent process i = I();\n}\n"))
+          .empty());
+  try {
+    emit_elixir(
+        checked("concord 2;\nkind W() { on a() { spawn W() under d temporary; } }\n"
+                "supervisor d one_for_one intensity 1 { }\nprocess w = W();\n"));
+    ADD_FAILURE() << "no Unsupported for a DynamicSupervisor in version 2";
+  } catch (const Unsupported& e) {
+    EXPECT_NE(std::string(e.what()).find("elixir"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("DynamicSupervisor"), std::string::npos) << e.what();
+  }
+  // Version 1 keeps its DynamicSupervisor.
+  EXPECT_NE(emit_elixir(checked("kind W() { on a() { spawn W() under d temporary; } }\n"
+                                "supervisor d one_for_one intensity 1 { }\nprocess w = W();\n"))
+                .find("use DynamicSupervisor"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "targets/common/code_writer.hpp"
+#include "targets/common/unsupported.hpp"
 #include "targets/common/walker.hpp"
 
 namespace concord {
@@ -44,6 +45,8 @@ std::string join(const std::vector<std::string>& items) {
 }
 
 std::string atom(const char* word) { return std::string(":") + word; }
+
+std::string elixir_reason(const std::string& word);
 
 // The function of Concord.Ops for an operator; Elixir's Kernel has div, rem, not
 // and Bitwise band, bor, bxor, bnot, hence dv, rm and the trailing underscores.
@@ -76,10 +79,17 @@ class ElixirEmitter : public Walker {
  public:
   explicit ElixirEmitter(const Program& p) : p_(p), w_(2) {
     if (!p.checked) throw std::logic_error("emit_elixir needs a program that check() accepted");
-    refuse_version_2(p, "elixir");
     sups_.resize(static_cast<size_t>(p.supervisor_count));
     for (const Decl& d : p_.system)
       if (auto* s = std::get_if<SupervisorDecl>(&d)) collect(*s, ":none");
+    // Version 2 steps each supervisor with a sys debug hook that reads OTP's
+    // supervisor state (concord_worker:sup_hook/3); a DynamicSupervisor's state is
+    // Elixir's own, which no hook reads yet.
+    if (p_.version >= 2)
+      for (const auto& [sup, parent] : sups_)
+        if (is_dynamic_supervisor(*sup))
+          throw Unsupported("elixir target: version 2 with a DynamicSupervisor (supervisor " + sup->name +
+                            ") is not supported yet");
   }
 
   std::string run() {
@@ -98,6 +108,9 @@ class ElixirEmitter : public Walker {
   std::string on_int(const Expr& e) override { return std::to_string(e.value); }  // unbounded: MIN is fine
   std::string on_addr(const Expr& e) override { return elixir_string(e.name); }
   std::string on_self(const Expr&) override { return element(0); }
+  // A reason (SPEC §15) is the very term OTP exits with: :normal, :shutdown,
+  // :killed, :noproc, and {:fail, code} for a code, as `fail C` exits.
+  std::string on_reason(const Expr& e) override { return elixir_reason(e.name); }
   std::string on_var(const Expr& e) override {
     switch (e.scope) {
       case Scope::Param: return element(1 + e.slot);
@@ -157,16 +170,73 @@ class ElixirEmitter : public Walker {
   // Without `under` the restart type means nothing; the model's default is printed.
   void on_spawn(const Stmt& s) override {
     std::string sup = s.slot3 >= 0 ? std::to_string(s.slot3) : ":none";
+    // A significant dynamic child (SPEC §21) is {restart, :significant}.
+    std::string restart =
+        s.significant ? "{" + atom(restart_name(s.restart)) + ", :significant}" : atom(restart_name(s.restart));
     std::string call = ":concord_worker.spawn(" + std::string(kMain) + ", " + std::to_string(s.slot) + ", [" +
-                       exprs(s.exprs, 0) + "], " + sup + ", " + atom(restart_name(s.restart)) + ")";
+                       exprs(s.exprs, 0) + "], " + sup + ", " + restart + ")";
     if (s.slot2 >= 0)
       set_field(s.slot2, call);
     else
       w_.line(call);
   }
 
-  // The runtime catches these throws and ends the turn with the exit.
-  void on_stop(const Stmt&) override { w_.line("throw({:concord_exit, :normal})"); }
+  // The runtime catches these throws and ends the turn with the exit (in init:
+  // fails the start, SPEC §19.1). `stop e` exits with the reason e (§16.2).
+  void on_stop(const Stmt& s) override {
+    w_.line("throw({:concord_exit, " + (s.exprs.empty() ? std::string(":normal") : expr(s.exprs[0])) + "})");
+  }
+  void on_ignore(const Stmt&) override { w_.line("throw(:concord_ignore)"); }
+
+  // SPEC §16.2: the shared glue (concord_worker) does each for real, with
+  // Process.flag/link/monitor/exit's BIFs, while the conductor keeps the books
+  // and the order (spec/V2_IMPLEMENTATION_NOTES.md §3): the real trap flag stays
+  // on so that every signal is held until its turn.
+  void on_trap_exit(const Stmt& s) override { w_.line(":concord_worker.trap_exit(" + expr(s.exprs[0]) + ")"); }
+  void on_link(const Stmt& s) override { glue("link", s); }
+  void on_unlink(const Stmt& s) override { glue("unlink", s); }
+  void on_monitor(const Stmt& s) override { glue("monitor", s); }
+  void on_demonitor(const Stmt& s) override { glue("demonitor", s); }
+  void on_exit(const Stmt& s) override {
+    std::string to = expr(s.exprs[0]);
+    w_.line(":concord_worker.exit_signal(" + to + ", " + (s.kill ? std::string(":kill") : expr(s.exprs[1])) + ")");
+  }
+  void glue(const char* what, const Stmt& s) {
+    w_.line(std::string(":concord_worker.") + what + "(" + expr(s.exprs[0]) + ")");
+  }
+  // SPEC §18: the glue makes the real GenServer.call (gen_server:call, infinity)
+  // and the real GenServer.reply.
+  void on_call(const Stmt& s) override {
+    std::string to = expr(s.exprs[0]);
+    std::string args = exprs(s.exprs, 1);
+    const char* type = ":any";
+    if (s.slot2 >= 0) {
+      switch (kind_->state[static_cast<size_t>(s.slot2)].type) {
+        case Type::Int: type = ":int"; break;
+        case Type::Addr: type = ":addr"; break;
+        case Type::Reason: type = ":reason"; break;
+      }
+    }
+    // The state so far goes along: a run can end while the caller waits (deadlock).
+    std::string call =
+        ":concord_worker.call(" + to + ", " + elixir_string(s.name) + ", [" + args + "], " + type + ", s)";
+    if (s.slot2 >= 0)
+      set_field(s.slot2, call);
+    else
+      w_.line(call);
+  }
+  void on_reply(const Stmt& s) override { w_.line(":concord_worker.reply(" + expr(s.exprs[0]) + ")"); }
+  // SPEC §20: the glue asks the Supervisor (Supervisor.terminate_child/2 ... are
+  // OTP's supervisor functions); the child is named by its id, its name.
+  void on_api(const Stmt& s) override {
+    std::string child = s.exprs.empty() ? elixir_string(s.name) : expr(s.exprs[0]);
+    std::string call =
+        ":concord_worker.api(" + atom(api_name(s.api)) + ", " + std::to_string(s.slot3) + ", " + child + ")";
+    if (s.slot2 >= 0)
+      set_field(s.slot2, call);
+    else
+      w_.line(call);
+  }
   void on_fail(const Stmt& s) override { w_.line("throw({:concord_exit, {:fail, " + elixir_string(s.name) + "}})"); }
 
   void set_field(int32_t field, const std::string& value) {
@@ -208,6 +278,7 @@ class ElixirEmitter : public Walker {
     for (const Given& g : p_.given)
       given.push_back("{" + elixir_string(g.to) + ", " + elixir_string(g.tag) + ", [" + exprs(g.args, 0) + "]}");
     terms("def given, do: ", "[", given, "]");
+    if (p_.version >= 2) w_.line("def version, do: " + std::to_string(p_.version));
 
     // Each function over kinds or supervisors ends with a catch-all clause: a
     // program may have none of them.
@@ -230,8 +301,13 @@ class ElixirEmitter : public Walker {
       w_.line("def start_supervisor(" + std::to_string(s->index) + ", c), do: " + supervisor_module(s->index) +
               ".start_link(c)");
     w_.line("def start_supervisor(idx, _c), do: :erlang.error(:badarg, [idx])");
+    if (p_.version >= 2) {
+      // Supervisor.child_spec/2 does not take :significant (Elixir 1.14): put in the map.
+      w_.open("def worker_spec(start, {restart, :significant}),");
+      w_.last("do: Map.put(worker_spec(start, restart), :significant, true)");
+    }
     w_.open("def worker_spec({_c, k, name, _sup, _args} = start, restart),");
-    w_.last("do: Supervisor.child_spec({kind(k), start}, id: name, restart: restart)");
+    w_.last("do: Supervisor.child_spec({kind(k), start}, id: name, restart: restart" + worker_shutdown() + ")");
     for (const auto& [s, parent] : sups_) {
       const char* api = is_dynamic_supervisor(*s) ? "DynamicSupervisor" : "Supervisor";
       w_.open("def start_child(" + std::to_string(s->index) + ", sup, start, restart),");
@@ -313,7 +389,7 @@ class ElixirEmitter : public Walker {
       std::vector<std::string> args, guards;
       for (size_t i = 0; i < hd.params.size(); i++) {
         args.push_back("a" + std::to_string(i + 1));
-        guards.push_back((hd.params[i].type == Type::Int ? "is_integer(" : "is_binary(") + args.back() + ")");
+        guards.push_back(type_guard(hd.params[i].type, args.back()));
       }
       std::string when = guards.empty() ? "" : " when " + join_with(guards, " and ");
       std::string call = handler_name(h) + "(" + join(args) + (args.empty() ? "s)" : ", s)");
@@ -331,6 +407,16 @@ class ElixirEmitter : public Walker {
       pairs.push_back("{" + elixir_string(kind.state[f].name) + ", " +
                       element(field_position(static_cast<int32_t>(f))) + "}");
     w_.line(std::string("def fields(") + (pairs.empty() ? "_s" : "s") + "), do: [" + join(pairs) + "]");
+  }
+
+  // A reason is an atom or {:fail, code} (on_reason); ints and addrs are neither.
+  static std::string type_guard(Type t, const std::string& v) {
+    switch (t) {
+      case Type::Int: return "is_integer(" + v + ")";
+      case Type::Addr: return "is_binary(" + v + ")";
+      case Type::Reason: return "(is_atom(" + v + ") or is_tuple(" + v + "))";
+    }
+    return "false";
   }
 
   static std::string join_with(const std::vector<std::string>& items, const std::string& sep) {
@@ -378,11 +464,23 @@ class ElixirEmitter : public Walker {
     w_.line(kCompileOptions);
     w_.line(std::string("use ") + api);
     w_.line();
-    w_.line(std::string("def start_link(c), do: ") + api + ".start_link(__MODULE__, c)");
+    if (p_.version >= 2 && !dynamic) {
+      // Version 2: the Supervisor as Supervisor.start_link/2 starts it (OTP's
+      // supervisor, {:self, module, arg}), with the conductor's sys debug hook
+      // (concord_worker:sup_hook/3, SPEC §17.2), which Supervisor.start_link
+      // cannot pass.
+      w_.open("def start_link(c) do");
+      w_.line("hook = {&:concord_worker.sup_hook/3, {:concord_hook, c, " + idx + "}}");
+      w_.line("GenServer.start_link(:supervisor, {:self, __MODULE__, c}, debug: [install: hook])");
+      w_.close("end");
+    } else {
+      w_.line(std::string("def start_link(c), do: ") + api + ".start_link(__MODULE__, c)");
+    }
     w_.line();
     w_.line("@impl true");
     w_.open("def init(c) do");
-    w_.line(":concord_worker.supervisor_started(c, " + idx + ")");
+    w_.line(":concord_worker.supervisor_started(c, " + idx +
+            (p_.version >= 2 ? ", " + atom(auto_shutdown_name(s.auto_shutdown)) : std::string()) + ")");
     // The period never expires (SPEC §7.4): MaxR restarts over the incarnation's life.
     std::string limits = "max_restarts: " + std::to_string(s.intensity) + ", max_seconds: 1_000_000_000";
     if (dynamic) {
@@ -391,7 +489,16 @@ class ElixirEmitter : public Walker {
       std::vector<std::string> children;
       for (const Child& c : s.children) children.push_back(child_spec(c, idx));
       terms("children = ", "[", children, "]");
-      w_.line("Supervisor.init(children, strategy: " + atom(strategy_name(s.strategy)) + ", " + limits + ")");
+      if (p_.version >= 2) {
+        // Elixir 1.14's Supervisor.init/2 drops :auto_shutdown (SPEC §21): the
+        // flags map as OTP reads it.
+        w_.line("flags = %{strategy: " + atom(strategy_name(s.strategy)) +
+                ", intensity: " + std::to_string(s.intensity) +
+                ", period: 1_000_000_000, auto_shutdown: " + atom(auto_shutdown_name(s.auto_shutdown)) + "}");
+        w_.line("{:ok, {flags, children}}");
+      } else {
+        w_.line("Supervisor.init(children, strategy: " + atom(strategy_name(s.strategy)) + ", " + limits + ")");
+      }
     }
     w_.close("end");
     w_.close("end");
@@ -404,13 +511,19 @@ class ElixirEmitter : public Walker {
       start_function(p_.kinds[static_cast<size_t>(pd->kind_index)]);
       std::string start = "{c, " + std::to_string(pd->kind_index) + ", " + elixir_string(pd->name) + ", " + sup +
                           ", [" + exprs(pd->args, 0) + "]}";
-      return "Supervisor.child_spec({" + kind_module(static_cast<size_t>(pd->kind_index)) + ", " + start +
-             "}, id: " + elixir_string(pd->name) + ", restart: " + restart + ")";
+      std::string spec = "Supervisor.child_spec({" + kind_module(static_cast<size_t>(pd->kind_index)) + ", " + start +
+                         "}, id: " + elixir_string(pd->name) + ", restart: " + restart + worker_shutdown() + ")";
+      return c.significant ? "Map.put(" + spec + ", :significant, true)" : spec;
     }
     const SupervisorDecl& s = std::get<SupervisorDecl>(c.decl);
-    return "Supervisor.child_spec({" + supervisor_module(s.index) + ", c}, id: " + elixir_string(s.name) +
-           ", restart: " + restart + ")";
+    std::string spec = "Supervisor.child_spec({" + supervisor_module(s.index) + ", c}, id: " + elixir_string(s.name) +
+                       ", restart: " + restart + ")";
+    return c.significant ? "Map.put(" + spec + ", :significant, true)" : spec;
   }
+
+  // A trapping worker blocked when its supervisor terminates it is killed once
+  // this runs out (SPEC §16.6 [R50]); version 1 keeps Elixir's default (5000).
+  std::string worker_shutdown() const { return p_.version >= 2 ? ", shutdown: 200" : ""; }
 
   // `head open items close` with one item a line, or on one line when empty.
   void terms(const std::string& head, const std::string& open, const std::vector<std::string>& items,
@@ -454,5 +567,14 @@ std::string elixir_string(const std::string& s) {
 }
 
 std::string emit_elixir(const Program& p) { return ElixirEmitter(p).run(); }
+
+namespace {
+// SPEC §15: normal, shutdown, killed and noproc are OTP's own atoms; a code is
+// {:fail, code}, the reason `fail C` exits with.
+std::string elixir_reason(const std::string& word) {
+  if (word == "normal" || word == "shutdown" || word == "killed" || word == "noproc") return ":" + word;
+  return "{:fail, " + elixir_string(word) + "}";
+}
+}  // namespace
 
 }  // namespace concord
