@@ -17,6 +17,8 @@
 #include <filesystem>
 #include <initializer_list>
 
+#include "runners/reaper.hpp"
+
 namespace concord::cleanup {
 namespace {
 
@@ -89,13 +91,7 @@ void on_fatal(int sig) {
   }
   for (auto& s : g_paths)
     if (s.state.load() == 2) remove_at(AT_FDCWD, s.path, 0);
-  struct sigaction dfl {};
-  dfl.sa_handler = SIG_DFL;
-  ::sigaction(sig, &dfl, nullptr);
-  sigset_t one;
-  sigemptyset(&one);
-  sigaddset(&one, sig);
-  ::sigprocmask(SIG_UNBLOCK, &one, nullptr);
+  restore_default_signal(sig);
   errno = saved;
   ::raise(sig);
 }

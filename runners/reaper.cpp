@@ -127,13 +127,7 @@ void note(pid_t p, int st, pid_t watched, int* watched_status, bool* watched_rea
 [[noreturn]] void exit_as(int status) {
   if (WIFSIGNALED(status)) {
     int sig = WTERMSIG(status);
-    struct sigaction dfl {};
-    dfl.sa_handler = SIG_DFL;
-    ::sigaction(sig, &dfl, nullptr);
-    sigset_t one;
-    sigemptyset(&one);
-    sigaddset(&one, sig);
-    ::sigprocmask(SIG_UNBLOCK, &one, nullptr);
+    restore_default_signal(sig);
     ::kill(::getpid(), sig);
     ::_exit(128 + sig);  // a signal whose default is not to terminate
   }
@@ -187,6 +181,16 @@ void kill_all_children(pid_t pgid, pid_t watched, int* watched_status, bool* wat
       if (p > 0) note(p, st, watched, watched_status, watched_reaped);
     }
   }
+}
+
+void restore_default_signal(int sig) {
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  ::sigaction(sig, &dfl, nullptr);
+  sigset_t one;
+  sigemptyset(&one);
+  sigaddset(&one, sig);
+  ::sigprocmask(SIG_UNBLOCK, &one, nullptr);
 }
 
 void split_reaper(int pid_fd) {

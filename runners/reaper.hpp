@@ -31,4 +31,9 @@ void split_reaper(int pid_fd);
 // in `*watched_status` when it is reaped here. Async-signal-safe.
 void kill_all_children(pid_t pgid, pid_t watched, int* watched_status, bool* watched_reaped);
 
+// Puts `sig` back to its default action and unblocks it, so that raising it next
+// ends the process as that signal would (the reaper passing on its command's
+// signal, the cleanup handler passing on the one it caught). Async-signal-safe.
+void restore_default_signal(int sig);
+
 }  // namespace concord

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/demo.sh: the README's first command. Sets up and builds concord, runs the
-# corpus on every target (oracle, c, erlang and elixir, through the backend protocol), then
-# the main job: a short default fuzz campaign (c and erlang: runners/cli/cmd_fuzz.cpp) that prints its
+# corpus on every target (oracle, c, erlang, js and elixir, through the backend protocol),
+# then the main job: a short default fuzz campaign (oracle, c, erlang, js; elixir, which
+# compiles each program with Elixir's compiler, only with --target) that prints its
 # progress and its report (divergences, shrunk cases, coverage), also written as a
 # report folder under campaigns/ (index.html, summary.json, junit.xml). A campaign writes
 # corpus/found/ only when a target disagrees with the oracle.
