@@ -82,14 +82,6 @@ class ElixirEmitter : public Walker {
     sups_.resize(static_cast<size_t>(p.supervisor_count));
     for (const Decl& d : p_.system)
       if (auto* s = std::get_if<SupervisorDecl>(&d)) collect(*s, ":none");
-    // Version 2 steps each supervisor with a sys debug hook that reads OTP's
-    // supervisor state (concord_worker:sup_hook/3); a DynamicSupervisor's state is
-    // Elixir's own, which no hook reads yet.
-    if (p_.version >= 2)
-      for (const auto& [sup, parent] : sups_)
-        if (is_dynamic_supervisor(*sup))
-          throw Unsupported("elixir target: version 2 with a DynamicSupervisor (supervisor " + sup->name +
-                            ") is not supported yet");
   }
 
   std::string run() {
@@ -227,11 +219,16 @@ class ElixirEmitter : public Walker {
   }
   void on_reply(const Stmt& s) override { w_.line(":concord_worker.reply(" + expr(s.exprs[0]) + ")"); }
   // SPEC §20: the glue asks the Supervisor (Supervisor.terminate_child/2 ... are
-  // OTP's supervisor functions); the child is named by its id, its name.
+  // OTP's supervisor functions); the child is named by its id, its name. A
+  // DynamicSupervisor knows its children by pid: the glue gives the module's
+  // function of the same name the pid of the worker so named.
   void on_api(const Stmt& s) override {
     std::string child = s.exprs.empty() ? elixir_string(s.name) : expr(s.exprs[0]);
-    std::string call =
-        ":concord_worker.api(" + atom(api_name(s.api)) + ", " + std::to_string(s.slot3) + ", " + child + ")";
+    std::string request;
+    if (is_dynamic_supervisor(*sups_[static_cast<size_t>(s.slot3)].first))
+      request = ", &" + supervisor_module(s.slot3) + "." + api_name(s.api) + "/2";
+    std::string call = ":concord_worker.api(" + atom(api_name(s.api)) + ", " + std::to_string(s.slot3) + ", " +
+                       child + request + ")";
     if (s.slot2 >= 0)
       set_field(s.slot2, call);
     else
@@ -473,6 +470,13 @@ class ElixirEmitter : public Walker {
       w_.line("hook = {&:concord_worker.sup_hook/3, {:concord_hook, c, " + idx + "}}");
       w_.line("GenServer.start_link(:supervisor, {:self, __MODULE__, c}, debug: [install: hook])");
       w_.close("end");
+    } else if (p_.version >= 2) {
+      // A DynamicSupervisor passes its options to GenServer.start_link: the
+      // conductor's sys debug hook over Elixir's own state (concord_dynsup).
+      w_.open("def start_link(c) do");
+      w_.line("hook = {&:concord_dynsup.hook/3, {:concord_hook, c, " + idx + "}}");
+      w_.line("DynamicSupervisor.start_link(__MODULE__, c, debug: [install: hook])");
+      w_.close("end");
     } else {
       w_.line(std::string("def start_link(c), do: ") + api + ".start_link(__MODULE__, c)");
     }
@@ -501,6 +505,26 @@ class ElixirEmitter : public Walker {
       }
     }
     w_.close("end");
+    if (p_.version >= 2 && dynamic) dynamic_api();
+    w_.close("end");
+  }
+
+  // SPEC §20 on a DynamicSupervisor, by the pid of the child's name:
+  // DynamicSupervisor.terminate_child/2 (which removes the child, whatever its
+  // restart type). It has no restart_child or delete_child (OTP's crash it:
+  // handle_call/3 has no clause for them) and keeps no child that is not running,
+  // so its answer to them is `running` for a child it lists and `not_found`
+  // otherwise (spec/experiments/elixir_supervision.exs, E6).
+  void dynamic_api() {
+    w_.line();
+    w_.line("def terminate_child(sup, pid), do: DynamicSupervisor.terminate_child(sup, pid)");
+    w_.line("def restart_child(sup, pid), do: running_or_not_found(sup, pid)");
+    w_.line("def delete_child(sup, pid), do: running_or_not_found(sup, pid)");
+    w_.line();
+    w_.open("defp running_or_not_found(sup, pid) do");
+    w_.open("if Enum.any?(DynamicSupervisor.which_children(sup), fn {_, child, _, _} -> child == pid end),");
+    w_.line("do: {:error, :running},");
+    w_.last("else: {:error, :not_found}");
     w_.close("end");
   }
 
@@ -550,7 +574,13 @@ class ElixirEmitter : public Walker {
 
 }  // namespace
 
-bool is_dynamic_supervisor(const SupervisorDecl& s) { return s.children.empty() && s.strategy == Strategy::OneForOne; }
+// A DynamicSupervisor has no auto_shutdown (DynamicSupervisor.init/1 drops it, and
+// start_child ignores :significant: spec/experiments/elixir_supervision.exs, E6):
+// a childless one_for_one supervisor that shuts down with its significant
+// children is a Supervisor, as an Elixir programmer would write it.
+bool is_dynamic_supervisor(const SupervisorDecl& s) {
+  return s.children.empty() && s.strategy == Strategy::OneForOne && s.auto_shutdown == AutoShutdown::Never;
+}
 
 std::string elixir_string(const std::string& s) {
   std::string out = "\"";

@@ -7,7 +7,7 @@
 -module(concord_elixir).
 -behaviour(concord_target).
 -export([name/0, setup/0, load/1, unload/1]).
--export([start_worker/2, start_supervisor/3, start_child/5, children/3]).
+-export([start_worker/2, start_supervisor/3, start_child/5, children/3, state_children/3]).
 
 -define(MAIN, 'Elixir.Concord.Prog').
 
@@ -67,3 +67,10 @@ start_child(Mod, SupIdx, SupPid, Start, Restart) -> Mod:start_child(SupIdx, SupP
 -endif.
 
 children(Mod, Idx, WhichChildren) -> Mod:children(Idx, WhichChildren).
+
+%% Version 2, at the end of a run: a DynamicSupervisor's state is Elixir's own
+%% (concord_dynsup), a Supervisor's is OTP's (ids newest first).
+state_children(_Mod, _Idx, State = #{'__struct__' := 'Elixir.DynamicSupervisor'}) ->
+    {pids, concord_dynsup:children(State)};
+state_children(_Mod, _Idx, State) ->
+    {ids, lists:reverse(concord_worker:otp_children(State))}.

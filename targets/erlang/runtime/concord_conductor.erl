@@ -110,6 +110,8 @@
     helpers = [],        % the processes that make callers' real gen_server:calls
     frozen = #{},        % waiting caller id -> its state when it began to wait
     watch = #{},         % version 2: our monitor of each worker -> its id (a death nobody reports)
+    former = #{},        % version 2: pid -> name of every supervised worker that has exited (a supervisor
+                         % that names its children by pid, concord_target, may still list it)
     apis = #{},          % pid of a worker whose API request is in flight -> true
     mon_seq = 0,
     signals,             % the signal queue: {Kind, FromName, FromPid, ToId, ToPid, Reason}
@@ -342,7 +344,7 @@ run_loop(Idx, SPid, Mon, St) ->
             SPid ! {Ref, ok},
             run_loop(Idx, SPid, Mon, St1);
         {sync, SPid, Ref, {sup_out, Idx, Entries, Count}} ->
-            {Done, St1} = sup_out(Idx, Entries, Count, note_dead_supervisors(St)),
+            {Done, St1} = sup_out(Idx, named_entries(Entries, St), Count, note_dead_supervisors(St)),
             SPid ! {Ref, ok},
             case Done of
                 true ->
@@ -367,7 +369,9 @@ sup_in(Idx, {'EXIT', Pid, _}, St = #st{sups = Sups}) ->
             St  % a failed start's, or a child it terminated itself: not a pending exit
     end;
 sup_in(_Idx, {'$gen_cast', {try_again_restart, Name}}, St) ->
-    slot(retry, Name, St).
+    slot(retry, Name, St);
+sup_in(_Idx, {retry_of, Pid}, St) ->  % a supervisor that names its children by pid: the exited child's pid
+    slot(retry, name_of(Pid, #{}, St), St).
 
 slot(Kind, Name, St = #st{slot_seq = N}) ->
     journal({slot, {h, N}}, St#st{handling = {Kind, Name, {h, N}}, slot_seq = N + 1}).
@@ -515,23 +519,37 @@ retry_decision(Idx, Pid, Action, #st{sups = Sups, retry_names = Names}) ->
     {(element(Idx + 1, Sups))#sup.name, maps:get(Pid, Names), Action}.
 
 %% Supervisor Idx's children as [{Name, Pid | undefined}] from its answer to
-%% which_children, read by the target (concord_target:children/3). A supervisor
-%% that does not name its children has them named from our books (and from
-%% Known, pid -> name, for a worker that has just exited) and listed in the order
-%% their processes started.
+%% which_children, read by the target (concord_target:children/3).
 entries(Idx, WhichChildren, Known, St = #st{target = Target, mod = Mod}) ->
-    case Target:children(Mod, Idx, WhichChildren) of
-        {ids, Entries} ->
-            Entries;
-        {pids, Pids} ->
-            Named = [{started_at(P, St), name_of(P, Known, St), P} || P <- Pids],
-            [{Name, P} || {_, Name, P} <- lists:sort(Named)]
-    end.
+    in_start_order(Target:children(Mod, Idx, WhichChildren), Known, St).
 
-name_of(Pid, Known, #st{pids = Pids, procs = Procs}) ->
-    case Known of
-        #{Pid := Name} -> Name;
-        _ -> (maps:get(maps:get(Pid, Pids), Procs))#proc.name
+%% A supervisor that does not name its children (concord_target) has them named
+%% from our books (and from Known, pid -> name, for a worker that has just
+%% exited) and listed in the order their processes started.
+in_start_order({ids, Entries}, _Known, _St) ->
+    Entries;
+in_start_order({pids, Children}, Known, St) ->
+    Named = [{started_at(child_key(C), St), pid_entry(C, Known, St)} || C <- Children],
+    [E || {_, E} <- lists:sort(Named)].
+
+%% Version 2: a supervisor's children as its sys hook reports them, named (their
+%% order does not matter to sup_out/4).
+named_entries({pids, Children}, St) -> [pid_entry(C, #{}, St) || C <- Children];
+named_entries(Entries, _St) -> Entries.
+
+%% A child listed by pid, or {restarting, Pid} under the pid of the exit whose
+%% restart failed (SPEC §19.3).
+pid_entry({restarting, Pid}, Known, St) -> {name_of(Pid, Known, St), restarting};
+pid_entry(Pid, Known, St) -> {name_of(Pid, Known, St), Pid}.
+
+child_key({restarting, Pid}) -> Pid;
+child_key(Pid) -> Pid.
+
+name_of(Pid, Known, #st{pids = Pids, procs = Procs, former = Former}) ->
+    case {Known, Pids} of
+        {#{Pid := Name}, _} -> Name;
+        {_, #{Pid := Id}} -> (maps:get(Id, Procs))#proc.name;
+        _ -> maps:get(Pid, Former)
     end.
 
 started_at(Pid, #st{pids = Pids, procs = Procs}) ->
@@ -728,12 +746,17 @@ request({call, To, Tag, Args}, Pid, St = #st{monitors = Ms, mon_seq = N, call_se
 %% SPEC §20: a live supervisor is resumed for the request (it handles it at once:
 %% nothing is pending when a statement runs, §17.2); then held again, the api
 %% event, and the run settles before the caller goes on.
-request({api, Idx}, Pid, St = #st{sups = Sups, tomb = Tomb}) ->
+%% The supervisor's pid, and the child's (a dead one when no worker of that name
+%% lives, SPEC §16.2): a target whose supervisor names its children by pid asks
+%% it by pid (concord_worker:api/4).
+request({api, Idx, Child}, Pid, St = #st{sups = Sups, tomb = Tomb}) ->
+    {_, ChildPid, _} = named(Child, St),
     case element(Idx + 1, Sups) of
         #sup{alive = true, pid = SPid} ->
-            {{live, SPid}, (sys_request(SPid, resume, St))#st{running = Idx, apis = (St#st.apis)#{Pid => true}}};
-        #sup{pid = undefined} -> {{dead, Tomb}, St};
-        #sup{pid = SPid} -> {{dead, SPid}, St}
+            {{live, SPid, ChildPid},
+             (sys_request(SPid, resume, St))#st{running = Idx, apis = (St#st.apis)#{Pid => true}}};
+        #sup{pid = undefined} -> {{dead, Tomb, ChildPid}, St};
+        #sup{pid = SPid} -> {{dead, SPid, ChildPid}, St}
     end;
 request({api_done, From, Caller, Op, Idx, Child, Word}, _Pid, St0 = #st{sups = Sups}) ->
     St = St0#st{apis = maps:remove(Caller, St0#st.apis)},
@@ -834,8 +857,12 @@ restarted(_, #st{restarted = R}) -> R.
 %% event; its links and monitors go, and its signals are queued: links by
 %% ascending id, then one down per monitor on it, in creation order.
 exited(Id, Reason, St = #st{procs = Procs, pids = Pids}) ->
-    P = #proc{name = Name, pid = Pid} = maps:get(Id, Procs),
-    St1 = St#st{procs = Procs#{Id := P#proc{pid = undefined, mailbox = queue:new()}},
+    P = #proc{name = Name, pid = Pid, sup = Sup} = maps:get(Id, Procs),
+    Former = case St#st.v2 andalso Sup =/= none of
+                 true -> (St#st.former)#{Pid => Name};
+                 false -> St#st.former
+             end,
+    St1 = St#st{procs = Procs#{Id := P#proc{pid = undefined, mailbox = queue:new()}}, former = Former,
                 pids = maps:remove(Pid, Pids), live = St#st.live - 1, ready = concord_ready:remove(St#st.ready, Id)},
     St2 = journal({exit, St#st.turn, Name, Reason}, St1#st{waiting = maps:remove(Id, St1#st.waiting),
                                                                     frozen = maps:remove(Id, St1#st.frozen)}),
@@ -972,11 +999,11 @@ result(Seed, Outcome, St = #st{mod = Mod, procs = Procs}) ->
       failures => St#st.failures, decisions => St#st.decisions, processes => Processes, alive => Alive,
       supervisors => Sups}.
 
-%% Version 2: the held supervisors' children, from OTP's own state (sys:get_state/1
-%% answers a suspended process), asked by hand so that a supervisor's hook is
-%% answered meanwhile. #state.children's ids are newest first.
+%% Version 2: the held supervisors' children, from their own state (sys:get_state/1
+%% answers a suspended process; the target reads it, concord_target:state_children/3),
+%% asked by hand so that a supervisor's hook is answered meanwhile.
 final_children(St = #st{v2 = false}) -> St;
-final_children(St = #st{sups = Sups}) ->
+final_children(St = #st{sups = Sups, target = Target, mod = Mod}) ->
     lists:foldl(fun(Idx, S) ->
                         case element(Idx + 1, Sups) of
                             #sup{alive = true, pid = Pid} ->
@@ -986,15 +1013,11 @@ final_children(St = #st{sups = Sups}) ->
                                                                 (_) -> false
                                                              end),
                                 erlang:demonitor(Ref, [flush]),
-                                {Ids, Db} = element(4, State),
-                                Entries = [{Id, child_pid(element(2, maps:get(Id, Db)))} || Id <- lists:reverse(Ids)],
+                                Entries = in_start_order(Target:state_children(Mod, Idx, State), #{}, S1),
                                 S1#st{final = (S1#st.final)#{Idx => Entries}};
                             _ -> S
                         end
                 end, St, lists:seq(0, tuple_size(Sups) - 1)).
-
-child_pid({restarting, _}) -> restarting;
-child_pid(P) -> P.
 
 %% The result wants start order (SPEC §7.7): entries/4 has it.
 supervisor_result(Idx, St = #st{final = Final}) when is_map_key(Idx, Final) ->

@@ -6,7 +6,7 @@
 -module(concord_otp).
 -behaviour(concord_target).
 -export([name/0, setup/0, load/1, unload/1]).
--export([start_worker/2, start_supervisor/3, start_child/5, children/3]).
+-export([start_worker/2, start_supervisor/3, start_child/5, children/3, state_children/3]).
 
 -define(MODULE_NAME, concord_prog).
 
@@ -100,3 +100,7 @@ start_child(Mod, _SupIdx, SupPid, Start = {_C, _K, Name, _Sup, _Args}, Restart, 
 %% (SPEC §7.7, [R14]).
 children(_Mod, _Idx, WhichChildren) ->
     {ids, [{Id, Child} || {Id, Child, _, _} <- lists:reverse(WhichChildren)]}.
+
+%% Version 2: OTP's #state.children ids are newest first.
+state_children(_Mod, _Idx, State) ->
+    {ids, lists:reverse(concord_worker:otp_children(State))}.

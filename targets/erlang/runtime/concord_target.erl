@@ -34,3 +34,10 @@
 %% processes started.
 -callback children(Mod :: module(), Idx :: non_neg_integer(), WhichChildren :: list()) ->
     {ids, [{binary(), pid() | undefined}]} | {pids, [pid()]}.
+
+%% Version 2: the same read from supervisor Idx's own state (sys:get_state/1) at
+%% the end of a run; a child whose failed restart waits for its retry (SPEC §19.3)
+%% is `restarting` in {ids, _}, and {restarting, Pid} in {pids, _}, Pid the pid of
+%% the exit it restarts.
+-callback state_children(Mod :: module(), Idx :: non_neg_integer(), State :: term()) ->
+    {ids, [{binary(), pid() | undefined | restarting}]} | {pids, [pid() | {restarting, pid()}]}.

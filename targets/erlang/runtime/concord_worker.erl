@@ -19,7 +19,7 @@
 -export([supervisor_started/2, supervisor_started/3, send/3, spawn/5, sync/2]).
 %% Version 2 (SPEC §16.2): links, monitors, exit signals, trapping exits.
 -export([trap_exit/1, link/1, unlink/1, monitor/1, demonitor/1, exit_signal/2]).
--export([sup_hook/3, call/5, reply/1, code/1, api/3]).
+-export([sup_hook/3, otp_children/1, call/5, reply/1, code/1, api/3, api/4]).
 
 -ifdef('FAULT_SENDS_LOST_ON_FAIL').
 -define(SENT(Reason, Out), case Reason of normal -> Out; _ -> [] end).  % planted fault: a failure loses its sends
@@ -427,22 +427,27 @@ wait_reply(C, CallId) ->
 %% while we wait, blocked (SPEC §16.6): if the request terminates us, we take our
 %% parent's 'EXIT' as a receive with our program's flag would [R50]. The helper
 %% reports OTP's answer; the conductor journals it and settles before we go on.
-api(Op, Sup, Child) ->
+api(Op, Sup, Child) -> api(Op, Sup, Child, fun(SupPid, _ChildPid) -> supervisor:Op(SupPid, Child) end).
+
+%% The same, with the request made by Request(SupPid, ChildPid): a supervisor that
+%% knows its children by pid (Elixir's DynamicSupervisor) is asked about the pid of
+%% the worker named Child (a dead pid when none lives).
+api(Op, Sup, Child, Request) ->
     C = get('$concord_conductor'),
     flush(C),
-    case sync(C, {api, Sup}) of
-        {dead, Pid} ->
-            try supervisor:Op(Pid, Child) of
+    case sync(C, {api, Sup, Child}) of
+        {dead, Pid, ChildPid} ->
+            try Request(Pid, ChildPid) of
                 _ -> throw({concord_exit, {fail, <<"INTERNAL">>}})
             catch
                 exit:{noproc, _} -> throw({concord_exit, {fail, <<"NOPROC">>}})
             end;
-        {live, Pid} ->
+        {live, Pid, ChildPid} ->
             Me = self(),
             Name = me(),
             Ref = make_ref(),
             spawn(fun() ->
-                          Word = api_result(Op, supervisor:Op(Pid, Child)),
+                          Word = api_result(Op, Request(Pid, ChildPid)),
                           ok = sync(C, {api_done, Name, Me, Op, Sup, Child, Word}),
                           Me ! {'$concord_api', Ref, Word}
                   end),
@@ -526,12 +531,16 @@ sup_hook(Hook = {concord_hook, C, Idx}, {in, Msg = {'$gen_cast', {try_again_rest
     ok = sync(C, {sup_in, Idx, Msg}),
     Hook;
 sup_hook(Hook = {concord_hook, C, Idx}, {noreply, State}, _Name) ->
-    {Ids, Db} = element(4, State),
-    Entries = [{Id, child_pid(element(2, maps:get(Id, Db)))} || Id <- Ids],
-    ok = sync(C, {sup_out, Idx, Entries, length(element(8, State))}),
+    ok = sync(C, {sup_out, Idx, otp_children(State), length(element(8, State))}),
     Hook;
 sup_hook(Hook, _Event, _Name) ->
     Hook.
+
+%% An OTP supervisor's children, newest first, from its #state{} (sys:get_state/1,
+%% or its sys hook's): {Id, Pid | undefined | restarting}.
+otp_children(State) ->
+    {Ids, Db} = element(4, State),
+    [{Id, child_pid(element(2, maps:get(Id, Db)))} || Id <- Ids].
 
 child_pid({restarting, _}) -> restarting;
 child_pid(P) -> P.
