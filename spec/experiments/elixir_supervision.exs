@@ -16,9 +16,27 @@
 
 defmodule Exp.Worker do
   use GenServer
+  @oops_reason {:fail, :START}
   def start_link(id), do: GenServer.start_link(__MODULE__, id)
 
+  # {id, plan}: plan is an Agent holding the answers of this and later inits, in
+  # order (:ok, :ignore or :fail), the last one repeated; a bare id always starts.
   @impl true
+  def init({id, plan}) do
+    case Agent.get_and_update(plan, fn [a] -> {a, [a]}; [a | rest] -> {a, rest} end) do
+      :ok ->
+        init(id)
+
+      :ignore ->
+        send(:exp_collector, {:started, id})
+        :ignore
+
+      :fail ->
+        send(:exp_collector, {:started, id})
+        {:stop, @oops_reason}
+    end
+  end
+
   def init(id) do
     Process.flag(:trap_exit, true)
     send(:exp_collector, {:started, id})
@@ -276,12 +294,161 @@ defmodule Exp do
           {:shutdown, [{:stopped, :a, :normal}, {:stopped, :b, :shutdown}]}, {reason, take()})
   end
 
+  # --- E6: a DynamicSupervisor in version 2 (SPEC §19-§21) -------------------------
+  # What the elixir target's version 2 relies on and declares about Elixir's
+  # DynamicSupervisor, beside OTP's Supervisor where they differ
+  # (dynamic_supervisor.ex, Elixir 1.14: init/1, validate_child/1,
+  # handle_start_child/2, restart_child/3, handle_call/3).
+  def planned(id, answers, restart) do
+    {:ok, plan} = Agent.start_link(fn -> answers end)
+    Supervisor.child_spec({Exp.Worker, {id, plan}}, id: id, restart: restart)
+  end
+
+  def listed(children), do: for({id, pid, _, _} <- children, do: {id, if(is_pid(pid), do: :pid, else: pid)})
+
+  def e6 do
+    # Significant children and auto_shutdown (SPEC §21): neither exists.
+    {:ok, flags} = DynamicSupervisor.init(strategy: :one_for_one, auto_shutdown: :any_significant)
+    check("E6/init_drops_auto_shutdown", "DynamicSupervisor.init/1 builds no :auto_shutdown flag",
+          false, Map.has_key?(flags, :auto_shutdown))
+    {sup, _, []} = dyn(10, [])
+    {:ok, a} = DynamicSupervisor.start_child(sup, Map.put(spec(:a, :transient), :significant, true))
+    _ = take()
+    die(a, :normal)
+    check("E6/significant_ignored",
+          "start_child takes significant: true and ignores it: the child's normal exit leaves the supervisor running",
+          {[{:stopped, :a, :normal}], true, []}, {take(), Process.alive?(sup), DynamicSupervisor.which_children(sup)})
+    stop(sup)
+
+    # Failed restarts (SPEC §19.3): counted and retried, as OTP's [R35].
+    {sup, _, []} = dyn(3, [])
+    {:ok, b} = DynamicSupervisor.start_child(sup, planned(:b, [:ok, :fail], :permanent))
+    _ = take()
+    Process.unlink(sup)
+    die(b, @oops)
+    reason = down_reason(sup)
+    check("E6/restart_always_fails",
+          "max_restarts 3, every restart fails: 3 attempts, each counted, then it exits shutdown [R35/always_fails]",
+          {[{:stopped, :b, @oops}, {:started, :b}, {:started, :b}, {:started, :b}], :shutdown}, {take(), reason})
+    {:ok, sup} = Exp.Sup.start_link({:one_for_one, 3, []})
+    {:ok, b} = Supervisor.start_child(sup, planned(:b, [:ok, :fail], :permanent))
+    _ = take()
+    Process.unlink(sup)
+    die(b, @oops)
+    reason = down_reason(sup)
+    check("E6/otp_restart_always_fails", "Supervisor (OTP): the same [R35/always_fails]",
+          {[{:stopped, :b, @oops}, {:started, :b}, {:started, :b}, {:started, :b}], :shutdown}, {take(), reason})
+    {sup, _, []} = dyn(10, [])
+    {:ok, c} = DynamicSupervisor.start_child(sup, planned(:c, [:ok, :fail, :ok], :permanent))
+    _ = take()
+    die(c, @oops)
+    check("E6/restart_retried", "a restart that fails once: retried, two restarts counted, the child runs [R35]",
+          {[{:stopped, :c, @oops}, {:started, :c}, {:started, :c}], 2, [undefined: :pid]},
+          {take(), length(:sys.get_state(sup).restarts), listed(DynamicSupervisor.which_children(sup))})
+    stop(sup)
+
+    # A start that is ignored (SPEC §19.3, §19.4): the child is not kept.
+    {sup, _, []} = dyn(10, [])
+    got = DynamicSupervisor.start_child(sup, planned(:i, [:ignore], :permanent))
+    check("E6/start_child_ignore_not_added",
+          "an ignored start_child answers :ignore and adds nothing (OTP: {:ok, :undefined}, kept not running [R38/start_child_ignore])",
+          {:ignore, [{:started, :i}], []}, {got, take(), DynamicSupervisor.which_children(sup)})
+    {:ok, j} = DynamicSupervisor.start_child(sup, planned(:j, [:ok, :ignore], :permanent))
+    _ = take()
+    die(j, @oops)
+    check("E6/restart_ignore_removed", "an ignored restart is counted, and the child is removed (OTP keeps it [R37])",
+          {[{:stopped, :j, @oops}, {:started, :j}], 1, []},
+          {take(), length(:sys.get_state(sup).restarts), DynamicSupervisor.which_children(sup)})
+    stop(sup)
+    {:ok, sup} = Exp.Sup.start_link({:one_for_one, 10, []})
+    {:ok, :undefined} = Supervisor.start_child(sup, planned(:i, [:ignore], :permanent))
+    {:ok, j} = Supervisor.start_child(sup, planned(:j, [:ok, :ignore], :permanent))
+    _ = take()
+    die(j, @oops)
+    _ = take()
+    check("E6/otp_ignored_kept", "Supervisor (OTP): both stay in the list, not running [R37, R38/start_child_ignore]",
+          [j: :undefined, i: :undefined], listed(Supervisor.which_children(sup)))
+    stop(sup)
+
+    # The supervisor API (SPEC §20): terminate_child(sup, pid) only.
+    {sup, _, [p]} = dyn(10, [p: :permanent])
+    first = DynamicSupervisor.terminate_child(sup, p)
+    check("E6/terminate_child_removes",
+          "terminate_child of a running permanent child: :ok, it exits shutdown and is removed; again: not_found (OTP keeps it not running [R40])",
+          {:ok, [{:stopped, :p, :shutdown}], [], {:error, :not_found}},
+          {first, take(), DynamicSupervisor.which_children(sup), DynamicSupervisor.terminate_child(sup, p)})
+    check("E6/terminate_child_by_id", "supervisor:terminate_child/2 with a child id, not a pid: {:error, :not_found}",
+          {:error, :not_found}, :supervisor.terminate_child(sup, :p))
+    stop(sup)
+    {:ok, sup} = Exp.Sup.start_link({:one_for_one, 10, [spec(:p, :permanent)]})
+    _ = take()
+    first = Supervisor.terminate_child(sup, :p)
+    check("E6/otp_terminate_child_keeps", "Supervisor (OTP): the terminated child stays, not running; restart_child restarts it [R40, R39]",
+          {:ok, [{:stopped, :p, :shutdown}], [p: :undefined], :ok, [{:started, :p}]},
+          {first, take(), listed(Supervisor.which_children(sup)), elem(Supervisor.restart_child(sup, :p), 0), take()})
+    stop(sup)
+    for op <- [:restart_child, :delete_child] do
+      {sup, _, [q]} = dyn(10, [q: :permanent])
+      Process.unlink(sup)
+      got = try do
+        apply(:supervisor, op, [sup, q])
+      catch
+        :exit, {{reason, _}, _} -> reason
+      end
+      _ = down_reason(sup)
+      check("E6/#{op}_crashes",
+            "DynamicSupervisor has no #{op}: OTP's supervisor:#{op}/2 crashes it (no handle_call/3 clause), its child goes",
+            {:function_clause, [{:stopped, :q, :shutdown}]}, {got, take()})
+    end
+
+    # Held by sys:suspend/1, it still takes its parent's exit, as OTP's supervisor
+    # does [R49/held]; and a sys debug hook given to start_link sees each child's
+    # 'EXIT', each retry ({:"$gen_restart", pid} to itself) and the state after each.
+    {:ok, top} =
+      Exp.Sup.start_link({:one_for_all, 10, [spec(:w, :permanent), Supervisor.child_spec({Exp.Dyn, 10}, id: :dyn)]})
+    [{:dyn, dsup, _, _}, {:w, w, _, _}] = Supervisor.which_children(top)
+    {:ok, _} = DynamicSupervisor.start_child(dsup, spec(:x, :permanent))
+    _ = take()
+    :ok = :sys.suspend(dsup)
+    die(w, @oops)
+    check("E6/suspended_obeys_parent", "held by sys:suspend/1, terminated by its parent's one_for_all: x goes, w restarts",
+          [{:stopped, :w, @oops}, {:stopped, :x, :shutdown}, {:started, :w}], take())
+    stop(top)
+    me = self()
+    hook = {fn st, event, _ -> send(me, {:hook, event}); st end, :exp}
+    {:ok, sup} = DynamicSupervisor.start_link(Exp.Dyn, 10, debug: [install: hook])
+    {:ok, c} = DynamicSupervisor.start_child(sup, planned(:c, [:ok, :fail, :ok], :permanent))
+    _ = take()
+    _ = hooked(c)
+    die(c, @oops)
+    _ = take()
+    check("E6/debug_hook",
+          "the hook sees c's 'EXIT', the state with c restarting under its old pid (1 restart), the failed start's 'EXIT', the retry, the state (2)",
+          [{:exit, true}, {:noreply, [restarting: true], 1}, {:exit, false}, {:noreply, [restarting: true], 1},
+           {:retry, true}, {:noreply, [:running], 2}], hooked(c))
+    stop(sup)
+  end
+
+  # The hook's events so far, each as what it says about child c.
+  def hooked(c) do
+    receive do
+      {:hook, {:in, {:EXIT, pid, _}}} -> [{:exit, pid == c} | hooked(c)]
+      {:hook, {:in, {:"$gen_restart", pid}}} -> [{:retry, pid == c} | hooked(c)]
+      {:hook, {:noreply, %DynamicSupervisor{children: children, restarts: restarts}}} ->
+        entries = for {pid, child} <- children, do: if(match?({:restarting, _}, child), do: {:restarting, pid == c}, else: :running)
+        [{:noreply, entries, length(restarts)} | hooked(c)]
+      {:hook, _} -> hooked(c)
+    after
+      0 -> []
+    end
+  end
+
   def main do
     Process.register(self(), :exp_collector)
     Process.flag(:trap_exit, true)
     :logger.set_primary_config(:level, :none)
     IO.puts("Elixir #{System.version()} on OTP #{System.otp_release()}")
-    for e <- [&e1/0, &e2/0, &e3/0, &e4/0, &e5/0], do: e.()
+    for e <- [&e1/0, &e2/0, &e3/0, &e4/0, &e5/0, &e6/0], do: e.()
     fails = Process.get(:fails, 0)
     IO.puts(if fails == 0, do: "ALL PASS", else: "SOME FAILED: #{fails} check(s)")
     System.halt(if fails == 0, do: 0, else: 1)
