@@ -387,19 +387,8 @@ defmodule Exp do
           {:ok, [{:stopped, :p, :shutdown}], [p: :undefined], :ok, [{:started, :p}]},
           {first, take(), listed(Supervisor.which_children(sup)), elem(Supervisor.restart_child(sup, :p), 0), take()})
     stop(sup)
-    for op <- [:restart_child, :delete_child] do
-      {sup, _, [q]} = dyn(10, [q: :permanent])
-      Process.unlink(sup)
-      got = try do
-        apply(:supervisor, op, [sup, q])
-      catch
-        :exit, {{reason, _}, _} -> reason
-      end
-      _ = down_reason(sup)
-      check("E6/#{op}_crashes",
-            "DynamicSupervisor has no #{op}: OTP's supervisor:#{op}/2 crashes it (no handle_call/3 clause), its child goes",
-            {:function_clause, [{:stopped, :q, :shutdown}]}, {got, take()})
-    end
+    crashes("E6/restart_child_crashes", :restart_child)
+    crashes("E6/delete_child_crashes", :delete_child)
 
     # Held by sys:suspend/1, it still takes its parent's exit, as OTP's supervisor
     # does [R49/held]; and a sys debug hook given to start_link sees each child's
@@ -427,6 +416,20 @@ defmodule Exp do
           [{:exit, true}, {:noreply, [restarting: true], 1}, {:exit, false}, {:noreply, [restarting: true], 1},
            {:retry, true}, {:noreply, [:running], 2}], hooked(c))
     stop(sup)
+  end
+
+  def crashes(id, op) do
+    {sup, _, [q]} = dyn(10, [q: :permanent])
+    Process.unlink(sup)
+    got =
+      try do
+        apply(:supervisor, op, [sup, q])
+      catch
+        :exit, {{reason, _}, _} -> reason
+      end
+    _ = down_reason(sup)
+    check(id, "DynamicSupervisor has no #{op}: OTP's supervisor:#{op}/2 crashes it (no handle_call/3 clause), its child goes",
+          {:function_clause, [{:stopped, :q, :shutdown}]}, {got, take()})
   end
 
   # The hook's events so far, each as what it says about child c.
