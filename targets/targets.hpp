@@ -13,12 +13,12 @@
 namespace concord {
 
 struct TargetEntry {
-  const char* name;                         // `--target NAME`, `concord backend NAME`
-  const char* about;                        // one line for --help
-  int (*serve)(const LaunchOptions& opts);  // serves the protocol on stdin/stdout until EOF
-  const char* deviations = nullptr;         // its deviations.json, built in; nullptr: it declares none
-  bool in_default_campaign = true;          // run by `concord fuzz` without --target (`all` runs every target)
-  const char* campaign_profile = nullptr;   // a generator profile whose campaigns run it without --target too
+  const char* name;                                 // `--target NAME`, `concord backend NAME`
+  const char* about;                                // one line for --help
+  int (*serve)(const LaunchOptions& opts);          // serves the protocol on stdin/stdout until EOF
+  const char* deviations = nullptr;                 // its deviations.json, built in; nullptr: it declares none
+  bool in_default_campaign = true;                  // run by `concord fuzz` without --target (`all` runs every target)
+  std::vector<std::string> campaign_profiles = {};  // generator profiles whose campaigns run it without --target too
   int version = 1;  // the highest language version it implements (SPEC §14); above it, it answers UNSUPPORTED
 };
 

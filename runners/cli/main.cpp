@@ -69,7 +69,8 @@ usage:
       A campaign: case i's program is generated from the campaign seed S (random
       and printed when not given) and i, and runs on K seeds (default 8) on the
       oracle and every target (default: every target but elixir, which only
-      --target all, --target elixir and --profile dynamic-supervision run); J
+      --target all, --target elixir, --profile dynamic-supervision and --profile
+      v2 run); J
       workers (default: cores) each own a backend per target. A divergence from
       the oracle is rerun (one that does not repeat is reported as flaky); one
       that a target's declared deviations explain is a known deviation (counted,

@@ -227,8 +227,8 @@ class ElixirEmitter : public Walker {
     std::string request;
     if (is_dynamic_supervisor(*sups_[static_cast<size_t>(s.slot3)].first))
       request = ", &" + supervisor_module(s.slot3) + "." + api_name(s.api) + "/2";
-    std::string call = ":concord_worker.api(" + atom(api_name(s.api)) + ", " + std::to_string(s.slot3) + ", " +
-                       child + request + ")";
+    std::string call =
+        ":concord_worker.api(" + atom(api_name(s.api)) + ", " + std::to_string(s.slot3) + ", " + child + request + ")";
     if (s.slot2 >= 0)
       set_field(s.slot2, call);
     else
