@@ -4,15 +4,19 @@
 # (Supervisor.init/2 only builds its flags and child specs); DynamicSupervisor is
 # Elixir's own (lib/elixir/lib/dynamic_supervisor.ex), and where it departs from
 # OTP the elixir target declares a deviation (targets/elixir/deviations.json names
-# each check below).
+# each check below). E1-E4 are version 1's supervision (SPEC §7); E5 and E6 what
+# the target's version 2 relies on (SPEC §19-§21): Supervisor's flags and child
+# specs, and what DynamicSupervisor does with significant children, failed and
+# ignored restarts, the supervisor API, sys:suspend/1 and a sys debug hook.
 #
 # Run: elixir spec/experiments/elixir_supervision.exs   (ctest: elixir_supervision_experiments)
 # Every check prints one line, PASS or FAIL, as supervision.erl's do; the script
 # exits with status 0 when every check passes, 1 otherwise, 2 when it crashed.
 #
-# Observation: workers trap exits and send {:started, id} from init/1 and
-# {:stopped, id, reason} from terminate/2 to this process, in the order they
-# happen; which_children/1 shows what a supervisor keeps.
+# Observation: workers trap exits and send {:started, id} from init/1 (also from
+# a start that fails or is ignored) and {:stopped, id, reason} from terminate/2 to
+# this process, in the order they happen; which_children/1 shows what a supervisor
+# keeps.
 
 defmodule Exp.Worker do
   use GenServer
