@@ -12,6 +12,7 @@
 #include "oracle/interpreter.hpp"
 #include "oracle/text.hpp"
 #include "runners/coverage.hpp"
+#include "tests/oracle/checked_program.hpp"
 
 using namespace concord;
 
@@ -165,7 +166,6 @@ TEST(Coverage, KnowsEverythingTheSpecHas) {
   const std::vector<std::string>& k = Coverage::known("constructs");
 #define OP(e, json, text, prec) EXPECT_TRUE(has(k, std::string("op:") + json)) << json;
 #include "oracle/ops.def"
-#include "tests/oracle/checked_program.hpp"
 #undef OP
   for (const char* s : {"stmt:assign",
                         "stmt:if",
