@@ -3,6 +3,7 @@
 // result_json() serialises canonically (SPEC §9).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <new>
 #include <string>
@@ -31,6 +32,8 @@ std::string error_line(const std::string& code, const std::string& message);
 std::string memory_error_line(const std::bad_alloc& e);
 // The oracle's answer to a run: result_line(run(p, r)), or the error line of a run
 // past the oracle's limits (SPEC §11): MEMORY, or TIMEOUT for the step limit.
-std::string answer_line(const Program& p, const RunSettings& r);
+// `finished`, when given, sees the final world of a run that completed (the
+// harness measures the run's size there).
+std::string answer_line(const Program& p, const RunSettings& r, const std::function<void(const World&)>& finished = {});
 
 }  // namespace concord

@@ -112,9 +112,11 @@ RunResult run(const Program& p, const RunSettings& settings) {
   return r;
 }
 
-std::string answer_line(const Program& p, const RunSettings& r) {
+std::string answer_line(const Program& p, const RunSettings& r, const std::function<void(const World&)>& finished) {
   try {
-    return result_line(run(p, r));
+    RunResult result = run(p, r);
+    if (finished) finished(*result.world);
+    return result_line(result);
   } catch (const std::bad_alloc& e) {
     return memory_error_line(e);
   } catch (const OutOfSteps& e) {

@@ -2,11 +2,9 @@
 #include "divergence.hpp"
 
 #include <algorithm>
-#include <new>
 #include <sstream>
 
 #include "oracle/interpreter.hpp"
-#include "oracle/memory.hpp"
 #include "runners/compare.hpp"
 #include "runners/diff.hpp"
 
@@ -59,15 +57,9 @@ std::string failure_report(const Answer& oracle, const std::string& target, cons
 
 Answer oracle_answer(const Program& p, const RunSettings& r, RunSize* size) {
   Answer a;
-  try {
-    RunResult result = run(p, r);
-    if (size) *size = run_size(*result.world);
-    a.line = result_line(result);
-  } catch (const std::bad_alloc& e) {
-    a.line = memory_error_line(e);  // as answer_line (oracle/run.cpp)
-  } catch (const OutOfSteps& e) {
-    a.line = error_line("TIMEOUT", e.what());
-  }
+  a.line = answer_line(p, r, [&](const World& w) {
+    if (size) *size = run_size(w);
+  });
   a.line.pop_back();  // the '\n'
   a.json = ojson::parse(a.line);
   return a;

@@ -13,16 +13,11 @@
 #include "oracle/memory.hpp"
 #include "oracle/text.hpp"
 #include "runners/load.hpp"
+#include "tests/oracle/checked_program.hpp"
 
 using namespace concord;
 
 namespace {
-
-Program checked(const std::string& src) {
-  Program p = parse_program(src);
-  check(p);
-  return p;
-}
 
 // Each turn delivers the message that sends the next: the journal grows forever.
 const char* kLoop = "kind P() { on go() { send go() to self; } }\nprocess a = P();\ngiven go() to @a;\n";

@@ -12,16 +12,11 @@
 #include "oracle/text.hpp"
 #include "runners/answer_bound.hpp"
 #include "runners/load.hpp"
+#include "tests/oracle/checked_program.hpp"
 
 using namespace concord;
 
 namespace {
-
-Program checked(const std::string& src) {
-  Program p = parse_program(src);
-  check(p);
-  return p;
-}
 
 void expect_above_the_oracle(const Program& p, const RunSettings& r, const std::string& what) {
   std::string line;

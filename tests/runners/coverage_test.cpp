@@ -12,16 +12,11 @@
 #include "oracle/interpreter.hpp"
 #include "oracle/text.hpp"
 #include "runners/coverage.hpp"
+#include "tests/oracle/checked_program.hpp"
 
 using namespace concord;
 
 namespace {
-
-Program checked_program(const std::string& text) {
-  Program p = parse_program(text);
-  check(p);
-  return p;
-}
 
 uint64_t count(const Coverage::Counts& c, const std::string& name) {
   auto it = c.find(name);
@@ -63,7 +58,7 @@ given nobody(1) to @i;
 }  // namespace
 
 TEST(Coverage, CountsTheConstructsOfAProgram) {
-  Program p = checked_program(
+  Program p = checked(
       "kind Idle() { state n2: int = -1; on go(x: int) { if x == 1 { n2 = x << 64; } else if x { } else { } "
       "repeat 0 { n2 = 7 / 0; } } }\n"
       "kind Cell(peer: addr) { state n: int = 0; state x: addr = self;\n"
@@ -126,7 +121,7 @@ TEST(Coverage, CountsTheConstructsOfAProgram) {
 }
 
 TEST(Coverage, CountsWhatARunDid) {
-  Program p = checked_program(kSupervised);
+  Program p = checked(kSupervised);
   Coverage c;
   c.add_result(result_to_json(run(p, RunSettings{0, 100, 10})));
   EXPECT_EQ(c.results, 1u);
@@ -222,7 +217,7 @@ TEST(Coverage, KnowsEverythingTheSpecHas) {
 }
 
 TEST(Coverage, MergesAndRoundTripsThroughJson) {
-  Program p = checked_program(kSupervised);
+  Program p = checked(kSupervised);
   Coverage a, b;
   a.add_program(p);
   a.add_result(result_to_json(run(p, RunSettings{0, 100, 10})));
@@ -253,7 +248,7 @@ TEST(Coverage, MergesAndRoundTripsThroughJson) {
 }
 
 TEST(Coverage, PrintsACompactTable) {
-  Program p = checked_program(kSupervised);
+  Program p = checked(kSupervised);
   Coverage c;
   c.add_program(p);
   c.add_result(result_to_json(run(p, RunSettings{0, 100, 10})));
@@ -274,7 +269,7 @@ TEST(Coverage, PrintsACompactTable) {
 // spawned number of 4 digits; the peaks keep the largest, merge takes the largest,
 // and a report from before capacities existed still reads.
 TEST(Coverage, CountsTheCapacitiesARunReachedAndTheirPeaks) {
-  Program p = checked_program(R"(
+  Program p = checked(R"(
 kind W() {
     init { send hi() to self; }
     on hi() { }

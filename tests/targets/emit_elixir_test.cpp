@@ -23,6 +23,7 @@
 #include "runners/subprocess.hpp"
 #include "targets/common/unsupported.hpp"
 #include "targets/elixir/emitter/emit_elixir.hpp"
+#include "tests/oracle/checked_program.hpp"
 
 namespace fs = std::filesystem;
 using namespace concord;
@@ -31,12 +32,6 @@ namespace {
 
 constexpr int64_t MIN = std::numeric_limits<int64_t>::min();
 constexpr int64_t MAX = std::numeric_limits<int64_t>::max();
-
-Program checked(const std::string& text) {
-  Program p = parse_program(text);
-  check(p);
-  return p;
-}
 
 struct Ran {
   std::string out, err;

@@ -20,6 +20,7 @@
 #include "runners/load.hpp"
 #include "runners/subprocess.hpp"
 #include "targets/erlang/emitter/emit_erlang.hpp"
+#include "tests/oracle/checked_program.hpp"
 
 namespace fs = std::filesystem;
 using namespace concord;
@@ -28,12 +29,6 @@ namespace {
 
 constexpr int64_t MIN = std::numeric_limits<int64_t>::min();
 constexpr int64_t MAX = std::numeric_limits<int64_t>::max();
-
-Program checked(const std::string& text) {
-  Program p = parse_program(text);
-  check(p);
-  return p;
-}
 
 // Runs erl or erlc to completion in `dir` (where a crash dump would land). A tool
 // that cannot start fails the test.

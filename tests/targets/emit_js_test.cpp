@@ -15,17 +15,12 @@
 #include "runners/load.hpp"
 #include "runners/subprocess.hpp"
 #include "targets/js/emitter/emit_js.hpp"
+#include "tests/oracle/checked_program.hpp"
 
 namespace fs = std::filesystem;
 using namespace concord;
 
 namespace {
-
-Program checked(const std::string& text) {
-  Program p = parse_program(text);
-  check(p);
-  return p;
-}
 
 // The text of a function: from the line "function HEAD" to the first line "}".
 std::string function_text(const std::string& js, const std::string& head) {

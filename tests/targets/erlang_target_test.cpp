@@ -20,6 +20,7 @@
 #include "oracle/interpreter.hpp"
 #include "oracle/text.hpp"
 #include "runners/backend.hpp"
+#include "tests/oracle/checked_program.hpp"
 #include "tests/targets/erlang_backend.hpp"
 #include "tests/targets/kill_node.hpp"
 
@@ -44,12 +45,6 @@ process a = P(@b);
 process b = P(@a);
 given ping() to @a;
 )";
-
-Program checked(const char* text) {
-  Program p = parse_program(text);
-  check(p);
-  return p;
-}
 
 std::string oracle_line(const Program& p, const RunSettings& r) {
   std::string line = result_line(run(p, r));

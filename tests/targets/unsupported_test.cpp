@@ -17,15 +17,10 @@
 #include "targets/common/walker.hpp"
 #include "targets/elixir/emitter/emit_elixir.hpp"
 #include "targets/erlang/emitter/emit_erlang.hpp"
+#include "tests/oracle/checked_program.hpp"
 
 namespace concord {
 namespace {
-
-Program checked(const std::string& src) {
-  Program p = parse_program(src);
-  check(p);
-  return p;
-}
 
 struct Target {
   const char* name;
