@@ -6,7 +6,9 @@ builds emit the same version 1 stands (c_programs.py) with their own `concord
 emit-c`, compile them with $CONCORD_CC (default cc -O2) against their own runtime
 library and headers, and run them alternately, best of REPS, so that the load of
 the machine falls on both alike. Times are slopes between two sizes, as in
-c_bench.py: start-up and compilation cancel out.
+c_bench.py: start-up and compilation cancel out. Beside the times, the same slopes
+in instructions (valgrind's callgrind, one run each): they do not depend on the
+machine's load, so their ratio is the one to trust on a busy machine.
 
 usage: bench/c_versus.py BUILD REF_BUILD [REPS]
   BUILD, REF_BUILD: build directories (each holds concord and
@@ -57,6 +59,17 @@ def seconds(exe, turns):
     return time.perf_counter() - t0
 
 
+def instructions(exe, turns):
+    """Instructions of one run, as callgrind counts them."""
+    p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", exe],
+                       input=f"1 {turns} 10000000\n", text=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, check=True)
+    m = re.search(r"Collected : (\d+)", p.stderr)
+    if not m:
+        sys.exit("c_versus: callgrind printed no instruction count:\n" + p.stderr[-2000:])
+    return int(m.group(1))
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
@@ -76,8 +89,9 @@ def main():
         ]
         print(f"c target {new.commit} against {ref.commit}: best of {reps}, alternating; cc: {' '.join(CC)}; "
               f"load {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)")
-        print("| stand | unit | this build | reference | ratio |")
-        print("|---|---|---:|---:|---:|")
+        print("| stand | unit | this build | reference | ratio | instructions per unit, this build | reference "
+              "| ratio |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|")
         for name, unit, make, small, large in stands:
             exes = {b: make(b) for b in (new, ref)}
             best = {b: [float("inf"), float("inf")] for b in (new, ref)}
@@ -89,7 +103,15 @@ def main():
                         runs = [seconds(exes[b][0], small), seconds(exes[b][1], large)]
                     best[b] = [min(x, y) for x, y in zip(best[b], runs)]
             fig = {b: (best[b][1] - best[b][0]) / (large - small) * 1e9 for b in (new, ref)}
-            print(f"| {name} | {unit} | {fig[new]:,.1f} | {fig[ref]:,.1f} | {fig[new] / fig[ref]:.3f} |")
+            ins = {}
+            for b in (new, ref):
+                if unit == "ns/spawn":
+                    counts = [instructions(exes[b][0], 10**9), instructions(exes[b][1], 10**9)]
+                else:
+                    counts = [instructions(exes[b][0], small), instructions(exes[b][1], large)]
+                ins[b] = (counts[1] - counts[0]) / (large - small)
+            print(f"| {name} | {unit} | {fig[new]:,.1f} | {fig[ref]:,.1f} | {fig[new] / fig[ref]:.3f} "
+                  f"| {ins[new]:,.1f} | {ins[ref]:,.1f} | {ins[new] / ins[ref]:.3f} |")
         print(f"\nrerun: bash bench/run_c_versus.sh {ref.commit}   (or bench/c_versus.py BUILD REF_BUILD {reps})")
     finally:
         subprocess.run(["rm", "-rf", tmp])
