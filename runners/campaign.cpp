@@ -13,6 +13,7 @@
 #include "oracle/splitmix.hpp"
 #include "runners/corpus_store.hpp"
 #include "runners/differ.hpp"
+#include "runners/rename_key.hpp"
 
 namespace concord {
 
@@ -44,6 +45,8 @@ struct Shared {
   CampaignReport report;
   std::set<std::string> known;                         // signatures in the corpus before the campaign
   std::set<std::string> claimed;                       // signatures found by this campaign
+  std::map<std::string, std::string> merged_into;      // signature -> the bucket it joined (rename_key)
+  std::map<std::string, std::string> bucket_of_key;    // rename_key of a stored shrunk program -> its signature
   std::vector<std::map<std::string, double>> seconds;  // per worker
   int shrinking = 0;
 
@@ -157,10 +160,12 @@ void store_finding(Shared& sh, Finding& f, const ShrinkCase& c) {
   NewCase nc;
   nc.about = "found by concord fuzz (seed " + std::to_string(sh.cfg.seed) + ", case " + std::to_string(f.case_index) +
              ", profile " + sh.cfg.profile + "); " + (f.shrunk ? "shrunk" : "not shrunk") +
-             "; the first difference: " + f.divergences[0].target + " at " + f.divergences[0].kind;
+             "; the first difference: " + f.divergences[0].target + " at " + f.divergences[0].kind +
+             (f.divergences[0].rule.empty() ? "" : " (" + f.divergences[0].rule + ")");
   nc.program = c.program;
   for (const RunSettings& r : c.runs) nc.runs.push_back(CaseRun{r, oracle_answer(p, r).json});
   nc.signature = f.signature;
+  nc.detail = f.detail;
   nc.found = ojson{{"campaign_seed", sh.cfg.seed},
                    {"case", f.case_index},
                    {"program_seed", f.program_seed},
@@ -175,6 +180,24 @@ void store_finding(Shared& sh, Finding& f, const ShrinkCase& c) {
   } catch (const WriteError& e) {  // a full disk: keep the finding in the report, go on
     f.store_error = e.what();
   }
+}
+
+// A new finding whose shrunk program equals a stored finding's up to renaming is
+// that finding's bucket: its hits move there, it is listed in the finding's
+// `merged`, and it is neither stored nor counted as a signature. Called with the lock.
+bool merge_renamed(Shared& sh, const Finding& f, const ShrinkCase& kept) {
+  Program p = program_from_json(kept.program);
+  std::string key = rename_key(p);
+  auto [it, fresh] = sh.bucket_of_key.emplace(key, f.signature);
+  if (fresh) return false;
+  const std::string& bucket = it->second;
+  sh.merged_into[f.signature] = bucket;
+  sh.report.hits[bucket] += sh.report.hits[f.signature];
+  sh.report.hits.erase(f.signature);
+  sh.report.totals.signatures--;
+  for (Finding& first : sh.report.findings)
+    if (first.signature == bucket && first.kind == Finding::Kind::kNew) first.merged.push_back(f.signature);
+  return true;
 }
 
 // One case: generate, run, compare; a divergence is confirmed, classified, and a
@@ -208,6 +231,7 @@ void run_case(Shared& sh, Differ& differ, Coverage& cov, uint64_t index, std::ma
   f.found_after = since(sh.start);
   f.divergences = o.divergences;
   f.signature = o.signature;
+  f.detail = o.detail;
   f.reproduce = reproduce_line(sh.cfg, index);
 
   // Rerun on the diverging targets: a divergence that does not repeat is flaky; a
@@ -231,7 +255,9 @@ void run_case(Shared& sh, Differ& differ, Coverage& cov, uint64_t index, std::ma
     return;
   }
   sh.report.totals.divergent_cases++;
-  sh.report.hits[f.signature]++;
+  auto merged = sh.merged_into.find(f.signature);
+  sh.report.hits[merged == sh.merged_into.end() ? f.signature : merged->second]++;
+  sh.report.detail_hits[f.detail]++;
   if (all_explained(again.outcome.divergences)) {  // a known deviation: counted and listed once per signature
     f.kind = Finding::Kind::kDeviation;
     f.divergences = again.outcome.divergences;
@@ -239,7 +265,7 @@ void run_case(Shared& sh, Differ& differ, Coverage& cov, uint64_t index, std::ma
     if (sh.report.hits[f.signature] == 1) sh.report.findings.push_back(std::move(f));
     return;
   }
-  if (sh.known.count(f.signature)) {
+  if (sh.known.count(f.signature) || sh.known.count(f.detail)) {
     f.kind = Finding::Kind::kKnown;
     if (sh.report.hits[f.signature] == 1) sh.report.findings.push_back(std::move(f));
     return;
@@ -266,9 +292,15 @@ void run_case(Shared& sh, Differ& differ, Coverage& cov, uint64_t index, std::ma
       f.shrunk = false;
       f.note = "the shrunk case did not fail again with the confirmation's timeouts: stored as found";
     }
+    if (f.shrunk && !has_failure(f.divergences)) {  // the detail of the case stored: the shrunk one's
+      Program q = program_from_json(kept.program);
+      DiffOutcome o2 = differ.run(q, kept.runs, signature_targets(f.signature));
+      if (o2.signature == f.signature) f.detail = o2.detail;
+    }
   }
   lock.lock();
   sh.shrinking--;
+  if (merge_renamed(sh, f, kept)) return;
   if (!sh.cfg.corpus_dir.empty()) store_finding(sh, f, kept);
   sh.report.findings.push_back(std::move(f));
 }
