@@ -46,6 +46,8 @@ namespace concord {
 struct Attribution {
   std::string rule;    // "§6.5 fifo", "§5 * +": section and what of it
   std::string detail;  // where: "journal[3].args", the field path of the first causal difference
+  bool sure = true;    // false: another rule explains these two results as well (a run cut short hides the
+                       // difference between a late message and one never sent): another run may tell
 };
 
 // Both results are answers to the same run (canonical result objects; an error
@@ -54,5 +56,12 @@ Attribution attribute(const Program& p, const ojson& oracle, const ojson& got);
 
 // "c:§6.5 fifo": the target and the rule.
 std::string rule_signature(const std::string& target, const Attribution& a);
+
+// Whether rule `candidate` is `rule` or narrows it: a value computed otherwise
+// (§5) by some of the same operators. Which operator of an expression is wrong
+// cannot be told from the results; a shrunk program has only the operators that
+// its divergence needs, so the shrinker keeps a candidate whose operators are a
+// part of the case's (§5 mul add -> §5 mul), and the case's rule is the shrunk one's.
+bool refines(const std::string& candidate, const std::string& rule);
 
 }  // namespace concord

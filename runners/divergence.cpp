@@ -160,9 +160,22 @@ void attribute_divergences(const Program& p, const std::vector<Answer>& oracle,
                            const std::vector<TargetAnswers>& targets, std::vector<Divergence>& ds) {
   for (Divergence& d : ds) {
     if (is_failure_kind(d.kind) || d.run >= oracle.size()) continue;
-    for (const TargetAnswers& t : targets)
-      if (t.target == d.target && d.run < t.answers.size())
-        d.rule = attribute(p, oracle[d.run].json, t.answers[d.run].json).rule;
+    // The first differing run's rule, unless it is not sure (attribution.hpp) and a
+    // later differing run of the target's is.
+    for (const TargetAnswers& t : targets) {
+      if (t.target != d.target) continue;
+      for (size_t r = d.run; r < oracle.size() && r < t.answers.size(); r++) {
+        if (r > d.run &&
+            (!oracle[r].ok() || !t.answers[r].ok() || !first_difference(oracle[r].json, t.answers[r].json)))
+          continue;
+        Attribution a = attribute(p, oracle[r].json, t.answers[r].json);
+        if (r == d.run) d.rule = a.rule;
+        if (a.sure) {
+          d.rule = a.rule;
+          break;
+        }
+      }
+    }
   }
 }
 
@@ -217,6 +230,17 @@ std::string signature_kind(const std::string& signature, const std::string& targ
   for (const std::string& part : signature_parts(signature))
     if (part.substr(0, part.find(':')) == target) return part.substr(part.find(':') + 1);
   return "";
+}
+
+bool signature_refines(const std::string& candidate, const std::string& signature) {
+  if (candidate == signature) return true;
+  std::vector<std::string> c = signature_parts(candidate), s = signature_parts(signature);
+  if (c.size() != s.size() || c.empty()) return false;
+  for (size_t i = 0; i < c.size(); i++) {
+    size_t cc = c[i].find(':'), sc = s[i].find(':');
+    if (c[i].substr(0, cc) != s[i].substr(0, sc) || !refines(c[i].substr(cc + 1), s[i].substr(sc + 1))) return false;
+  }
+  return true;
 }
 
 bool is_rule(const std::string& kind) { return kind.rfind("§", 0) == 0; }

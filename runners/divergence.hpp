@@ -93,6 +93,10 @@ std::vector<std::string> signature_targets(const std::string& signature);
 // The kind (rule, failure or field path) a signature gives `target`, or "" when the
 // target is not in it.
 std::string signature_kind(const std::string& signature, const std::string& target);
+// Whether signature `candidate` names the same targets as `signature`, each with
+// the same kind or a rule that narrows it (attribution.hpp refines): what a
+// shrunk candidate must show to be kept.
+bool signature_refines(const std::string& candidate, const std::string& signature);
 // Whether a kind is a SPEC rule ("§6.5 fifo"), as opposed to a failure or a field path.
 bool is_rule(const std::string& kind);
 // Whether a signature is of the form before issue 17: some target's kind is a field

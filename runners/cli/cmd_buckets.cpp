@@ -45,8 +45,8 @@ struct Measured {
 };
 
 // --again: the cases stored in `dir` by an earlier measurement, each run on the
-// faulty target and attributed again; equal signatures or programs equal up to
-// renaming are one bucket.
+// faulty target and attributed again; equal signatures, one narrowing the other
+// (§5 rem, §5 lt rem), or programs equal up to renaming are one bucket.
 void again(const Fault* f, const BackendSpec& spec, const std::string& dir, Measured& m,
            std::map<std::string, std::set<std::string>>& faults_of_rule) {
   std::vector<std::string> files = find_cases(dir + "/corpus");
@@ -74,7 +74,9 @@ void again(const Fault* f, const BackendSpec& spec, const std::string& dir, Meas
   std::iota(up.begin(), up.end(), 0);
   for (size_t i = 0; i < files.size(); i++)
     for (size_t j = 0; j < i; j++)
-      if (rule[i] == rule[j] || renamed[i] == renamed[j]) up[root(up, i)] = root(up, j);
+      if (rule[i] == rule[j] || renamed[i] == renamed[j] || signature_refines(rule[i], rule[j]) ||
+          signature_refines(rule[j], rule[i]))
+        up[root(up, i)] = root(up, j);
   for (size_t i = 0; i < files.size(); i++) m.after += root(up, i) == i;
 }
 
