@@ -211,8 +211,9 @@ std::string kind_at(const ojson& journal, const ojson& name, size_t i) {
 // inside an `if`: the message was sent on one side and not on the other because a
 // condition came out otherwise. Nothing when one of them is sent unconditionally
 // (or the kind has none).
+// `body`: the tag of the handler that ran ("" : the init body); nullptr: every body.
 std::optional<std::string> guard_rule(const ojson& prog, const std::string& kind, const std::string& tag,
-                                      const char* what_do = "send") {
+                                      const char* what_do = "send", const std::string* body = nullptr) {
   std::set<std::string> ops, seen;
   bool any = false, unguarded = false;
   std::vector<const ojson*> conds;
@@ -236,17 +237,33 @@ std::optional<std::string> guard_rule(const ojson& prog, const std::string& kind
   };
   for (const ojson& k : prog.value("kinds", ojson::array())) {
     if (str(k, "name") != kind) continue;
-    walk(k.value("init", ojson::array()));
-    for (const ojson& h : k.value("handlers", ojson::array())) walk(h.value("body", ojson::array()));
+    if (!body || body->empty()) walk(k.value("init", ojson::array()));
+    for (const ojson& h : k.value("handlers", ojson::array()))
+      if (!body || (!body->empty() && str(h, "tag") == *body)) walk(h.value("body", ojson::array()));
   }
   if (!any || unguarded) return std::nullopt;
   return ops.empty() ? std::string("§6.2 if") : rule_of_ops(ops);
 }
 
 // The guard rule of the send behind a message event (nothing for a given message).
+// The body that ran when event `i` happened, for its sender `from`: the handler of
+// the last delivery to it in that turn, else its init (started in that turn).
+std::string running_body(const ojson& journal, const ojson& from, size_t i) {
+  const ojson& e = at(journal, i);
+  for (size_t j = std::min(i, journal.is_array() ? journal.size() : 0); j-- > 0;) {
+    const ojson& x = journal[j];
+    if (x.value("turn", -1) != e.value("turn", -2)) break;
+    if (str(x, "ev") == "deliver") return x["to"] == from ? str(x, "tag") : "";
+  }
+  return "";
+}
+
 std::optional<std::string> guard_of(const ojson& prog, const ojson& journal, const ojson& e, size_t i) {
   if (!e.is_object() || e.value("from", ojson()).is_null()) return std::nullopt;
-  return guard_rule(prog, kind_at(journal, e["from"], i), str(e, "tag"));
+  // A drop is journaled by the body that sent it; a delivery later, from any body.
+  std::string body = running_body(journal, e["from"], i);
+  return guard_rule(prog, kind_at(journal, e["from"], i), str(e, "tag"), "send",
+                    str(e, "ev") == "drop" ? &body : nullptr);
 }
 
 // Whether a journal shows the message of event `e` (delivered or dropped) anywhere.
@@ -255,6 +272,16 @@ bool shows(const ojson& journal, const ojson& e) {
   for (const ojson& x : journal) {
     std::string ev = str(x, "ev");
     if ((ev == "deliver" || ev == "drop") && x["to"] == e["to"] && same_message(x, e)) return true;
+  }
+  return false;
+}
+
+// Whether a journal shows the message of event `e` at all, to any receiver.
+bool sent_anywhere(const ojson& journal, const ojson& e) {
+  if (!journal.is_array()) return false;
+  for (const ojson& x : journal) {
+    std::string ev = str(x, "ev");
+    if ((ev == "deliver" || ev == "drop") && same_message(x, e)) return true;
   }
   return false;
 }
@@ -459,7 +486,7 @@ std::optional<std::string> one_sided_message(const ojson& prog, const ojson& ora
   for (size_t j = i; j < oj.size() || j < tj.size(); j++) {
     const ojson& o = at(oj, j);
     if (str(o, "ev") == "deliver" && !o["from"].is_null() && !shows(tj, o)) {
-      if (failed_before(oj, o["from"], j)) return "§6.4 sends before a failure";
+      if (failed_before(oj, o["from"], j) && !sent_anywhere(tj, o)) return "§6.4 sends before a failure";
       if (std::optional<std::string> g = guard_of(prog, oj, o, j)) return g;
       return "§6.5 send";
     }
@@ -499,12 +526,16 @@ std::string event_rule(const ojson& prog, const ojson& run, const ojson& oracle,
   }
   if (ev == "drop" && !o.is_null() && missing_on_target(o, tj.is_array() ? tj : ojson::array(), i)) {
     // Only drops are missing and nothing else differs: their journaling, the
-    // simplest cause (a failing sender or a condition would show otherwise too,
-    // unless the drops were all they did).
+    // simplest cause, unless each was sent by a handler that then failed (§6.4). Not
+    // sure when a failing sender or a condition may explain one of them.
     if (only_drops_missing(oj, tj)) {
+      bool all_failing = true;
       for (size_t j = 0; j < oj.size(); j++)
-        if (str(oj[j], "ev") == "drop" && (sender_failed(oj, oj[j]) || guard_of(prog, oj, oj[j], j))) sure = false;
-      return "§6.5 drop";
+        if (str(oj[j], "ev") == "drop") {
+          if (sender_failed(oj, oj[j]) || guard_of(prog, oj, oj[j], j)) sure = false;
+          all_failing = all_failing && sender_failed(oj, oj[j]);
+        }
+      return all_failing ? "§6.4 sends before a failure" : "§6.5 drop";
     }
     if (sender_failed(oj, o)) return "§6.4 sends before a failure";
     // Never sent there (a drop is journaled in the turn of its send): its condition.
@@ -512,6 +543,10 @@ std::string event_rule(const ojson& prog, const ojson& run, const ojson& oracle,
       if (std::optional<std::string> g = guard_of(prog, oj, o, i)) return *g;
     return "§6.5 drop";
   }
+  // A drop on the target's side that the oracle never journals (in a turn both
+  // reached): never sent on the oracle's side, so its condition came out otherwise.
+  if (other == "drop" && !shows(lj, t) && t.value("turn", int64_t{0}) <= later.value("turns", int64_t{-1}))
+    if (std::optional<std::string> g = guard_of(prog, tj, t, i)) return *g;
   // Two given messages in another order: the order they were sent in at turn 0 when
   // sending them in the target's order explains its whole journal, else a mailbox's
   // order.
@@ -539,11 +574,8 @@ std::string event_rule(const ojson& prog, const ojson& run, const ojson& oracle,
     bool in_later = false;
     for (size_t j = i + 1; j < lj.size(); j++)
       if (str(lj[j], "ev") == "deliver" && lj[j]["to"] == t["to"] && same_message(lj[j], t)) in_later = true;
-    if (never_sent(target, tj, o, i)) {
-      if (failed_before(oj, o["from"], i)) return "§6.4 sends before a failure";
-      if (std::optional<std::string> g = guard_of(prog, oj, o, i)) return *g;
-    }
-    if (is_given(prog, t) || in_later) {
+    bool o_never = never_sent(target, tj, o, i);
+    if (!o_never && (is_given(prog, t) || in_later)) {
       sure = shows(tj, o);  // the target delivered the oracle's message later: it was sent
       return "§6.5 fifo";
     }
@@ -556,6 +588,11 @@ std::string event_rule(const ojson& prog, const ojson& run, const ojson& oracle,
       sure = sends_of(prog, kind_at(oj, o["from"], i), str(o, "tag")) < 2;
       return send_values(prog, str(o, "tag"));
     }
+    if (o_never) {
+      if (failed_before(oj, o["from"], i) && !sent_anywhere(tj, o)) return "§6.4 sends before a failure";
+      if (std::optional<std::string> g = guard_of(prog, oj, o, i)) return *g;
+    }
+    if (is_given(prog, t) || in_later) return "§6.5 fifo";
     if (!shows(lj, t) && exited_before(oj, t["to"], i)) {
       sure = never_sent(later, lj, t, i);  // else it may be late and its receiver gone since
       return "§6.4 exit";
@@ -568,7 +605,7 @@ std::string event_rule(const ojson& prog, const ojson& run, const ojson& oracle,
   }
   if (ev == "deliver") {  // delivered on one side only
     if (o.is_null() && !shows(lj, t) && exited_before(oj, t["to"], i) && !is_given(prog, t)) return "§6.4 exit";
-    if (!o.is_null() && never_sent(target, tj, o, i) && failed_before(oj, o["from"], i))
+    if (!o.is_null() && never_sent(target, tj, o, i) && failed_before(oj, o["from"], i) && !sent_anywhere(tj, o))
       return "§6.4 sends before a failure";
     if (o.is_null() ? never_sent(later, lj, t, i) : never_sent(target, tj, o, i))
       if (std::optional<std::string> g = guard_of(prog, o.is_null() ? tj : oj, e, i)) return *g;
@@ -592,6 +629,10 @@ std::string event_rule(const ojson& prog, const ojson& run, const ojson& oracle,
     if (reason == "SYSTEM_LIMIT") return "§6.6 limit";
     if (reason == "NOPROC") return "§6.6 noproc";
     if (reason == "shutdown") {
+      // The same terminations in another order: the order of §7.5 (reverse start
+      // order), whichever decision they follow.
+      if (str(o, "ev") == "exit" && str(t, "ev") == "exit" && reaction_kind(oj, tj, i) == " order")
+        return "§7.5 termination order";
       const ojson* d = reaction_decision(o.is_null() ? tj : oj, i);
       if (!d) return "§7.5 termination";
       if (str(*d, "action") == "give_up") return "§7.4 intensity";
