@@ -53,6 +53,22 @@ void each_statement(const ojson& stmts, F&& f) {
   }
 }
 
+// Every statement with the conditions of the `if`s around it.
+template <class F>
+void each_guarded_statement(const ojson& stmts, std::vector<const ojson*>& conds, F&& f) {
+  if (!stmts.is_array()) return;
+  for (const ojson& s : stmts) {
+    f(s, conds);
+    if (str(s, "do") == "if") {
+      conds.push_back(&s["cond"]);
+      each_guarded_statement(s.value("then", ojson::array()), conds, f);
+      each_guarded_statement(s.value("else", ojson::array()), conds, f);
+      conds.pop_back();
+    }
+    if (s.contains("body")) each_guarded_statement(s["body"], conds, f);
+  }
+}
+
 template <class F>
 void each_program_statement(const ojson& prog, F&& f) {
   for (const ojson& k : prog.value("kinds", ojson::array())) {
@@ -82,10 +98,18 @@ void value_operators(const ojson& prog, const ojson& expr, std::set<std::string>
 void field_operators(const ojson& prog, const std::string& field, std::set<std::string>& ops,
                      std::set<std::string>& seen) {
   if (!seen.insert(field).second) return;
-  each_program_statement(prog, [&](const ojson& s) {
-    if (str(s, "do") == "assign" && str(s, "field") == field)
+  // What was assigned, and the conditions under which (which assignment happened).
+  for (const ojson& k : prog.value("kinds", ojson::array())) {
+    std::vector<const ojson*> conds;
+    auto look = [&](const ojson& s, const std::vector<const ojson*>& cs) {
+      if (str(s, "do") != "assign" || str(s, "field") != field) return;
       value_operators(prog, s.value("value", ojson()), ops, seen);
-  });
+      for (const ojson* c : cs) value_operators(prog, *c, ops, seen);
+    };
+    each_guarded_statement(k.value("init", ojson::array()), conds, look);
+    for (const ojson& h : k.value("handlers", ojson::array()))
+      each_guarded_statement(h.value("body", ojson::array()), conds, look);
+  }
   for (const ojson& k : prog.value("kinds", ojson::array()))
     for (const ojson& f : k.value("state", ojson::array()))
       if (str(f, "name") == field) value_operators(prog, f.value("init", ojson()), ops, seen);
@@ -213,18 +237,33 @@ std::string kind_at(const ojson& journal, const ojson& name, size_t i) {
 // (or the kind has none).
 // `body`: the tag of the handler that ran ("" : the init body); nullptr: every body.
 std::optional<std::string> guard_rule(const ojson& prog, const std::string& kind, const std::string& tag,
-                                      const char* what_do = "send", const std::string* body = nullptr) {
-  std::set<std::string> ops, seen;
+                                      const char* what_do = "send", const std::string* body = nullptr,
+                                      const ojson& from = ojson(), const ojson& to = ojson()) {
+  std::set<std::string> ops;
+  // A send whose receiver is `self` or a name reaches only that name.
+  auto may_reach = [&](const ojson& st) {
+    if (to.is_null() || str(st, "do") != "send") return true;
+    const ojson& r = st.value("to", ojson());
+    std::string op = str(r, "op");
+    if (op == "self") return from == to;
+    if (op == "addr") return r.value("value", ojson()) == to;
+    return true;
+  };
   bool any = false, unguarded = false;
   std::vector<const ojson*> conds;
   std::function<void(const ojson&)> walk = [&](const ojson& stmts) {
     if (!stmts.is_array()) return;
     for (const ojson& st : stmts) {
       std::string what = str(st, "do");
-      if (what == what_do && str(st, what == "spawn" ? "kind" : "tag") == tag) {
+      if (what == what_do && str(st, what == "spawn" ? "kind" : "tag") == tag && may_reach(st)) {
         any = true;
-        if (conds.empty()) unguarded = true;
-        for (const ojson* c : conds) value_operators(prog, *c, ops, seen);
+        // The conditions around it, and what its receiver was computed from (a
+        // field assigned under conditions): nothing to blame when it has neither.
+        std::set<std::string> mine, seen;
+        for (const ojson* c : conds) value_operators(prog, *c, mine, seen);
+        if (what == "send") value_operators(prog, st.value("to", ojson()), mine, seen);
+        if (mine.empty()) unguarded = true;
+        ops.insert(mine.begin(), mine.end());
       }
       if (what == "if") {
         conds.push_back(&st["cond"]);
@@ -263,7 +302,7 @@ std::optional<std::string> guard_of(const ojson& prog, const ojson& journal, con
   // A drop is journaled by the body that sent it; a delivery later, from any body.
   std::string body = running_body(journal, e["from"], i);
   return guard_rule(prog, kind_at(journal, e["from"], i), str(e, "tag"), "send",
-                    str(e, "ev") == "drop" ? &body : nullptr);
+                    str(e, "ev") == "drop" ? &body : nullptr, e["from"], e["to"]);
 }
 
 // Whether a journal shows the message of event `e` (delivered or dropped) anywhere.

@@ -46,7 +46,7 @@ struct Shared {
   std::set<std::string> known;                         // signatures in the corpus before the campaign
   std::set<std::string> claimed;                       // signatures found by this campaign
   std::map<std::string, std::string> merged_into;      // signature -> the bucket it joined (rename_key)
-  std::map<std::string, std::string> bucket_of_key;    // rename_key of a stored shrunk program -> its signature
+  RenamedBuckets renamed;                              // shrunk programs up to renaming -> their bucket
   std::vector<std::map<std::string, double>> seconds;  // per worker
   int shrinking = 0;
 
@@ -188,11 +188,8 @@ void store_finding(Shared& sh, Finding& f, const ShrinkCase& c) {
 // that finding's bucket: its hits move there, it is listed in the finding's
 // `merged`, and it is neither stored nor counted as a signature. Called with the lock.
 bool merge_renamed(Shared& sh, const Finding& f, const ShrinkCase& kept) {
-  Program p = program_from_json(kept.program);
-  std::string key = rename_key(p);
-  auto [it, fresh] = sh.bucket_of_key.emplace(key, f.signature);
-  if (fresh) return false;
-  const std::string& bucket = it->second;
+  std::string bucket = sh.renamed.join(f.signature, program_from_json(kept.program));
+  if (bucket == f.signature) return false;
   sh.merged_into[f.signature] = bucket;
   sh.report.hits[bucket] += sh.report.hits[f.signature];
   sh.report.hits.erase(f.signature);
