@@ -590,12 +590,14 @@ std::string event_rule(const ojson& prog, const ojson& run, const ojson& oracle,
   // sending them in the target's order explains its whole journal, else a mailbox's
   // order.
   // When the given messages are delivered, not dropped, a mailbox that takes the
-  // newest first (§6.5) may explain the same journal (not sure), unless the journal
-  // shows a mailbox keeping its order.
+  // newest first (§6.5) explains the same journal, unless the journal shows a
+  // mailbox keeping its order: then the simpler cause, what was seen (messages out
+  // of one mailbox's order), not sure.
   if (message_o && message_t && is_given(prog, o) && is_given(prog, t) && !same_message(o, t)) {
-    if (!given_order_explains(prog, run, tj)) return "§6.5 fifo";
-    sure = ev == "drop" || other == "drop" || mailbox_kept_order(prog, tj);
-    return "§8.2 given";
+    if (given_order_explains(prog, run, tj) && (ev == "drop" || other == "drop" || mailbox_kept_order(prog, tj)))
+      return "§8.2 given";
+    sure = !given_order_explains(prog, run, tj);
+    return "§6.5 fifo";
   }
   if (ev == "deliver" && other == "deliver") {
     // As many processes ready but another chosen: the draw. Another number of ready

@@ -15,7 +15,8 @@
 //                                          was sent by a handler that then failed)
 //   two given messages in another order §8.2 given when the oracle, sending the given
 //                                          messages in the target's order, gives the
-//                                          target's journal, else §6.5 fifo
+//                                          target's journal and a drop or a mailbox that
+//                                          kept its order rules out the mailbox, else §6.5 fifo
 //   deliver, `to` differs, as many ready §8.2 draw; another number ready: the first
 //                                          message on one side only, as above
 //   deliver, another message of the mailbox (given there, delivered there later by

@@ -6,6 +6,8 @@
 // one bucket, the first one's.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "runners/campaign.hpp"
 #include "runners/faults.hpp"
 #include "runners/load.hpp"
@@ -16,6 +18,13 @@ namespace concord {
 namespace {
 
 const std::string kSource = CONCORD_SOURCE_DIR;
+// A campaign by count with one worker runs the same cases every time.
+uint64_t env_or(const char* name, uint64_t fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
+}
+const uint64_t kSeed = env_or("BUCKETS_TEST_SEED", 3);
+const uint64_t kCases = env_or("BUCKETS_TEST_CASES", 40);
 
 TEST(Buckets, AFifoBugIsOneBucketWhereItsFieldPathsWereSeveral) {
   const Fault* f = find_fault("mailbox_lifo");
