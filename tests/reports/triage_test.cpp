@@ -46,7 +46,8 @@ TEST(Triage, LocatesTheFirstDifferenceAndItsField) {
   EXPECT_EQ(d.run, 0u);
   EXPECT_EQ(d.pointer, "/journal/3/ready");
   EXPECT_EQ(d.kind, "journal/deliver/ready");
-  EXPECT_EQ(t.signature, "ready7:journal/deliver/ready");
+  EXPECT_EQ(d.rule, "§8.2 draw");  // as many messages in the mailboxes: another number ready is the draw's
+  EXPECT_EQ(t.signature, "ready7:§8.2 draw");
   EXPECT_TRUE(t.oracle_changed.empty());
   // Rows 0..7 around event 3 (the journal has 7 events), event 3 marked first.
   EXPECT_EQ(d.around.section, "journal");
@@ -85,6 +86,29 @@ TEST(Triage, TextAndPageMarkTheFieldAndSayHowToReproduce) {
   EXPECT_EQ(page.find("http"), std::string::npos);  // nothing fetched: one self-contained file
 }
 
+// The rule behind the first difference, named, linked to its section of SPEC.md
+// and quoted from it: the text here is read from SPEC.md by the test itself.
+TEST(Triage, ThePageNamesTheRuleLinksItsSectionAndQuotesIt) {
+  Triage t = triage_case(kCase, load_case(kCase), {ready7()}, "");
+  ASSERT_EQ(t.targets.size(), 1u);
+  ASSERT_EQ(t.targets[0].rule, "§8.2 draw");
+  std::string spec_md = std::string(CONCORD_SOURCE_DIR) + "/spec/SPEC.md";
+  std::ifstream in(spec_md);
+  std::string line, draw_step, heading;
+  while (std::getline(in, line)) {
+    if (line == "### 8.2 The run") heading = line;
+    if (!heading.empty() && draw_step.empty() && line.rfind("4. Draw x", 0) == 0) draw_step = line;
+  }
+  ASSERT_FALSE(draw_step.empty()) << "SPEC.md §8.2 has no step drawing the process";
+  std::string page = triage_html(t);
+  EXPECT_NE(page.find("ready7: §8.2 draw"), std::string::npos) << page;
+  EXPECT_NE(page.find("href=\"file://" + spec_md + "#82-the-run\""), std::string::npos) << page;
+  EXPECT_NE(page.find(draw_step), std::string::npos) << "the rule's text is not quoted: " << draw_step;
+  EXPECT_NE(page.find("<blockquote class=\"spec-quote\">"), std::string::npos);
+  std::string text = triage_text(t);
+  EXPECT_NE(text.find("SPEC 8.2 The run (" + spec_md + "#82-the-run)"), std::string::npos) << text;
+}
+
 TEST(Triage, AnOutcomeDifferenceIsMarkedAndTheJournalsEndsShown) {
   Triage t = triage_case(kCase, load_case(kCase), {test_backends::bent("liar", test_backends::kSaysTurnLimit)}, "");
   const TargetTriage& d = t.targets[0];
@@ -110,7 +134,7 @@ TEST(Triage, ADifferenceAfterANoVerdictIsTheVerdictAsInTheSignature) {
       "echo '{\"ok\":false,\"code\":\"CRASH\",\"message\":\"x: killed by signal 9 (SIGKILL)\"}'; "
       "sed -u 's/\"outcome\":\"quiescent\"/\"outcome\":\"turn_limit\"/'; }");
   Triage t = triage_case(kCase, c, {flaky}, "");
-  EXPECT_EQ(t.signature, "killed_then_liar:outcome");
+  EXPECT_EQ(t.signature, "killed_then_liar:§8.2 run");
   const TargetTriage& d = t.targets[0];
   EXPECT_EQ(d.state, TargetTriage::State::kDiffer);
   EXPECT_EQ(d.run, 1u);
@@ -158,7 +182,7 @@ TEST(TriageCli, ExitCodesAndThePage) {
   std::string page = dir.path() + "/page.html";
   CommandResult r = run_concord({"triage", kCase, "--target", "ready7", "--backend", kReady7Option, "--html", page});
   EXPECT_EQ(r.status.code, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find("DIFFERS from run 0: journal/deliver/ready"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("DIFFERS from run 0: §8.2 draw at journal/deliver/ready"), std::string::npos) << r.out;
   EXPECT_NE(read_file(page).find("id=\"first-difference\""), std::string::npos);
   CommandResult agree = run_concord({"triage", kCase, "--target", "oracle"});
   EXPECT_EQ(agree.status.code, 2) << agree.out;  // nothing to compare with
