@@ -3,6 +3,7 @@
 #include "attribution.hpp"
 
 #include "oracle/check.hpp"
+#include "runners/attribution_v2.hpp"
 #include "runners/divergence.hpp"
 
 #include <algorithm>
@@ -501,6 +502,20 @@ std::optional<std::string> spawn_guard(const ojson& prog, const ojson& e, const 
   return std::nullopt;
 }
 
+// Two starts of the same kind under two spawned names `k-N` (§2): the number's
+// digits written backwards (the number right, its decimal form not), or another
+// number (the spawns counted otherwise).
+std::optional<std::string> spawned_name_rule(const ojson& o, const ojson& t) {
+  if (str(o, "ev") != "start" || str(t, "ev") != "start" || o["kind"] != t["kind"] || o["name"] == t["name"])
+    return std::nullopt;
+  std::string a = str(o, "name"), b = str(t, "name");
+  size_t da = a.rfind('-'), db = b.rfind('-');
+  if (da == std::string::npos || db == std::string::npos || a.substr(0, da) != b.substr(0, db)) return std::nullopt;
+  std::string na = a.substr(da + 1), nb = b.substr(db + 1);
+  if (na.size() > 1 && std::string(na.rbegin(), na.rend()) == nb) return "§2 spawned names, decimal";
+  return "§2 spawned names, number";
+}
+
 // Whether one side never sent the message of event `e` (to its receiver): its run
 // ended with every mailbox empty (quiescent), the receiver alive at the end and
 // never exiting from event `i` on (so nothing was discarded with it), and its
@@ -550,6 +565,8 @@ std::string event_rule(const ojson& prog, const ojson& run, const ojson& oracle,
   const ojson& oj = oracle["journal"];
   const ojson& lj = later["journal"];
   const ojson& tj = target.contains("journal") ? target["journal"] : kNull;
+  if (is_version_2(prog))
+    if (std::optional<std::string> r = version2_event_rule(prog, oj, tj, i)) return *r;
   const ojson& o = at(oj, i);
   const ojson& t = at(tj, i);
   const ojson& e = o.is_null() ? t : o;
@@ -656,6 +673,9 @@ std::string event_rule(const ojson& prog, const ojson& run, const ojson& oracle,
     if (std::optional<std::string> g = guard_of(prog, tj, t, i)) return *g;  // the oracle never sent it: its condition
   if (ev == "drop") return "§6.5 drop";
   if (ev == "decision" || other == "decision") {
+    // The same decision elsewhere in the same reaction: it is journaled when the
+    // supervisor decides, before what the decision does (§7.2).
+    if ((ev != "decision" || other != "decision") && reaction_kind(oj, tj, i) == " order") return "§7.2 decision order";
     // Whether to restart at all is the restart type; whether a restart is allowed,
     // the intensity.
     std::string oa = str(o, "action"), ta = str(t, "action");
@@ -684,6 +704,7 @@ std::string event_rule(const ojson& prog, const ojson& run, const ojson& oracle,
   }
   if (ev == "start") {
     if (e.value("turn", 0) == 0) return "§8.2 start";
+    if (std::optional<std::string> r = spawned_name_rule(o, t)) return *r;
     const ojson* d = reaction_decision(o.is_null() ? tj : oj, i);
     if (d)
       return "§7.3 " + strategy_of(prog.value("system", ojson::array()), str(*d, "supervisor")) +
@@ -727,6 +748,9 @@ Attribution attribute(const Program& p, const ojson& oracle, const ojson& got) {
       return {rule, path_of("journal", i, at(oj, i), at(tj, i)), sure};
     }
   // The journals agree: what follows from them but is not in them.
+  if (is_version_2(prog))
+    if (std::optional<std::pair<std::string, std::string>> r = version2_field_rule(oracle, got))
+      return {r->first, r->second};
   const ojson& oa = oracle["alive"];
   const ojson& ta = got.value("alive", ojson::array());
   for (size_t i = 0; i < std::max(oa.size(), ta.size()); i++) {

@@ -35,20 +35,53 @@
 //                                          terminations in another order: §7.5 termination order
 //   start at turn 0                     §8.2 start; later, not after a decision: its
 //                                          spawn's conditions (as for messages) or §6.6 spawn
+//   start, same kind, two names k-N     §2 spawned names, decimal (the number's digits
+//                                          backwards) or number (another count)
 //   exit DIV_ZERO / NO_HANDLER / SYSTEM_LIMIT / NOPROC
 //                                       §5 <operators of / and %> / §6.5 match / §6.6 limit / §6.6 noproc
 //   exit shutdown                       §7.4 intensity after a give_up, else §7.3 as above, or §7.5
 //   exit normal or a user code          §6.4 exit
 //   decision, restart against give_up   §7.4 intensity; any other pair of actions (or a
-//                                          decision on one side only): §7.2 restart type
+//                                          decision on one side only): §7.2 restart type;
+//                                          the same decision elsewhere in its reaction:
+//                                          §7.2 decision order
 //   equal journals: alive state         §5 <operators of the assignments to that field>
 //   equal journals, other fields        §8.2 run (outcome, turns), §9.1 (the rest)
+// A version 2 program (attribution_v2.hpp) is asked these first:
+//   signal, same signal, another effect §16.3 <kind> signal <clause>, the clause the oracle
+//                                          applied: trapped (a message), normal (ignored),
+//                                          abnormal (an exit), kill, to itself; down: §16.3
+//                                          down signal; call: §18.2 failed call
+//   signal, same signal, another reason §15 reasons
+//   signals (or a signal and an exit)   §17.1 signal order (links by ascending id, then
+//     in another order                     downs and calls by monitor); against a
+//                                          decision: §17.2 settle order
+//   a signal on one side only           §16.2 link / monitor / exit (the link or monitor
+//                                          held, the exit sent, on one side only); call:
+//                                          §18.2 failed call
+//   decision auto_shutdown on a side    §21 auto_shutdown
+//   decisions of two supervisors swapped §17.2 settle order
+//   call against deliver                §18.1 call
+//   resume, same caller, another value  §18.1 reply; another caller or on one side only:
+//                                          §18.3 ready
+//   api, another result                 §20 <the op of an earlier request on that child>,
+//                                          else §20 <op>; on one side only: §20 <op>
+//   exit, same process, another reason  the clause of the signal that ended it (above)
+//   exit CALLING_SELF / BAD_REPLY       §18.1 calling self / §18.1 BAD_REPLY
+//   exit NOPROC                         §16.2 link, §18.1 call or §20 noproc (the first of
+//                                          these statements the program has), else §6.6 noproc
+//   start, a name whose start failed    §19.4 spawn (a failed or ignored start consumes
+//     before on the other side             its name)
+//   equal journals: outcome deadlock    §18.3 deadlock
+//   equal journals: failures            §22 failures
+//   equal journals: supervisors, with   §20 <op of the last request>
+//     API requests in the journal
 // Some results fit two rules (a run cut by the turn limit hides whether a message
 // was late or never sent; given messages delivered newest first are a mailbox
 // taking the newest first too): the rule is then not `sure`, and the campaign
 // looks for a run of the case that is (divergence.hpp attribute_divergences).
-// The attribution reads only the two results and the program: the oracle itself is
-// untouched (another branch rewrites it for version 2).
+// The attribution reads only the two results and the program (and reruns the
+// oracle on variants of it): the oracle itself is untouched.
 #pragma once
 
 #include <string>
