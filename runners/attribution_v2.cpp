@@ -115,6 +115,15 @@ std::optional<std::string> reason_rule(const ojson& prog, const std::string& rea
   return std::nullopt;
 }
 
+// A signal that one side never applies: the link or monitor held, the exit signal
+// sent, on one side only (§16.2); a call signal: the failed call (§18.2).
+std::string missing_signal_rule(const ojson& s) {
+  std::string kind = str(s, "kind");
+  if (kind == "call") return "§18.2 failed call";
+  if (kind == "exit") return "§16.2 exit";
+  return kind == "link" ? "§16.2 link" : "§16.2 monitor";
+}
+
 }  // namespace
 
 bool is_version_2(const ojson& prog) { return prog.value("concord", 1) == 2; }
@@ -128,7 +137,10 @@ std::optional<std::string> version2_event_rule(const ojson& prog, const ojson& o
     bool same = o["kind"] == t["kind"] && o["from"] == t["from"] && o["to"] == t["to"];
     if (same && o["reason"] == t["reason"]) return signal_clause(o);  // another effect
     if (same) return "§15 reasons";
-    if (reordered(oj, tj, i)) return "§17.1 signal order";
+    // One side queued another signal first: the order of §17.1 step 3, also when the
+    // other then never shows it (its receiver had exited by then: discarded).
+    if (later_in_turn(tj, i, o) || later_in_turn(oj, i, t)) return "§17.1 signal order";
+    return missing_signal_rule(o);
   }
   if ((ev == "signal") != (other == "signal")) {
     const ojson& s = ev == "signal" ? o : t;
@@ -136,12 +148,7 @@ std::optional<std::string> version2_event_rule(const ojson& prog, const ojson& o
     if (reordered(oj, tj, i))
       return other == "decision" || ev == "decision" ? "§17.2 settle order" : "§17.1 signal order";
     // The same signal later on the other side: what came before it there is extra.
-    if (!later_in_turn(xj, i, s)) {
-      std::string kind = str(s, "kind");
-      if (kind == "call") return "§18.2 failed call";
-      if (kind == "exit") return "§16.2 exit";
-      return kind == "link" ? "§16.2 link" : "§16.2 monitor";
-    }
+    if (!later_in_turn(xj, i, s)) return missing_signal_rule(s);
   }
   // Decisions of §21, and a supervisor reacting before a signal took effect (§17.2).
   if (str(o, "action") == "auto_shutdown" || str(t, "action") == "auto_shutdown") return "§21 auto_shutdown";
