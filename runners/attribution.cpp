@@ -545,8 +545,6 @@ std::optional<std::string> one_sided_message(const ojson& prog, const ojson& ora
       return "§6.5 send";
     }
     const ojson& t = at(tj, j);
-    // One the oracle discarded with its receiver's exit (given or sent before it).
-    if (str(t, "ev") == "deliver" && !shows(lj, t) && exited_before(oj, t["to"], j)) return "§6.4 exit";
     if (str(t, "ev") == "deliver" && !t["from"].is_null() && !shows(lj, t)) {
       if (std::optional<std::string> g = guard_of(prog, tj, t, j)) return g;
       return "§6.5 send";
@@ -619,9 +617,6 @@ std::string event_rule(const ojson& prog, const ojson& run, const ojson& oracle,
     return "§6.5 fifo";
   }
   if (ev == "deliver" && other == "deliver") {
-    // The target's is a message the oracle discarded with its receiver's exit (§6.4):
-    // that, before the scheduler's draw or the mailbox's order it then looks like.
-    if (!shows(lj, t) && exited_before(oj, t["to"], i)) return "§6.4 exit";
     // As many processes ready but another chosen: the draw. Another number of ready
     // processes: some mailbox holds a message on one side only; the first such.
     if (o["ready"] != t["ready"])

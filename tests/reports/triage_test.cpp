@@ -7,7 +7,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
+#include "reports/spec_rule.hpp"
 #include "reports/triage_page.hpp"
 #include "runners/load.hpp"
 #include "runners/subprocess.hpp"
@@ -107,6 +109,40 @@ TEST(Triage, ThePageNamesTheRuleLinksItsSectionAndQuotesIt) {
   EXPECT_NE(page.find("<blockquote class=\"spec-quote\">"), std::string::npos);
   std::string text = triage_text(t);
   EXPECT_NE(text.find("SPEC 8.2 The run (" + spec_md + "#82-the-run)"), std::string::npos) << text;
+}
+
+// Every section a version 2 rule names (runners/attribution_v2.hpp) is a heading of
+// SPEC.md, and the quote is the paragraph of the clause: the trapping one for a
+// trapped link signal, the row of §20's table for a request.
+TEST(Triage, VersionTwoRulesNameTheirSectionsAndQuoteTheirClause) {
+  std::string spec_md = std::string(CONCORD_SOURCE_DIR) + "/spec/SPEC.md";
+  std::ifstream in(spec_md);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::pair<const char*, const char*> rules[] = {
+      {"§16.2 link", "16.2 Statements"},
+      {"§16.3 link signal trapped", "16.3 Signals and their effect"},
+      {"§17.1 signal order", "17.1 What an exit does"},
+      {"§17.2 settle order", "17.2 Settling"},
+      {"§18.1 calling self", "18.1 `call` and `reply`"},
+      {"§18.2 failed call", "18.2 Failed calls"},
+      {"§18.3 deadlock", "18.3 Readiness and deadlock"},
+      {"§19.4 spawn", "19.4 When a process is spawned"},
+      {"§20 terminate_child", "20. The supervisor API"},
+      {"§21 auto_shutdown", "21. Significant children and auto_shutdown"},
+      {"§22 failures", "22. Results of version 2"},
+      {"§2 spawned names, decimal", "2. Names"},
+  };
+  for (const auto& [rule, heading] : rules) {
+    std::optional<SpecRule> r = spec_rule(rule, text.str(), spec_md);
+    ASSERT_TRUE(r) << rule;
+    EXPECT_EQ(r->heading, heading) << rule;
+    EXPECT_FALSE(r->quote.empty()) << rule;
+  }
+  EXPECT_NE(spec_rule("§16.3 link signal trapped", text.str(), spec_md)->quote.find("traps exits: the message"),
+            std::string::npos);
+  EXPECT_NE(spec_rule("§20 terminate_child", text.str(), spec_md)->quote.find("- `terminate_child(s, c)`"),
+            std::string::npos);
 }
 
 TEST(Triage, AnOutcomeDifferenceIsMarkedAndTheJournalsEndsShown) {
