@@ -54,6 +54,7 @@ ojson first_differences(const std::vector<Divergence>& ds) {
   ojson out = ojson::array();
   for (const Divergence& d : ds) {
     ojson e{{"target", d.target}, {"run", d.run}, {"kind", d.kind}, {"report", d.report}};
+    if (!d.rule.empty()) e["rule"] = d.rule;
     if (!d.deviation.empty()) e["deviation"] = d.deviation;
     if (!d.stderr_tail.empty()) e["stderr_tail"] = d.stderr_tail;
     out.push_back(std::move(e));
@@ -116,6 +117,8 @@ ojson report_summary(const CampaignConfig& cfg, const CampaignReport& r, const T
             {"found_after", f.found_after},
             {"reproduce", f.reproduce},
             {"first_difference", first_differences(f.divergences)}};
+    if (!f.detail.empty()) s["detail"] = f.detail;
+    if (!f.merged.empty()) s["merged"] = f.merged;
     auto hit = r.hits.find(f.signature);
     if (hit != r.hits.end()) s["hits"] = hit->second;
     if (!f.corpus_file.empty()) s["corpus_file"] = f.corpus_file;
@@ -254,9 +257,13 @@ ojson merge_reports(const std::vector<ojson>& summaries, const std::vector<std::
       ojson& have = it->second;
       uint64_t hits = have["hits"].get<uint64_t>() + s["hits"].get<uint64_t>();
       std::string status = merged_status(have, s);
+      std::set<std::string> merged;  // what each shard merged into this bucket (rename_key.hpp)
+      for (const ojson* x : std::initializer_list<const ojson*>{&have, &s})
+        for (const ojson& m : x->value("merged", ojson::array())) merged.insert(m.get<std::string>());
       if (s["first_case"].get<uint64_t>() < have["first_case"].get<uint64_t>()) have = s;  // the campaign's first
       have["hits"] = hits;
       have["status"] = status;
+      if (!merged.empty()) have["merged"] = ojson(std::vector<std::string>(merged.begin(), merged.end()));
     }
     cov.merge(Coverage::from_json(j["coverage"]));
   }
@@ -265,6 +272,15 @@ ojson merge_reports(const std::vector<ojson>& summaries, const std::vector<std::
             [&](const ojson& a, const ojson& b) { return index(a) < index(b); });
   std::sort(m["flaky_cases"].begin(), m["flaky_cases"].end(),
             [](const ojson& a, const ojson& b) { return a.value("case", 0) < b.value("case", 0); });
+  // A bucket one shard merged (equal shrunk programs up to renaming) that another
+  // shard kept as its own: its hits go to the bucket.
+  for (auto& [name, s] : sigs)
+    for (const ojson& other : s.value("merged", ojson::array())) {
+      auto it = sigs.find(other.get<std::string>());
+      if (it == sigs.end() || it->first == name) continue;
+      s["hits"] = s["hits"].get<uint64_t>() + it->second["hits"].get<uint64_t>();
+      sigs.erase(it);
+    }
   m["signatures"] = ojson::array();
   for (auto& [name, s] : sigs) m["signatures"].push_back(s);
   m["coverage"] = cov.to_json();
@@ -312,8 +328,15 @@ std::string status_words(const ojson& s) {
 
 std::string first_difference_words(const ojson& s) {
   std::string out;
+  if (s.contains("detail")) out += "detail: " + s.value("detail", "") + "\n";
+  if (s.contains("merged")) {
+    out += "with, equal up to renaming:";
+    for (const ojson& m : s["merged"]) out += " " + m.get<std::string>() + ";";
+    out.back() = '\n';
+  }
   for (const ojson& d : s.value("first_difference", ojson::array())) {
     out += d.value("target", "") + ", run " + std::to_string(d.value("run", 0)) +
+           (d.contains("rule") ? ", " + d.value("rule", "") + " at " + d.value("kind", "") : "") +
            (d.contains("deviation") ? " (declared deviation " + d.value("deviation", "") + ")" : "") + ":\n" +
            d.value("report", "");
     std::string tail = d.value("stderr_tail", "");

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "reports/html.hpp"
+#include "reports/spec_rule.hpp"
 #include "reports/triage_page.hpp"
 
 namespace concord {
@@ -34,6 +35,31 @@ std::string side_table(const SideBySide& s, const std::string& right_name, const
         << cell(r.left_present, r.left, mark) << cell(r.right_present, r.right, mark) << "</tr>\n";
   }
   out << "</table>\n";
+  return out.str();
+}
+
+// Per differing target, the SPEC rule behind its first difference: named, linked
+// to its section of SPEC.md and quoted from it.
+std::string rules_section(const Triage& t) {
+  std::ostringstream out;
+  bool any = false;
+  for (const TargetTriage& tt : t.targets) {
+    if (tt.state != TargetTriage::State::kDiffer || tt.rule.empty()) continue;
+    if (!any) out << "<section id=\"rules\">\n<h2>The rule behind the difference</h2>\n";
+    any = true;
+    std::optional<SpecRule> r = spec_rule(tt.rule);
+    out << "<div class=\"rule\" id=\"rule-" << html_escape(tt.target) << "\"><h3>" << html_escape(tt.target) << ": "
+        << html_escape(tt.rule) << "</h3>\n";
+    if (!r) {
+      out << "<p>(this rule names no section of " << html_escape(spec_md_path()) << ")</p></div>\n";
+      continue;
+    }
+    std::string href = "file://" + r->file + "#" + r->anchor;
+    out << "<p>SPEC <a class=\"spec-link\" href=\"" << html_escape(href) << "\">§" << html_escape(r->heading)
+        << "</a> (<code>" << html_escape(r->file) << "</code>) says:</p>\n<blockquote class=\"spec-quote\"><pre>"
+        << html_escape(r->quote) << "</pre></blockquote></div>\n";
+  }
+  if (any) out << "</section>\n";
   return out.str();
 }
 
@@ -79,8 +105,11 @@ std::string triage_html(const Triage& t) {
                           : tt.deviation.empty() ? "differ\">differs"
                                                  : "noverdict\">known deviation <code>" + html_escape(tt.deviation) +
                                                        "</code>: " + html_escape(tt.deviation_about);
-    out << "<td class=\"" << verdict << "</td><td class=\"num\">" << tt.run << "</td><td><code>" << html_escape(tt.kind)
-        << "</code><pre>" << html_escape(tt.report) << "</pre></td></tr>\n";
+    out << "<td class=\"" << verdict << "</td><td class=\"num\">" << tt.run << "</td><td>"
+        << (tt.rule.empty() ? ""
+                            : "<a class=\"rule\" href=\"#rule-" + html_escape(tt.target) + "\">" +
+                                  html_escape(tt.rule) + "</a> at ")
+        << "<code>" << html_escape(tt.kind) << "</code><pre>" << html_escape(tt.report) << "</pre></td></tr>\n";
   }
   out << "</table>\n";
 
@@ -99,6 +128,7 @@ std::string triage_html(const Triage& t) {
   }
   if (!any) out << "<p>No target differs from the oracle on this case.</p>\n";
   out << "</section>\n";
+  out << rules_section(t);
 
   out << "<h2>Reproduce</h2>\n<section id=\"reproduce\">\n";
   size_t oracle_run = 0;

@@ -3,6 +3,7 @@
 // between >> <<), and the commands that reproduce it.
 #include <sstream>
 
+#include "reports/spec_rule.hpp"
 #include "reports/triage_page.hpp"
 
 namespace concord {
@@ -95,7 +96,9 @@ std::string triage_text(const Triage& t) {
       continue;
     }
     out << (tt.state == TargetTriage::State::kDiffer ? "DIFFERS" : "NO VERDICT") << " from run " << tt.run << ": "
-        << tt.kind << "\n";
+        << (tt.rule.empty() ? "" : tt.rule + " at ") << tt.kind << "\n";
+    if (std::optional<SpecRule> r = tt.rule.empty() ? std::nullopt : spec_rule(tt.rule))
+      out << std::string(w + 4, ' ') << "SPEC " << r->heading << " (" << r->file << "#" << r->anchor << ")\n";
     if (!tt.deviation.empty())
       out << std::string(w + 4, ' ') << "known deviation " << tt.deviation << ", declared by " << tt.target << ": "
           << tt.deviation_about << "\n";

@@ -13,6 +13,7 @@
 #include "oracle/splitmix.hpp"
 #include "runners/corpus_store.hpp"
 #include "runners/differ.hpp"
+#include "runners/rename_key.hpp"
 
 namespace concord {
 
@@ -44,6 +45,8 @@ struct Shared {
   CampaignReport report;
   std::set<std::string> known;                         // signatures in the corpus before the campaign
   std::set<std::string> claimed;                       // signatures found by this campaign
+  std::map<std::string, std::string> merged_into;      // signature -> the bucket it joined (rename_key)
+  RenamedBuckets renamed;                              // shrunk programs up to renaming -> their bucket
   std::vector<std::map<std::string, double>> seconds;  // per worker
   int shrinking = 0;
 
@@ -123,7 +126,9 @@ ShrinkResult shrink_divergence(Shared& sh, Differ& differ, const Program& p, con
       Program cand = program_from_json(c.program);
       check(cand);
       DiffOutcome o = differ.run(cand, c.runs, targets);
-      return o.signature == signature && !all_explained(o.divergences);  // never shrink into a known deviation
+      // the same signature, or its operators narrowed (attribution.hpp refines); never
+      // shrink into a known deviation
+      return signature_refines(o.signature, signature) && !all_explained(o.divergences);
     };
   };
   HangLimits before = differ.hang_limits();
@@ -157,10 +162,12 @@ void store_finding(Shared& sh, Finding& f, const ShrinkCase& c) {
   NewCase nc;
   nc.about = "found by concord fuzz (seed " + std::to_string(sh.cfg.seed) + ", case " + std::to_string(f.case_index) +
              ", profile " + sh.cfg.profile + "); " + (f.shrunk ? "shrunk" : "not shrunk") +
-             "; the first difference: " + f.divergences[0].target + " at " + f.divergences[0].kind;
+             "; the first difference: " + f.divergences[0].target + " at " + f.divergences[0].kind +
+             (f.divergences[0].rule.empty() ? "" : " (" + f.divergences[0].rule + ")");
   nc.program = c.program;
   for (const RunSettings& r : c.runs) nc.runs.push_back(CaseRun{r, oracle_answer(p, r).json});
   nc.signature = f.signature;
+  nc.detail = f.detail;
   nc.found = ojson{{"campaign_seed", sh.cfg.seed},
                    {"case", f.case_index},
                    {"program_seed", f.program_seed},
@@ -175,6 +182,41 @@ void store_finding(Shared& sh, Finding& f, const ShrinkCase& c) {
   } catch (const WriteError& e) {  // a full disk: keep the finding in the report, go on
     f.store_error = e.what();
   }
+}
+
+// A new finding whose shrunk program equals a stored finding's up to renaming is
+// that finding's bucket: its hits move there, it is listed in the finding's
+// `merged`, and it is neither stored nor counted as a signature. Called with the lock.
+bool merge_renamed(Shared& sh, const Finding& f, const ShrinkCase& kept) {
+  std::string bucket = sh.renamed.join(f.signature, program_from_json(kept.program));
+  if (bucket == f.signature) return false;
+  sh.merged_into[f.signature] = bucket;
+  sh.report.hits[bucket] += sh.report.hits[f.signature];
+  sh.report.hits.erase(f.signature);
+  sh.report.totals.signatures--;
+  for (Finding& first : sh.report.findings)
+    if (first.signature == bucket && first.kind == Finding::Kind::kNew) first.merged.push_back(f.signature);
+  return true;
+}
+
+// A finding whose shrunk case shows fewer operators (§5 mul add -> §5 mul) takes
+// the shrunk case's signature: later cases of the found one count there. When
+// another finding has that signature already, it is that finding's bucket (true).
+// Called with the lock.
+bool narrow(Shared& sh, Finding& f, const std::string& narrowed) {
+  sh.merged_into[f.signature] = narrowed;
+  sh.report.hits[narrowed] += sh.report.hits[f.signature];
+  sh.report.hits.erase(f.signature);
+  f.signature = narrowed;
+  if (sh.known.count(narrowed)) {  // the corpus has it: a known divergence after all
+    sh.report.totals.signatures--;
+    f.kind = Finding::Kind::kKnown;
+    sh.report.findings.push_back(std::move(f));
+    return true;
+  }
+  if (sh.claimed.insert(narrowed).second) return false;
+  sh.report.totals.signatures--;
+  return true;  // a bucket of this campaign already (its hits counted there)
 }
 
 // One case: generate, run, compare; a divergence is confirmed, classified, and a
@@ -208,6 +250,7 @@ void run_case(Shared& sh, Differ& differ, Coverage& cov, uint64_t index, std::ma
   f.found_after = since(sh.start);
   f.divergences = o.divergences;
   f.signature = o.signature;
+  f.detail = o.detail;
   f.reproduce = reproduce_line(sh.cfg, index);
 
   // Rerun on the diverging targets: a divergence that does not repeat is flaky; a
@@ -231,7 +274,11 @@ void run_case(Shared& sh, Differ& differ, Coverage& cov, uint64_t index, std::ma
     return;
   }
   sh.report.totals.divergent_cases++;
-  sh.report.hits[f.signature]++;
+  std::string bucket = f.signature;  // the bucket it joined, if any (narrowed, then merged)
+  for (auto m = sh.merged_into.find(bucket); m != sh.merged_into.end(); m = sh.merged_into.find(bucket))
+    bucket = m->second;
+  sh.report.hits[bucket]++;
+  sh.report.detail_hits[f.detail]++;
   if (all_explained(again.outcome.divergences)) {  // a known deviation: counted and listed once per signature
     f.kind = Finding::Kind::kDeviation;
     f.divergences = again.outcome.divergences;
@@ -239,7 +286,7 @@ void run_case(Shared& sh, Differ& differ, Coverage& cov, uint64_t index, std::ma
     if (sh.report.hits[f.signature] == 1) sh.report.findings.push_back(std::move(f));
     return;
   }
-  if (sh.known.count(f.signature)) {
+  if (sh.known.count(f.signature) || sh.known.count(f.detail)) {
     f.kind = Finding::Kind::kKnown;
     if (sh.report.hits[f.signature] == 1) sh.report.findings.push_back(std::move(f));
     return;
@@ -252,6 +299,7 @@ void run_case(Shared& sh, Differ& differ, Coverage& cov, uint64_t index, std::ma
   sh.shrinking++;
   lock.unlock();
   ShrinkCase kept{program_to_json(p), runs};
+  std::string narrowed;  // the shrunk case's signature when its operators narrowed the found one's
   if (sh.cfg.shrink) {
     try {
       ShrinkResult r = shrink_divergence(sh, differ, p, runs, f.signature);
@@ -266,9 +314,20 @@ void run_case(Shared& sh, Differ& differ, Coverage& cov, uint64_t index, std::ma
       f.shrunk = false;
       f.note = "the shrunk case did not fail again with the confirmation's timeouts: stored as found";
     }
+    if (f.shrunk && !has_failure(f.divergences)) {  // the signature and detail of the case stored: the shrunk one's
+      Program q = program_from_json(kept.program);
+      check(q);
+      DiffOutcome o2 = differ.run(q, kept.runs, signature_targets(f.signature));
+      if (signature_refines(o2.signature, f.signature)) {
+        f.detail = o2.detail;
+        narrowed = o2.signature;
+      }
+    }
   }
   lock.lock();
   sh.shrinking--;
+  if (!narrowed.empty() && narrowed != f.signature && narrow(sh, f, narrowed)) return;
+  if (merge_renamed(sh, f, kept)) return;
   if (!sh.cfg.corpus_dir.empty()) store_finding(sh, f, kept);
   sh.report.findings.push_back(std::move(f));
 }
@@ -289,6 +348,38 @@ void worker(Shared& sh, int id) {
   }
   std::lock_guard<std::mutex> lock(sh.mu);
   sh.report.coverage.merge(cov);
+}
+
+// Which operator of an expression computed a value otherwise cannot be told from
+// the results (attribution.hpp refines): a new bucket whose operators another new
+// bucket's narrow (§5 bnot rem, §5 rem) is that bucket, listed in its `merged`
+// and its hits counted there; its case stays in the corpus.
+void merge_narrowed(CampaignReport& rep) {
+  std::vector<Finding*> fresh;
+  for (Finding& f : rep.findings)
+    if (f.kind == Finding::Kind::kNew) fresh.push_back(&f);
+  std::sort(fresh.begin(), fresh.end(),
+            [](const Finding* a, const Finding* b) { return a->signature.size() < b->signature.size(); });
+  std::set<const Finding*> gone;
+  for (Finding* wide : fresh)
+    for (Finding* narrow : fresh) {
+      if (narrow == wide || gone.count(narrow) || narrow->signature == wide->signature ||
+          !signature_refines(narrow->signature, wide->signature))
+        continue;
+      rep.hits[narrow->signature] += rep.hits[wide->signature];
+      rep.hits.erase(wide->signature);
+      narrow->merged.push_back(wide->signature);
+      narrow->merged.insert(narrow->merged.end(), wide->merged.begin(), wide->merged.end());
+      gone.insert(wide);
+      break;
+    }
+  rep.totals.signatures -= gone.size();
+  std::set<std::string> names;
+  for (const Finding* f : gone) names.insert(f->signature);
+  rep.findings.erase(
+      std::remove_if(rep.findings.begin(), rep.findings.end(),
+                     [&](const Finding& f) { return f.kind == Finding::Kind::kNew && names.count(f.signature) > 0; }),
+      rep.findings.end());
 }
 
 CampaignProgress snapshot(Shared& sh) {
@@ -339,6 +430,7 @@ CampaignReport run_campaign(const CampaignConfig& cfg,
   CampaignReport rep = std::move(sh.report);
   rep.totals = final_totals;
   rep.interrupted = sh.interrupted();
+  merge_narrowed(rep);
   std::sort(rep.findings.begin(), rep.findings.end(),
             [](const Finding& a, const Finding& b) { return a.case_index < b.case_index; });
   return rep;

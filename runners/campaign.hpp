@@ -5,7 +5,11 @@
 // (index mod N), and a campaign by count finds the same cases however many
 // workers run it. Each worker owns one backend per target. A divergence is rerun
 // before it counts (one that does not repeat is flaky), then, when its signature
-// is new to the corpus and to the campaign, shrunk and stored. A divergence that
+// is new to the corpus and to the campaign, shrunk and stored; when its shrunk
+// program equals, up to renaming, that of a finding of the campaign with another
+// signature, it is that finding's bucket (listed in its `merged`, its hits counted
+// there) and not stored. A signature is known when the corpus holds it, or holds
+// its detail (a corpus written before signatures named SPEC rules). A divergence that
 // declared deviations of its targets explain (runners/deviations.hpp) is a known
 // deviation: counted and listed, never shrunk, stored or failing.
 //
@@ -63,7 +67,10 @@ struct CampaignConfig {
 
 struct Finding {
   uint64_t case_index = 0, program_seed = 0;
-  std::string signature;
+  std::string signature;                // by SPEC rule (divergence.hpp signature_of)
+  std::string detail;                   // by field path (detail_of)
+  std::vector<std::string> merged;      // signatures found later whose shrunk programs equal this one's up to
+                                        // renaming (rename_key.hpp): one bucket, their hits counted here
   std::vector<Divergence> divergences;  // as first seen
   enum class Kind { kNew, kKnown, kDuplicate, kFlaky, kDeviation } kind = Kind::kNew;
   double found_after = 0;  // seconds from the campaign's start
@@ -92,7 +99,8 @@ struct CampaignReport {
   std::map<std::string, uint64_t> answered;     // per target: programs it answered itself (a result, a definite error)
   std::map<std::string, std::string> first_error;  // per target: the first harness error it got, for messages
   std::vector<Finding> findings;         // new, known, flaky, known deviations; by case index (duplicates counted only)
-  std::map<std::string, uint64_t> hits;  // divergent cases per signature
+  std::map<std::string, uint64_t> hits;  // divergent cases per signature (a merged one's counted on its bucket)
+  std::map<std::string, uint64_t> detail_hits;  // divergent cases per detail (by field path: the signatures of old)
   Coverage coverage;
   bool interrupted = false;
 };

@@ -1,6 +1,7 @@
 // runners/case_check.cpp: a case's expected results against a target's answers.
 #include "case_check.hpp"
 
+#include "runners/attribution.hpp"
 #include "runners/diff.hpp"
 #include "runners/divergence.hpp"
 #include "runners/failure.hpp"
@@ -36,7 +37,10 @@ CaseVerdict check_case_answers(const Case& c, const std::string& target, const s
     std::optional<Difference> d = first_difference(c.runs[i].expect, got[i].json);
     if (!d) continue;
     if (!kind.empty()) {  // the first differing run of a known divergence: is it still the same one?
+      // By the form the signature has: a SPEC rule, or (failures, and signatures
+      // written before they named rules) the kind.
       std::string now = difference_kind(expected_answer(c.runs[i].expect), got[i]);
+      if (is_rule(kind) && !is_failure_kind(now)) now = attribute(c.program, c.runs[i].expect, got[i].json).rule;
       if (now == kind) return v;
       return failed("  known divergence changed: the signature says " + target + ":" + kind + ", now " + now +
                         "\n      " + describe(*d, "expected", target),

@@ -17,6 +17,7 @@ ojson case_json(const NewCase& c) {
   j["name"] = c.name.empty() ? case_name_for(c.signature) : c.name;
   j["about"] = c.about;
   if (!c.signature.empty()) j["signature"] = c.signature;
+  if (!c.detail.empty()) j["detail"] = c.detail;
   j["status"] = c.status;
   if (!c.reason.empty()) j["reason"] = c.reason;
   if (!c.found.is_null()) j["found"] = c.found;

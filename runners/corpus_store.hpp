@@ -19,7 +19,8 @@ struct NewCase {
   std::string about;
   ojson program;              // JSON form (SPEC §13)
   std::vector<CaseRun> runs;  // settings and the oracle's result of each
-  std::string signature;      // divergence.hpp
+  std::string signature;      // divergence.hpp, by SPEC rule
+  std::string detail;         // the signature's detail, by field path ("" : none)
   std::string status = "regression";
   std::string reason;  // for "known-divergence"
   ojson found;         // campaign seed, case, profile, generator version, command

@@ -73,7 +73,9 @@ DiffOutcome Differ::run(const Program& p, const std::vector<RunSettings>& runs, 
     seconds_[spec.name] += since(t0);
   }
   o.divergences = find_divergences(o.oracle, o.targets, &o.no_verdict, &o.oracle_sizes);
+  attribute_divergences(p, o.oracle, o.targets, o.divergences);
   o.signature = signature_of(o.divergences);
+  o.detail = detail_of(o.divergences);
   return o;
 }
 

@@ -21,7 +21,8 @@ struct DiffOutcome {
   std::vector<TargetAnswers> targets;
   std::vector<Divergence> divergences;
   std::vector<std::string> no_verdict;  // targets with a TIMEOUT, CRASH or MEMORY answer that is no failure of theirs
-  std::string signature;                // signature_of(divergences)
+  std::string signature;                // signature_of(divergences): by SPEC rule
+  std::string detail;                   // detail_of(divergences): by field path
 };
 
 // How long a target may take on a request before its run counts as hung

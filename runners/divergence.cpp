@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "oracle/interpreter.hpp"
+#include "runners/attribution.hpp"
 #include "runners/compare.hpp"
 #include "runners/diff.hpp"
 
@@ -113,14 +114,14 @@ std::vector<Divergence> find_divergences(const std::vector<Answer>& oracle, cons
       std::string failure = failure_kind(oracle[i], got, sizes && i < sizes->size() ? &(*sizes)[i] : nullptr);
       if (!failure.empty()) {
         out.push_back(
-            Divergence{t.target, i, failure, failure_report(oracle[i], t.target, got), "", stderr_tail_of(got)});
+            Divergence{t.target, i, failure, failure_report(oracle[i], t.target, got), "", stderr_tail_of(got), ""});
         break;
       }
       Comparison c = compare_answers("oracle", oracle[i], t.target, got);
       if (c.verdict == Verdict::kNoVerdict) indefinite = true;
       if (c.verdict != Verdict::kDiffer) continue;
       const Deviation* dev = t.deviations ? explaining(*t.deviations, oracle[i], got) : nullptr;
-      out.push_back(Divergence{t.target, i, difference_kind(oracle[i], got), c.report, dev ? dev->id : "", ""});
+      out.push_back(Divergence{t.target, i, difference_kind(oracle[i], got), c.report, dev ? dev->id : "", "", ""});
       break;
     }
     if (indefinite && no_verdict) no_verdict->push_back(t.target);
@@ -147,27 +148,101 @@ bool all_explained(const std::vector<Divergence>& ds) {
   return !ds.empty() && std::all_of(ds.begin(), ds.end(), [](const Divergence& d) { return !d.deviation.empty(); });
 }
 
-std::string signature_of(const std::vector<Divergence>& ds) {
-  std::vector<std::string> parts;
-  for (const Divergence& d : ds) parts.push_back(d.target + ":" + d.kind);
+void attribute_divergences(const Program& p, const std::vector<Answer>& oracle,
+                           const std::vector<TargetAnswers>& targets, std::vector<Divergence>& ds) {
+  for (Divergence& d : ds) {
+    if (is_failure_kind(d.kind) || d.run >= oracle.size()) continue;
+    // The first differing run's rule, unless it is not sure (attribution.hpp) and a
+    // later differing run of the target's is.
+    for (const TargetAnswers& t : targets) {
+      if (t.target != d.target) continue;
+      for (size_t r = d.run; r < oracle.size() && r < t.answers.size(); r++) {
+        if (r > d.run &&
+            (!oracle[r].ok() || !t.answers[r].ok() || !first_difference(oracle[r].json, t.answers[r].json)))
+          continue;
+        Attribution a = attribute(p, oracle[r].json, t.answers[r].json);
+        if (r == d.run) d.rule = a.rule;
+        if (a.sure) {
+          d.rule = a.rule;
+          break;
+        }
+      }
+    }
+  }
+}
+
+std::string bucket_of(const Divergence& d) { return d.rule.empty() ? d.kind : d.rule; }
+
+namespace {
+
+std::string joined(std::vector<std::string> parts, const char* separator) {
   std::sort(parts.begin(), parts.end());
   std::string out;
-  for (const std::string& p : parts) out += (out.empty() ? "" : " ") + p;
+  for (const std::string& p : parts) out += (out.empty() ? "" : separator) + p;
   return out;
+}
+
+// A signature's parts: "target:kind" each. A part starts at a word that holds a
+// ':' (rules are words without one: "§7.3 one_for_all order"); a part's trailing
+// ',' is the separator.
+std::vector<std::string> signature_parts(const std::string& signature) {
+  std::vector<std::string> out;
+  std::istringstream in(signature);
+  for (std::string word; in >> word;) {
+    if (word.find(':') != std::string::npos || out.empty())
+      out.push_back(word);
+    else
+      out.back() += " " + word;
+    if (!out.back().empty() && out.back().back() == ',') out.back().pop_back();
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string signature_of(const std::vector<Divergence>& ds) {
+  std::vector<std::string> parts;
+  for (const Divergence& d : ds) parts.push_back(d.target + ":" + bucket_of(d));
+  return joined(parts, ", ");
+}
+
+std::string detail_of(const std::vector<Divergence>& ds) {
+  std::vector<std::string> parts;
+  for (const Divergence& d : ds) parts.push_back(d.target + ":" + d.kind);
+  return joined(parts, " ");
 }
 
 std::vector<std::string> signature_targets(const std::string& signature) {
   std::vector<std::string> out;
-  std::istringstream in(signature);
-  for (std::string part; in >> part;) out.push_back(part.substr(0, part.find(':')));
+  for (const std::string& part : signature_parts(signature)) out.push_back(part.substr(0, part.find(':')));
   return out;
 }
 
 std::string signature_kind(const std::string& signature, const std::string& target) {
-  std::istringstream in(signature);
-  for (std::string part; in >> part;)
+  for (const std::string& part : signature_parts(signature))
     if (part.substr(0, part.find(':')) == target) return part.substr(part.find(':') + 1);
   return "";
+}
+
+bool signature_refines(const std::string& candidate, const std::string& signature) {
+  if (candidate == signature) return true;
+  std::vector<std::string> c = signature_parts(candidate), s = signature_parts(signature);
+  if (c.size() != s.size() || c.empty()) return false;
+  for (size_t i = 0; i < c.size(); i++) {
+    size_t cc = c[i].find(':'), sc = s[i].find(':');
+    if (c[i].substr(0, cc) != s[i].substr(0, sc) || !refines(c[i].substr(cc + 1), s[i].substr(sc + 1))) return false;
+  }
+  return true;
+}
+
+bool is_rule(const std::string& kind) { return kind.rfind("§", 0) == 0; }
+
+bool legacy_signature(const std::string& signature) {
+  for (const std::string& part : signature_parts(signature)) {
+    std::string kind = part.substr(part.find(':') + 1);
+    if (!is_rule(kind) && !is_failure_kind(kind)) return true;
+  }
+  return false;
 }
 
 }  // namespace concord

@@ -21,6 +21,8 @@ struct Fault {
                              // divergence's kind names it: "crash:SIGSEGV", "hang", "error/INTERNAL"
   std::string profile = "";  // the generator profile whose programs reach it ("": the default);
                              // "v2" for a fault in a target's version 2 code (SPEC §14-§23)
+  bool measurement = false;  // planted only for `concord buckets` (issue 17: faults the attribution was
+                             // not tuned to); `concord mutants` leaves it out unless --only names it
 };
 
 const std::vector<Fault>& fault_catalogue();  // every planted fault, in a fixed order

@@ -73,8 +73,8 @@ Case load_case(const std::string& path) {
     throw InputError(path + ": " + ptr, what);
   };
   if (!j.is_object()) fail("", "a case file is a JSON object");
-  static const char* const known[] = {"concord_case", "name",      "about",  "source", "program",
-                                      "runs",         "signature", "status", "reason", "found"};
+  static const char* const known[] = {"concord_case", "name",   "about",  "source", "program", "runs",
+                                      "signature",    "status", "reason", "found",  "detail"};
   for (auto it = j.begin(); it != j.end(); ++it)
     if (std::none_of(std::begin(known), std::end(known), [&](const char* k) { return it.key() == k; }))
       fail("/" + it.key(), "unknown key '" + it.key() + "'");
@@ -104,6 +104,10 @@ Case load_case(const std::string& path) {
   if (j.contains("signature")) {
     if (!j["signature"].is_string()) fail("/signature", "expected a string");
     c.signature = j["signature"].get<std::string>();
+  }
+  if (j.contains("detail")) {
+    if (!j["detail"].is_string()) fail("/detail", "expected a string");
+    c.detail = j["detail"].get<std::string>();
   }
   if (j.contains("status")) {
     if (j["status"] != "regression" && j["status"] != "known-divergence")

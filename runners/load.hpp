@@ -36,6 +36,7 @@ struct Case {
   // targets must now agree ("regression") or still differ as recorded
   // ("known-divergence", with the reason). Hand-written cases: "", "regression".
   std::string signature;
+  std::string detail;  // the signature's detail: the first difference's field path per target ("" : not recorded)
   std::string status = "regression";
   std::string reason;
   ojson found;  // where it came from (campaign seed, case, profile, generator version), or null

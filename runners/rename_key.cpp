@@ -36,4 +36,8 @@ std::string rename_key(const Program& p) {
   return j.dump();
 }
 
+std::string RenamedBuckets::join(const std::string& signature, const Program& p) {
+  return bucket_of_key_.emplace(rename_key(p), signature).first->second;
+}
+
 }  // namespace concord

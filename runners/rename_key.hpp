@@ -6,6 +6,7 @@
 // that a name used in several roles stays one name.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "oracle/program.hpp"
@@ -13,5 +14,17 @@
 namespace concord {
 
 std::string rename_key(const Program& p);
+
+// A campaign's buckets by shrunk program: the first signature given a program is
+// the bucket of every later one whose program equals it up to renaming.
+class RenamedBuckets {
+ public:
+  // The bucket that `signature`, whose shrunk program is `p`, belongs to: itself
+  // when no earlier program equals `p` up to renaming.
+  std::string join(const std::string& signature, const Program& p);
+
+ private:
+  std::map<std::string, std::string> bucket_of_key_;
+};
 
 }  // namespace concord

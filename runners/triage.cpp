@@ -174,6 +174,7 @@ Triage triage_case(const std::string& path, const Case& c, Differ& differ, const
       tt.state = TargetTriage::State::kDiffer;
       tt.run = d->run;
       tt.kind = d->kind;
+      tt.rule = d->rule;
       tt.report = d->report;
       tt.stderr_tail = d->stderr_tail;
       tt.deviation = d->deviation;

@@ -1,12 +1,13 @@
 // runners/cli/cmd_buckets.cpp: `concord buckets`: the measurement of issue 17 ("one
 // bug, one bucket"). For each planted fault (targets/FAULTS.md) a campaign runs
-// against the faulty target for --time, storing one shrunk case per signature of
-// today (divergence.hpp, "before"); each stored case is then run again on the
-// faulty target and its first causal difference attributed to a SPEC rule
-// (attribution.hpp); cases whose rule signatures are equal, or whose shrunk
-// programs are equal up to renaming (rename_key.hpp), are one bucket ("after").
-// Prints a table of signatures per fault, before and after, and any rule signature
-// that two faults share.
+// against the faulty target for --time. Before: the signatures by field path (the
+// details, divergence.hpp detail_of) its confirmed divergent cases showed, which
+// is how many a campaign reported before signatures named SPEC rules. After: the
+// campaign's buckets (signatures by SPEC rule, shrunk programs equal up to renaming
+// merged). Prints a table of signatures per fault, before and after, and any
+// signature that two faults share. `--again` runs no campaign: it attributes the
+// cases that an earlier measurement stored in --work again (for work on the
+// attribution: the same cases, a new rule for each).
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -21,6 +22,7 @@
 #include "runners/campaign.hpp"
 #include "runners/cli/cli.hpp"
 #include "runners/diff.hpp"
+#include "runners/failure.hpp"
 #include "runners/faults.hpp"
 #include "runners/load.hpp"
 #include "runners/rename_key.hpp"
@@ -42,10 +44,46 @@ struct Measured {
   std::set<std::string> rules;  // rule signatures of its cases
 };
 
+// --again: the cases stored in `dir` by an earlier measurement, each run on the
+// faulty target and attributed again; equal signatures, one narrowing the other
+// (§5 rem, §5 lt rem), or programs equal up to renaming are one bucket.
+void again(const Fault* f, const BackendSpec& spec, const std::string& dir, Measured& m,
+           std::map<std::string, std::set<std::string>>& faults_of_rule) {
+  std::vector<std::string> files = find_cases(dir + "/corpus");
+  m.before = files.size();
+  Backend b(spec);
+  std::vector<std::string> rule(files.size()), renamed(files.size());
+  for (size_t i = 0; i < files.size(); i++) {
+    Case c = load_case(files[i]);
+    std::vector<RunSettings> runs;
+    for (const CaseRun& cr : c.runs) runs.push_back(cr.settings);
+    std::vector<Answer> got = b.request(program_to_json(c.program), runs);
+    rule[i] = f->target + ":(agrees now)";
+    for (size_t k = 0; k < c.runs.size() && k < got.size(); k++)
+      if (first_difference(c.runs[k].expect, got[k].json)) {
+        std::string failure = answer_failure(got[k]);
+        rule[i] =
+            f->target + ":" + (failure.empty() ? attribute(c.program, c.runs[k].expect, got[k].json).rule : failure);
+        break;
+      }
+    renamed[i] = rename_key(c.program);
+    m.rules.insert(rule[i]);
+    faults_of_rule[rule[i]].insert(f->name);
+  }
+  std::vector<size_t> up(files.size());
+  std::iota(up.begin(), up.end(), 0);
+  for (size_t i = 0; i < files.size(); i++)
+    for (size_t j = 0; j < i; j++)
+      if (rule[i] == rule[j] || renamed[i] == renamed[j] || signature_refines(rule[i], rule[j]) ||
+          signature_refines(rule[j], rule[i]))
+        up[root(up, i)] = root(up, j);
+  for (size_t i = 0; i < files.size(); i++) m.after += root(up, i) == i;
+}
+
 }  // namespace
 
 int cmd_buckets(int argc, char** argv) {
-  Args a = parse_args(argc, argv, {"--time", "--seed", "--only", "--jobs", "--shrink-time", "--work"}, {});
+  Args a = parse_args(argc, argv, {"--time", "--seed", "--only", "--jobs", "--shrink-time", "--work"}, {"--again"});
   if (!a.positional.empty()) throw InputError("", "usage: concord buckets [options] (see concord --help)");
   double seconds = a.option("--time") ? parse_duration(*a.option("--time"), "--time") : 60;
   double shrink_seconds = a.option("--shrink-time") ? parse_duration(*a.option("--shrink-time"), "--shrink-time") : 10;
@@ -75,48 +113,33 @@ int cmd_buckets(int argc, char** argv) {
     Measured m;
     m.fault = f;
     std::string dir = (std::filesystem::path(work) / f->name).string();
-    std::filesystem::remove_all(dir);
+    if (!a.flag("--again")) std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     BackendSpec spec = *reg.find(f->target);
     for (auto& kv : build_fault(*f, dir, src)) spec.env.push_back(kv);
-    CampaignConfig cfg;
-    cfg.seed = seed;
-    cfg.seconds = seconds;
-    cfg.jobs = jobs;
-    if (!f->profile.empty()) cfg.profile = f->profile;  // a version 2 fault: only v2 programs reach it
-    cfg.targets = {spec};
-    cfg.corpus_dir = dir + "/corpus";
-    cfg.shrink_seconds = shrink_seconds;
-    cfg.reproduce = "concord fuzz --seed " + std::to_string(seed) + " --target " + f->target;
-    CampaignReport r = run_campaign(cfg, nullptr);
-    std::vector<std::string> files;
-    for (const Finding& x : r.findings)
-      if (x.kind == Finding::Kind::kNew && x.stored) files.push_back(x.corpus_file);
-    m.before = files.size();
-    // After: each stored (shrunk) case again on the faulty target, attributed.
-    Backend b(spec);
-    std::vector<std::string> rule(files.size()), renamed(files.size());
-    for (size_t i = 0; i < files.size(); i++) {
-      Case c = load_case(files[i]);
-      std::vector<RunSettings> runs;
-      for (const CaseRun& cr : c.runs) runs.push_back(cr.settings);
-      std::vector<Answer> got = b.request(program_to_json(c.program), runs);
-      rule[i] = f->target + ":(agrees now)";
-      for (size_t k = 0; k < c.runs.size() && k < got.size(); k++)
-        if (first_difference(c.runs[k].expect, got[k].json)) {
-          rule[i] = rule_signature(f->target, attribute(c.program, c.runs[k].expect, got[k].json));
-          break;
+    if (!a.flag("--again")) {
+      std::filesystem::remove_all(dir + "/corpus");
+      CampaignConfig cfg;
+      cfg.seed = seed;
+      cfg.seconds = seconds;
+      cfg.jobs = jobs;
+      if (!f->profile.empty()) cfg.profile = f->profile;  // a version 2 fault: only v2 programs reach it
+      cfg.targets = {spec};
+      cfg.corpus_dir = dir + "/corpus";
+      cfg.shrink_seconds = shrink_seconds;
+      cfg.reproduce = "concord fuzz --seed " + std::to_string(seed) + " --target " + f->target +
+                      (f->profile.empty() ? "" : " --profile " + f->profile);
+      CampaignReport r = run_campaign(cfg, nullptr);
+      m.before = r.detail_hits.size();
+      for (const Finding& x : r.findings)
+        if (x.kind == Finding::Kind::kNew) {
+          m.after++;
+          m.rules.insert(x.signature);
+          faults_of_rule[x.signature].insert(f->name);
         }
-      renamed[i] = rename_key(c.program);
-      m.rules.insert(rule[i]);
-      faults_of_rule[rule[i]].insert(f->name);
+    } else {
+      again(f, spec, dir, m, faults_of_rule);
     }
-    std::vector<size_t> up(files.size());
-    std::iota(up.begin(), up.end(), 0);
-    for (size_t i = 0; i < files.size(); i++)
-      for (size_t j = 0; j < i; j++)
-        if (rule[i] == rule[j] || renamed[i] == renamed[j]) up[root(up, i)] = root(up, j);
-    for (size_t i = 0; i < files.size(); i++) m.after += root(up, i) == i;
     std::string rules;
     for (const std::string& s : m.rules) rules += (rules.empty() ? "" : ", ") + s;
     std::cout << f->name << " (" << f->target << "): " << m.before << " -> " << m.after << "  " << rules << "\n"

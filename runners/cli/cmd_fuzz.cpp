@@ -133,7 +133,8 @@ void print_report(std::ostream& out, const CampaignConfig& cfg, const CampaignRe
         continue;
       }
       if (f.kind == Finding::Kind::kKnown) continue;
-      out << "    " << d.target << ", run " << d.run << ":\n" << d.report;
+      out << "    " << d.target << ", run " << d.run << (d.rule.empty() ? "" : ", " + d.rule + " at " + d.kind) << ":\n"
+          << d.report;
       if (!d.stderr_tail.empty())
         out << "    stderr tail of " << d.target << ":\n" << indented(d.stderr_tail, "      ");
     }
@@ -143,6 +144,8 @@ void print_report(std::ostream& out, const CampaignConfig& cfg, const CampaignRe
           << " -> " << f.shrink.runs_after << ", " << f.shrink.tests << " tests in " << fixed_point(f.shrink.seconds, 1)
           << " s" << (f.shrink.timed_out ? " (time limit)" : "") << "\n";
     if (!f.note.empty()) out << "    note: " << f.note << "\n";
+    for (const std::string& m : f.merged)
+      out << "    with " << m << ": its shrunk program is this one up to renaming\n";
     if (!f.corpus_file.empty())
       out << "    corpus: " << f.corpus_file << (f.stored ? "" : " (a smaller case of this signature was there)")
           << "\n";

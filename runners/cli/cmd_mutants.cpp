@@ -47,7 +47,9 @@ int cmd_mutants(int argc, char** argv) {
                       {"--list"});
   if (!a.positional.empty()) throw InputError("", "usage: concord mutants [options] (see concord --help)");
   if (a.flag("--list")) {
-    for (const Fault& f : fault_catalogue()) std::cout << f.name << "  (" << f.target << ")  " << f.about << "\n";
+    for (const Fault& f : fault_catalogue())
+      std::cout << f.name << "  (" << f.target << ")  " << f.about << (f.measurement ? "  [measurement only]" : "")
+                << "\n";
     return kOk;
   }
   double seconds = a.option("--time") ? parse_duration(*a.option("--time"), "--time") : 60;
@@ -64,7 +66,8 @@ int cmd_mutants(int argc, char** argv) {
     faults.push_back(f);
   }
   if (faults.empty())
-    for (const Fault& f : fault_catalogue()) faults.push_back(&f);
+    for (const Fault& f : fault_catalogue())
+      if (!f.measurement) faults.push_back(&f);  // planted for `concord buckets` only
 
   FaultSources src{c_runtime_dir(), erlang_runtime_dir(), default_c_compiler(), js_runtime_dir(), elixir_runtime_dir()};
   Registry reg(self_exe(), builtin_targets());

@@ -109,14 +109,19 @@ usage:
       $CONCORD_RUNTIME). Each asserts every run's result line and names the first
       difference. The folder's README.md says how to run it.
   concord mutants [--time D] [--seed S] [--only NAME]... [--shrink-time D] [--list]
-      For every planted fault (targets/FAULTS.md): build the target with it, run a
+      For every planted fault (targets/FAULTS.md; not those planted for `concord
+      buckets` only, unless --only names them): build the target with it, run a
       campaign against it until the first divergence (at most D, default 60s),
       shrink it, and print a table. Exit 1 when a fault was not found.
   concord buckets [--time D] [--seed S] [--only NAME]... [--shrink-time D]
-      Measure bucketing by SPEC rule (issue 17): per planted fault, a campaign
-      against it (default 60s), today's signatures of what it stored, then the
-      same cases bucketed by the rule behind their first causal difference and
-      by their shrunk programs up to renaming; prints the table, before and after.
+                  [--jobs N] [--work DIR] [--again]
+      Measure bucketing by SPEC rule (issue 17): per planted fault (those planted
+      for this measurement only too), a campaign against it (default 60s, the
+      fault's profile): before, the field paths its divergent cases showed
+      (today's signatures' details); after, its buckets by the rule behind their
+      first causal difference and by shrunk programs up to renaming; prints the
+      table and any bucket two faults share. --again: no campaign, the cases stored
+      in --work by an earlier run attributed again.
   concord emit-c FILE
       Print the program as C for the c target's runtime (targets/c/runtime).
   concord emit-erlang FILE

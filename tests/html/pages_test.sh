@@ -59,7 +59,7 @@ concord_exits 1 fuzz.txt fuzz --seed 5 --cases 12 --jobs 1 --seeds-per-program 2
   --corpus "$work/corpus" --report "$work/report" --quiet
 dom "$work/report/index.html" > report.dom
 grep -q 'data-ready="yes"' report.dom || fail "the report page's script did not run"
-grep -q '<code>liar:outcome</code>' report.dom || fail "the signature is not listed"
+grep -q '<code>liar:§8.2 run</code>' report.dom || fail "the signature is not listed"
 page=$(grep -o 'href="triage/[^"]*\.html"' report.dom | head -1 | sed 's/href="//; s/"$//')
 [ -n "$page" ] || fail "the report links no triage page"
 [ -f "$work/report/$page" ] || fail "the linked triage page $page does not exist"
@@ -74,7 +74,7 @@ import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 cases = root.findall("./testsuite/testcase")
 assert root.tag == "testsuites" and len(cases) == 1, (root.tag, len(cases))
-assert cases[0].get("name") == "liar:outcome" and cases[0].find("failure") is not None
+assert cases[0].get("name") == "liar:§8.2 run" and cases[0].find("failure") is not None
 assert root.get("failures") == "1"
 PY
 echo "pages_test: ok; screenshots in $work/artifacts"

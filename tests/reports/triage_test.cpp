@@ -7,7 +7,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
+#include "reports/spec_rule.hpp"
 #include "reports/triage_page.hpp"
 #include "runners/load.hpp"
 #include "runners/subprocess.hpp"
@@ -46,7 +48,8 @@ TEST(Triage, LocatesTheFirstDifferenceAndItsField) {
   EXPECT_EQ(d.run, 0u);
   EXPECT_EQ(d.pointer, "/journal/3/ready");
   EXPECT_EQ(d.kind, "journal/deliver/ready");
-  EXPECT_EQ(t.signature, "ready7:journal/deliver/ready");
+  EXPECT_EQ(d.rule, "§8.2 draw");  // as many messages in the mailboxes: another number ready is the draw's
+  EXPECT_EQ(t.signature, "ready7:§8.2 draw");
   EXPECT_TRUE(t.oracle_changed.empty());
   // Rows 0..7 around event 3 (the journal has 7 events), event 3 marked first.
   EXPECT_EQ(d.around.section, "journal");
@@ -85,6 +88,63 @@ TEST(Triage, TextAndPageMarkTheFieldAndSayHowToReproduce) {
   EXPECT_EQ(page.find("http"), std::string::npos);  // nothing fetched: one self-contained file
 }
 
+// The rule behind the first difference, named, linked to its section of SPEC.md
+// and quoted from it: the text here is read from SPEC.md by the test itself.
+TEST(Triage, ThePageNamesTheRuleLinksItsSectionAndQuotesIt) {
+  Triage t = triage_case(kCase, load_case(kCase), {ready7()}, "");
+  ASSERT_EQ(t.targets.size(), 1u);
+  ASSERT_EQ(t.targets[0].rule, "§8.2 draw");
+  std::string spec_md = std::string(CONCORD_SOURCE_DIR) + "/spec/SPEC.md";
+  std::ifstream in(spec_md);
+  std::string line, draw_step, heading;
+  while (std::getline(in, line)) {
+    if (line == "### 8.2 The run") heading = line;
+    if (!heading.empty() && draw_step.empty() && line.rfind("4. Draw x", 0) == 0) draw_step = line;
+  }
+  ASSERT_FALSE(draw_step.empty()) << "SPEC.md §8.2 has no step drawing the process";
+  std::string page = triage_html(t);
+  EXPECT_NE(page.find("ready7: §8.2 draw"), std::string::npos) << page;
+  EXPECT_NE(page.find("href=\"file://" + spec_md + "#82-the-run\""), std::string::npos) << page;
+  EXPECT_NE(page.find(draw_step), std::string::npos) << "the rule's text is not quoted: " << draw_step;
+  EXPECT_NE(page.find("<blockquote class=\"spec-quote\">"), std::string::npos);
+  std::string text = triage_text(t);
+  EXPECT_NE(text.find("SPEC 8.2 The run (" + spec_md + "#82-the-run)"), std::string::npos) << text;
+}
+
+// Every section a version 2 rule names (runners/attribution_v2.hpp) is a heading of
+// SPEC.md, and the quote is the paragraph of the clause: the trapping one for a
+// trapped link signal, the row of §20's table for a request.
+TEST(Triage, VersionTwoRulesNameTheirSectionsAndQuoteTheirClause) {
+  std::string spec_md = std::string(CONCORD_SOURCE_DIR) + "/spec/SPEC.md";
+  std::ifstream in(spec_md);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::pair<const char*, const char*> rules[] = {
+      {"§16.2 link", "16.2 Statements"},
+      {"§16.3 link signal trapped", "16.3 Signals and their effect"},
+      {"§17.1 signal order", "17.1 What an exit does"},
+      {"§17.2 settle order", "17.2 Settling"},
+      {"§18.1 calling self", "18.1 `call` and `reply`"},
+      {"§18.2 failed call", "18.2 Failed calls"},
+      {"§18.3 deadlock", "18.3 Readiness and deadlock"},
+      {"§19.4 spawn", "19.4 When a process is spawned"},
+      {"§20 terminate_child", "20. The supervisor API"},
+      {"§21 auto_shutdown", "21. Significant children and auto_shutdown"},
+      {"§22 failures", "22. Results of version 2"},
+      {"§2 spawned names, decimal", "2. Names"},
+  };
+  for (const auto& [rule, heading] : rules) {
+    std::optional<SpecRule> r = spec_rule(rule, text.str(), spec_md);
+    ASSERT_TRUE(r) << rule;
+    EXPECT_EQ(r->heading, heading) << rule;
+    EXPECT_FALSE(r->quote.empty()) << rule;
+  }
+  EXPECT_NE(spec_rule("§16.3 link signal trapped", text.str(), spec_md)->quote.find("traps exits: the message"),
+            std::string::npos);
+  EXPECT_NE(spec_rule("§20 terminate_child", text.str(), spec_md)->quote.find("- `terminate_child(s, c)`"),
+            std::string::npos);
+}
+
 TEST(Triage, AnOutcomeDifferenceIsMarkedAndTheJournalsEndsShown) {
   Triage t = triage_case(kCase, load_case(kCase), {test_backends::bent("liar", test_backends::kSaysTurnLimit)}, "");
   const TargetTriage& d = t.targets[0];
@@ -110,7 +170,7 @@ TEST(Triage, ADifferenceAfterANoVerdictIsTheVerdictAsInTheSignature) {
       "echo '{\"ok\":false,\"code\":\"CRASH\",\"message\":\"x: killed by signal 9 (SIGKILL)\"}'; "
       "sed -u 's/\"outcome\":\"quiescent\"/\"outcome\":\"turn_limit\"/'; }");
   Triage t = triage_case(kCase, c, {flaky}, "");
-  EXPECT_EQ(t.signature, "killed_then_liar:outcome");
+  EXPECT_EQ(t.signature, "killed_then_liar:§8.2 run");
   const TargetTriage& d = t.targets[0];
   EXPECT_EQ(d.state, TargetTriage::State::kDiffer);
   EXPECT_EQ(d.run, 1u);
@@ -158,7 +218,7 @@ TEST(TriageCli, ExitCodesAndThePage) {
   std::string page = dir.path() + "/page.html";
   CommandResult r = run_concord({"triage", kCase, "--target", "ready7", "--backend", kReady7Option, "--html", page});
   EXPECT_EQ(r.status.code, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find("DIFFERS from run 0: journal/deliver/ready"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("DIFFERS from run 0: §8.2 draw at journal/deliver/ready"), std::string::npos) << r.out;
   EXPECT_NE(read_file(page).find("id=\"first-difference\""), std::string::npos);
   CommandResult agree = run_concord({"triage", kCase, "--target", "oracle"});
   EXPECT_EQ(agree.status.code, 2) << agree.out;  // nothing to compare with

@@ -90,14 +90,14 @@ TEST(Attribution, KeepingInsteadOfRestartingIsTheRestartType) {
   EXPECT_EQ(rule(c, got), "§7.2 restart type");
 }
 
-TEST(Attribution, RestartsInAnotherOrderAreTheStrategy) {
+TEST(Attribution, RestartsInAnotherOrderAreTheStrategyTerminationsTheTerminationOrder) {
   Case c = hand("one_for_all_restart");
   ojson got = c.runs[0].expect;
   std::swap(got["journal"][10], got["journal"][12]);  // start c, b, a instead of a, b, c
   EXPECT_EQ(rule(c, got), "§7.3 one_for_all order");
   ojson got2 = c.runs[0].expect;
-  std::swap(got2["journal"][8], got2["journal"][9]);  // terminate a before c
-  EXPECT_EQ(rule(c, got2), "§7.3 one_for_all order");
+  std::swap(got2["journal"][8], got2["journal"][9]);  // terminate a before c: §7.5's reverse start order
+  EXPECT_EQ(rule(c, got2), "§7.5 termination order");
 }
 
 TEST(Attribution, RestartingOtherChildrenIsTheStrategysChoice) {

@@ -89,7 +89,7 @@ TEST(Campaign, ADivergenceIsShrunkStoredOnceAndThenKnown) {
   for (const Finding& x : r.findings)
     if (x.kind == Finding::Kind::kNew) f = &x;
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(f->signature, "liar:outcome");
+  EXPECT_EQ(f->signature, "liar:§8.2 run");
   EXPECT_TRUE(f->shrunk);
   EXPECT_LE(f->shrink.size_after, f->shrink.size_before);
   EXPECT_EQ(f->shrink.runs_after, 1u);
@@ -98,7 +98,7 @@ TEST(Campaign, ADivergenceIsShrunkStoredOnceAndThenKnown) {
   // The stored case: valid, the oracle's expected results, and ctest would report it
   // (the liar does not give them).
   Case c = load_case(f->corpus_file);
-  EXPECT_EQ(c.signature, "liar:outcome");
+  EXPECT_EQ(c.signature, "liar:§8.2 run");
   EXPECT_EQ(c.status, "regression");
   EXPECT_EQ(c.found["case"], f->case_index);
   Backend b(liar());
@@ -116,6 +116,15 @@ TEST(Campaign, ADivergenceIsShrunkStoredOnceAndThenKnown) {
   ASSERT_FALSE(r2.findings.empty());
   EXPECT_EQ(r2.findings[0].kind, Finding::Kind::kKnown);
   EXPECT_EQ(find_cases(corpus).size(), 1u);
+  EXPECT_EQ(c.detail, "liar:outcome");  // the field path, kept as the signature's detail
+
+  // A corpus written when signatures were field paths ("liar:outcome"): known by the detail.
+  CampaignConfig legacy = config({liar()}, 20, corpus);
+  legacy.known_signatures = {"liar:outcome"};
+  CampaignReport r3 = run_campaign(legacy, nullptr);
+  EXPECT_EQ(r3.totals.signatures, 0u);
+  ASSERT_FALSE(r3.findings.empty());
+  EXPECT_EQ(r3.findings[0].kind, Finding::Kind::kKnown);
 }
 
 TEST(Campaign, ShardsCoverDisjointCasesThatTogetherAreTheWhole) {

@@ -75,12 +75,37 @@ TEST(Signature, OneEntryPerTargetSortedAndParsedBack) {
   EXPECT_EQ(ds[0].target, "c");
   EXPECT_EQ(ds[0].run, 0u);
   EXPECT_EQ(ds[1].run, 1u);
-  std::string sig = signature_of(ds);
-  EXPECT_EQ(sig, "c:journal/deliver/to erlang:outcome");
-  EXPECT_EQ(signature_targets(sig), (std::vector<std::string>{"c", "erlang"}));
-  EXPECT_EQ(signature_kind(sig, "erlang"), "outcome");
-  EXPECT_EQ(signature_kind(sig, "good"), "");
+  // The detail: the field paths, as signatures were before they named rules (a
+  // corpus may hold them: legacy, still parsed).
+  std::string detail = detail_of(ds);
+  EXPECT_EQ(detail, "c:journal/deliver/to erlang:outcome");
+  EXPECT_TRUE(legacy_signature(detail));
+  EXPECT_EQ(signature_targets(detail), (std::vector<std::string>{"c", "erlang"}));
+  EXPECT_EQ(signature_kind(detail, "erlang"), "outcome");
+  EXPECT_EQ(signature_kind(detail, "good"), "");
   EXPECT_TRUE(no_verdict.empty());
+  // The signature: the rule per target (set by attribute_divergences), words and all.
+  ds[0].rule = "§7.3 one_for_all order";
+  ds[1].rule = "§8.2 run";
+  std::string sig = signature_of(ds);
+  EXPECT_EQ(sig, "c:§7.3 one_for_all order, erlang:§8.2 run");
+  EXPECT_FALSE(legacy_signature(sig));
+  EXPECT_EQ(signature_targets(sig), (std::vector<std::string>{"c", "erlang"}));
+  EXPECT_EQ(signature_kind(sig, "c"), "§7.3 one_for_all order");
+  EXPECT_EQ(signature_kind(sig, "erlang"), "§8.2 run");
+  // A failure keeps its kind, and is no legacy signature.
+  EXPECT_FALSE(legacy_signature("c:crash:SIGSEGV, js:hang"));
+  EXPECT_EQ(signature_kind("c:crash:SIGSEGV, js:hang", "js"), "hang");
+}
+
+TEST(Signature, OperatorsNarrowWhileShrinking) {
+  EXPECT_TRUE(signature_refines("c:§5 rem", "c:§5 lt rem"));
+  EXPECT_TRUE(signature_refines("c:§5 lt rem", "c:§5 lt rem"));
+  EXPECT_FALSE(signature_refines("c:§5 lt rem", "c:§5 rem"));     // wider, not narrower
+  EXPECT_FALSE(signature_refines("c:§5 mul", "c:§5 lt rem"));     // other operators
+  EXPECT_FALSE(signature_refines("c:§5 value", "c:§5 lt rem"));   // no operator at all: another cause
+  EXPECT_FALSE(signature_refines("c:§6.5 fifo", "c:§6.5 drop"));  // other rules never
+  EXPECT_FALSE(signature_refines("js:§5 rem", "c:§5 lt rem"));    // another target
 }
 
 TEST(Signature, NoVerdictIsNotADivergence) {

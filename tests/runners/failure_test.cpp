@@ -93,7 +93,8 @@ TEST(FindDivergences, AFailureIsADivergenceWithItsStderrTailAndAKillIsNot) {
   EXPECT_NE(ds[0].report.find("killed by signal 11"), std::string::npos) << ds[0].report;
   EXPECT_EQ(ds[0].report.find("oops"), std::string::npos) << "the tail is apart: " << ds[0].report;
   EXPECT_EQ(ds[1].kind, "hang");
-  EXPECT_EQ(signature_of(ds), "c:crash:SIGSEGV mine:hang");
+  EXPECT_EQ(signature_of(ds), "c:crash:SIGSEGV, mine:hang");
+  EXPECT_EQ(detail_of(ds), "c:crash:SIGSEGV mine:hang");  // the details keep the form before issue 17
   EXPECT_EQ(signature_kind(signature_of(ds), "c"), "crash:SIGSEGV");
   EXPECT_EQ(no_verdict, std::vector<std::string>{"erlang"});
 }

@@ -90,17 +90,17 @@ TEST(FuzzCli, ADivergenceIsStoredShrunkReplayableAndShrinkableAgain) {
   CommandResult r = run_concord({"fuzz", "--seed", "5", "--cases", "10", "--target", "liar", "--backend", kLiar,
                                  "--corpus", found, "--report", report});
   ASSERT_EQ(r.status.code, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find("NEW  liar:outcome"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("NEW  liar:§8.2 run"), std::string::npos) << r.out;
   std::vector<std::string> files = find_cases(found);
   ASSERT_EQ(files.size(), 1u) << r.out;
   Case c = load_case(files[0]);
-  EXPECT_EQ(c.signature, "liar:outcome");
+  EXPECT_EQ(c.signature, "liar:§8.2 run");
   // The report folder: the signature with its corpus file and triage page, a
   // failing JUnit test case for it, the index linking the page.
   ojson sum = ojson::parse(read_file(report + "/summary.json"));
   ASSERT_EQ(sum["signatures"].size(), 1u) << sum.dump(2);
   const ojson& sig = sum["signatures"][0];
-  EXPECT_EQ(sig["signature"], "liar:outcome");
+  EXPECT_EQ(sig["signature"], "liar:§8.2 run");
   EXPECT_EQ(sig["status"], "new");
   EXPECT_EQ(sig["corpus_file"], files[0]);
   EXPECT_EQ(sig["first_case"], c.found["case"]);
@@ -109,11 +109,11 @@ TEST(FuzzCli, ADivergenceIsStoredShrunkReplayableAndShrinkableAgain) {
   EXPECT_NE(page.find("<mark class=\"field\""), std::string::npos);
   EXPECT_NE(page.find("turn_limit"), std::string::npos);
   std::string junit = read_file(report + "/junit.xml");
-  EXPECT_NE(junit.find("name=\"liar:outcome\""), std::string::npos) << junit;
+  EXPECT_NE(junit.find("name=\"liar:§8.2 run\""), std::string::npos) << junit;
   EXPECT_NE(junit.find("<failure type=\"divergence\""), std::string::npos) << junit;
   EXPECT_NE(read_file(report + "/index.html").find("href=\"" + sig["triage"].get<std::string>() + "\""),
             std::string::npos);
-  EXPECT_NE(read_file(report + "/summary.md").find("### NEW `liar:outcome`"), std::string::npos);
+  EXPECT_NE(read_file(report + "/summary.md").find("### NEW `liar:§8.2 run`"), std::string::npos);
   // The printed reproduce line replays the case as found.
   std::string case_index = std::to_string(c.found["case"].get<uint64_t>());
   EXPECT_NE(r.out.find("reproduce: concord fuzz --seed 5 --profile default --seeds-per-program 8 --target liar "
@@ -124,18 +124,18 @@ TEST(FuzzCli, ADivergenceIsStoredShrunkReplayableAndShrinkableAgain) {
       run_concord({"fuzz", "--seed", "5", "--target", "liar", "--backend", kLiar, "--case", case_index}, dir.path());
   EXPECT_EQ(replay.status.code, 1) << replay.out << replay.err;
   EXPECT_NE(replay.out.find("1 programs"), std::string::npos) << replay.out;
-  EXPECT_NE(replay.out.find("liar:outcome"), std::string::npos) << replay.out;
+  EXPECT_NE(replay.out.find("liar:§8.2 run"), std::string::npos) << replay.out;
   EXPECT_FALSE(fs::exists(dir.path() + "/campaigns"));  // a replay writes no report unless asked
   // `concord shrink` on the stored case keeps its signature (it is already small).
   CommandResult s = run_concord({"shrink", files[0], "--target", "liar", "--backend", kLiar, "--out",
                                  dir.path() + "/again.case.json", "--quiet"});
   ASSERT_EQ(s.status.code, 0) << s.out << s.err;
-  EXPECT_EQ(load_case(dir.path() + "/again.case.json").signature, "liar:outcome");
+  EXPECT_EQ(load_case(dir.path() + "/again.case.json").signature, "liar:§8.2 run");
   // A second campaign knows the signature: nothing new, exit 0.
   CommandResult again = run_concord({"fuzz", "--seed", "5", "--cases", "10", "--target", "liar", "--backend", kLiar,
                                      "--corpus", found, "--report", report});
   EXPECT_EQ(again.status.code, 0) << again.out;
-  EXPECT_NE(again.out.find("known  liar:outcome"), std::string::npos) << again.out;
+  EXPECT_NE(again.out.find("known  liar:§8.2 run"), std::string::npos) << again.out;
   EXPECT_NE(read_file(report + "/junit.xml").find("<skipped message=\"known divergence"), std::string::npos);
   ojson known = ojson::parse(read_file(report + "/summary.json"))["signatures"][0];
   EXPECT_EQ(known["status"], "known");
@@ -172,7 +172,7 @@ TEST(FuzzCli, CtrlCStopsCleanlyAndKeepsWhatWasFound) {
   EXPECT_FALSE(st->signaled) << st->describe();
   EXPECT_EQ(st->code, 1) << out;
   EXPECT_NE(out.find("interrupted after"), std::string::npos) << out;
-  EXPECT_NE(out.find("NEW  liar:outcome"), std::string::npos) << out;
+  EXPECT_NE(out.find("NEW  liar:§8.2 run"), std::string::npos) << out;
   EXPECT_EQ(find_cases(found).size(), 1u);
   EXPECT_EQ(ojson::parse(read_file(dir.path() + "/report/summary.json"))["interrupted"], true);
   for (const auto& e : fs::directory_iterator(found))  // no temporary file left
@@ -235,7 +235,7 @@ TEST(DeviationsCli, ADeclaredDeviationIsShownAndCountedAndDoesNotFail) {
   CommandResult r = run_concord({"fuzz", "--seed", "5", "--cases", "10", "--target", "liar", "--backends", declared,
                                  "--corpus", found, "--report", report});
   ASSERT_EQ(r.status.code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("known deviation  liar:outcome"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("known deviation  liar:§8.2 run"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("liar: declared deviation never-quiescent"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("known deviations: 0"), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(found)) << "a known deviation is not stored";
@@ -246,12 +246,12 @@ TEST(DeviationsCli, ADeclaredDeviationIsShownAndCountedAndDoesNotFail) {
   EXPECT_EQ(sum["deviations"], sum["divergent_cases"]);
   EXPECT_EQ(sum["signatures"][0]["first_difference"][0]["deviation"], "never-quiescent");
   EXPECT_NE(read_file(report + "/junit.xml").find("<skipped message=\"known deviation"), std::string::npos);
-  EXPECT_NE(read_file(report + "/summary.md").find("### known deviation `liar:outcome`"), std::string::npos);
+  EXPECT_NE(read_file(report + "/summary.md").find("### known deviation `liar:§8.2 run`"), std::string::npos);
 
   CommandResult n = run_concord({"fuzz", "--seed", "5", "--cases", "10", "--target", "liar", "--backends", narrow,
                                  "--corpus", found, "--no-report", "--no-shrink"});
   EXPECT_EQ(n.status.code, 1) << "a declaration with other values explains nothing here\n" << n.out;
-  EXPECT_NE(n.out.find("NEW  liar:outcome"), std::string::npos) << n.out;
+  EXPECT_NE(n.out.find("NEW  liar:§8.2 run"), std::string::npos) << n.out;
 
   // concord corpus and concord triage on a hand-written case that ends quiescent.
   std::string c = std::string(CONCORD_SOURCE_DIR) + "/corpus/hand/one_for_one_restart.case.json";

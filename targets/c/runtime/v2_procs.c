@@ -153,6 +153,9 @@ int start_worker2(rt_world *w, int32_t id) {
 
 static int cmp_id(const void *a, const void *b) {
   int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+#ifdef CONCORD_FAULT_LINK_SIGNALS_DESCENDING /* planted fault (measurement only): link signals by descending id */
+  return (x < y) - (x > y);
+#endif
   return (x > y) - (x < y);
 }
 

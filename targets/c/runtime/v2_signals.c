@@ -121,6 +121,12 @@ static void apply_signal(rt_world *w, rt_signal s) {
   if (!y->alive || x->inc != s.to_inc) return;
   switch (s.kind) {
     case SIG_LINK:
+#ifdef CONCORD_FAULT_TRAP_IGNORES_NORMAL_LINK /* planted fault (measurement only): a trapping worker ignores normal */
+      if (x->trap && s.reason == RT_NORMAL) {
+        jr_signal(w, s.kind, s.from, y->name, s.reason, EFF_IGNORE);
+        return;
+      }
+#endif
       if (x->trap) { /* the message, for every reason, normal included [R17] */
         jr_signal(w, s.kind, s.from, y->name, s.reason, EFF_MESSAGE);
         system_message(w, s.to, w->prog->exit_sig, s.from, s.reason);

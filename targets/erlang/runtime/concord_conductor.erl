@@ -43,6 +43,12 @@
 -else.
 -define(ROOM(Q), true).
 -endif.
+-ifdef('FAULT_DOWNS_BEFORE_LINKS').
+%% Planted fault (measurement only): an exit's down and call signals are queued before its link signals.
+-define(SIGNALS(Links, Downs), Downs ++ Links).
+-else.
+-define(SIGNALS(Links, Downs), Links ++ Downs).
+-endif.
 -ifdef('FAULT_DECISION_AFTER_RESTART').
 %% Planted fault: a reaction's decisions are journaled after its other events (after the restarts).
 -define(PLACED(Es), [E || E <- Es, element(1, E) =/= decision] ++ [E || E <- Es, element(1, E) =:= decision]).
@@ -877,8 +883,8 @@ queue_signals(Id, Name, Pid, Reason, St = #st{links = Links0, monitors = Mons, p
                         Linked),
     Watchers = [{K, H} || {_, H, T, K} <- Mons, T =:= Id],
     PidOf = fun(Y) -> (maps:get(Y, Procs))#proc.pid end,
-    New = [{link, Name, Pid, Y, PidOf(Y), Reason} || Y <- Linked] ++
-          [{K, Name, Pid, H, PidOf(H), Reason} || {K, H} <- Watchers],
+    New = ?SIGNALS([{link, Name, Pid, Y, PidOf(Y), Reason} || Y <- Linked],
+                   [{K, Name, Pid, H, PidOf(H), Reason} || {K, H} <- Watchers]),
     St#st{links = Links, monitors = [M || M = {_, H, T, _} <- Mons, T =/= Id, H =/= Id],
           signals = queue:join(St#st.signals, queue:from_list(New))}.
 

@@ -1,0 +1,192 @@
+// tests/runners/attribution_v2_test.cpp: the SPEC rule behind a first difference
+// that version 2 makes (runners/attribution_v2.hpp), on the planted faults'
+// programs (tests/targets/faults/) and small programs whose oracle result is bent
+// by hand the way a bug would bend it, the rule expected from SPEC.md §16-§22.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "runners/attribution.hpp"
+#include "runners/divergence.hpp"
+#include "runners/load.hpp"
+
+namespace concord {
+namespace {
+
+Program fault_program(const std::string& name) {
+  std::string path = std::string(CONCORD_SOURCE_DIR) + "/tests/targets/faults/" + name + ".conc";
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return program_from_source(text.str(), path);
+}
+
+ojson expect(const Program& p) { return oracle_answer(p, RunSettings{0, 100, 10000}).json; }
+
+std::string rule(const Program& p, const ojson& got) { return attribute(p, expect(p), got).rule; }
+
+// The index of the first event of `ev` (and, when given, of key == value).
+size_t find(const ojson& r, const std::string& ev, const char* key = nullptr, const std::string& value = "") {
+  const ojson& j = r["journal"];
+  for (size_t i = 0; i < j.size(); i++)
+    if (j[i]["ev"] == ev && (!key || j[i][key] == value)) return i;
+  ADD_FAILURE() << "no " << ev << " event";
+  return 0;
+}
+
+// §16.3: a non-trapping process ignores a link signal with reason normal.
+TEST(AttributionV2, ANormalLinkSignalThatKillsIsItsClause) {
+  Program p = fault_program("normal_exit_spreads");
+  ojson got = expect(p);
+  size_t i = find(got, "signal");
+  got["journal"][i]["effect"] = "exit";
+  got["journal"].push_back({{"ev", "exit"}, {"turn", 1}, {"name", "b"}, {"reason", "normal"}});
+  Attribution a = attribute(p, expect(p), got);
+  EXPECT_EQ(a.rule, "§16.3 link signal normal");
+  EXPECT_EQ(a.detail, "journal[" + std::to_string(i) + "].effect");
+}
+
+// §16.3 [R17]: a trapping process gets exit(X, normal) as a message: another clause.
+TEST(AttributionV2, ATrappedLinkSignalIgnoredIsTheTrappingClause) {
+  Program p = fault_program("trap_ignores_normal_link");
+  ojson got = expect(p);
+  size_t i = find(got, "signal");
+  got["journal"][i]["effect"] = "ignore";
+  got["journal"].erase(i + 1);
+  EXPECT_EQ(rule(p, got), "§16.3 link signal trapped");
+}
+
+// §17.1 step 3: link signals by ascending id.
+TEST(AttributionV2, LinkSignalsInAnotherOrderAreTheExitsOrder) {
+  Program p = fault_program("link_signals_descending");
+  ojson got = expect(p);
+  size_t i = find(got, "signal");  // signal to b, exit b, signal to c, exit c
+  ojson& j = got["journal"];
+  std::swap(j[i], j[i + 2]);
+  std::swap(j[i + 1], j[i + 3]);
+  EXPECT_EQ(rule(p, got), "§17.1 signal order");
+}
+
+// §17.1 step 3 [R27]: link signals, then down signals.
+TEST(AttributionV2, ADownBeforeALinkSignalIsTheExitsOrder) {
+  Program p = fault_program("downs_before_links");
+  ojson got = expect(p);
+  size_t i = find(got, "signal", "kind", "link");
+  ojson& j = got["journal"];
+  ASSERT_EQ(j[i + 2]["kind"], "down");
+  ojson down = j[i + 2];
+  j.erase(i + 2);
+  j.insert(j.begin() + static_cast<std::ptrdiff_t>(i), down);
+  EXPECT_EQ(rule(p, got), "§17.1 signal order");
+}
+
+// §18.2: the caller of a callee that exits fails with code(R), not R.
+TEST(AttributionV2, ACallerEndedWithItsCalleesReasonIsAFailedCall) {
+  Program p = fault_program("failed_call_keeps_reason");
+  ojson got = expect(p);
+  size_t i = find(got, "exit", "name", "c");
+  got["journal"][i]["reason"] = "normal";
+  got["failures"] = ojson::array();
+  EXPECT_EQ(rule(p, got), "§18.2 failed call");
+}
+
+// §21: all_significant shuts down only when no other significant child runs.
+TEST(AttributionV2, AnAutoShutdownDecisionIsSection21) {
+  Program p = fault_program("all_significant_as_any");
+  ojson got = expect(p);
+  got["journal"][find(got, "decision")]["action"] = "auto_shutdown";
+  EXPECT_EQ(rule(p, got), "§21 auto_shutdown");
+}
+
+// §20: terminate_child removes a temporary child; the child list is the request's.
+TEST(AttributionV2, AChildListAnApiRequestLeftIsTheRequestsRule) {
+  Program p = fault_program("terminate_child_keeps_temporary");
+  ojson got = expect(p);
+  got["supervisors"][0]["children"].push_back({{"name", "w"}, {"running", false}});
+  Attribution a = attribute(p, expect(p), got);
+  EXPECT_EQ(a.rule, "§20 terminate_child");
+  EXPECT_EQ(a.detail, "supervisors");
+}
+
+// §19.4: a spawn whose start failed consumes the name all the same.
+TEST(AttributionV2, ANameReusedAfterAFailedStartIsTheSpawnOfSection19) {
+  Program p = fault_program("failed_spawn_gives_back_number");
+  ojson got = expect(p);
+  size_t i = find(got, "start", "name", "f-2");
+  got["journal"][i]["name"] = "f-1";
+  got["journal"][i + 1]["name"] = "f-1";
+  EXPECT_EQ(rule(p, got), "§19.4 spawn");
+}
+
+Program source(const std::string& text) { return program_from_source(text, "v2.conc"); }
+
+// §18.1: calling oneself fails with CALLING_SELF.
+TEST(AttributionV2, CallingItselfIsSection18) {
+  Program p = source("concord 2;\nkind A() { on go() { call go() to self; } }\nprocess a = A();\ngiven go() to @a;\n");
+  ojson got = expect(p);
+  size_t i = find(got, "exit");
+  ASSERT_EQ(got["journal"][i]["reason"], "CALLING_SELF");
+  got["journal"].erase(i);
+  got["failures"] = ojson::array();
+  EXPECT_EQ(rule(p, got), "§18.1 calling self");
+}
+
+// §18.3: a caller nobody answers waits for ever: deadlock.
+TEST(AttributionV2, AnOutcomeThatIsNotDeadlockIsSection18) {
+  Program p = source(
+      "concord 2;\nkind E() { on ask() { } }\nkind C() { on go() { call ask() to @e; } }\n"
+      "process e = E();\nprocess c = C();\ngiven go() to @c;\n");
+  ojson got = expect(p);
+  ASSERT_EQ(got["outcome"], "deadlock");
+  got["outcome"] = "quiescent";
+  EXPECT_EQ(rule(p, got), "§18.3 deadlock");
+}
+
+// §20: another result of a request is the request's rule.
+TEST(AttributionV2, AnotherApiResultIsTheRequestsRule) {
+  Program p = source(
+      "concord 2;\nkind W() { }\nkind K() { on go() { restart_child(sup, @w); } }\n"
+      "supervisor sup one_for_one intensity 1 { permanent process w = W(); }\n"
+      "process k = K();\ngiven go() to @k;\n");
+  ojson got = expect(p);
+  size_t i = find(got, "api");
+  ASSERT_EQ(got["journal"][i]["result"], "running");
+  got["journal"][i]["result"] = "ok";
+  EXPECT_EQ(rule(p, got), "§20 restart_child");
+}
+
+// §22: with equal journals, a failures list without a killed process.
+TEST(AttributionV2, FailuresWithEqualJournalsAreSection22) {
+  Program p = fault_program("failed_call_keeps_reason");
+  ojson got = expect(p);
+  got["failures"] = ojson::array();
+  EXPECT_EQ(rule(p, got), "§22 failures");
+}
+
+// §2: spawned names; the digits written backwards, or another number.
+TEST(AttributionV2, SpawnedNamesAreSection2) {
+  Program p =
+      source("kind W() { }\nkind S() { on go() { repeat 12 { spawn W(); } } }\nprocess s = S();\ngiven go() to @s;\n");
+  ojson got = expect(p);
+  size_t i = find(got, "start", "name", "w-12");
+  got["journal"][i]["name"] = "w-21";
+  EXPECT_EQ(rule(p, got), "§2 spawned names, decimal");
+  got["journal"][i]["name"] = "w-13";
+  EXPECT_EQ(rule(p, got), "§2 spawned names, number");
+}
+
+// §7.2: a decision journaled after the restart it decided (a version 1 program).
+TEST(AttributionV2, ADecisionAfterItsRestartIsTheDecisionsOrder) {
+  Program p = source(
+      "kind W() { on go() { fail BOOM; } }\nsupervisor sup one_for_one intensity 1 { permanent process w = W(); }\n"
+      "given go() to @w;\n");
+  ojson got = expect(p);
+  size_t i = find(got, "decision");
+  ASSERT_EQ(got["journal"][i + 1]["ev"], "start");
+  std::swap(got["journal"][i], got["journal"][i + 1]);
+  EXPECT_EQ(rule(p, got), "§7.2 decision order");
+}
+
+}  // namespace
+}  // namespace concord
