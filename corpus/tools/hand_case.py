@@ -10,6 +10,8 @@
 #                                     nothing after the name: an empty list)
 #   #= about TEXT                     what the case checks (lines are joined)
 #   #= run SEED TURNS MAX_PROCESSES   the run's settings (default 1 1000 10000)
+#   #= known-divergence SIGNATURE REASON   the case's status is known-divergence (corpus/README.md):
+#                                     SIGNATURE (e.g. elixir:error/UNSUPPORTED) must still differ
 # `failures`, `decisions`, `processes` and which workers are alive follow from the
 # journal by SPEC §9.1, §8.1 and §22; this tool derives them so that they are checked too.
 #
@@ -66,6 +68,7 @@ class Derivation:
         self.journal, self.states, self.children, self.about = [], {}, {}, []
         self.outcome = self.turns = None
         self.run = (1, 1000, 10000)
+        self.known = None  # (signature, reason) of a known divergence
         with open(path) as f:
             for n, line in enumerate(f, 1):
                 line = line.rstrip("\n")
@@ -91,6 +94,11 @@ class Derivation:
                 self.children[name] = items.split()
             elif word == "about":
                 self.about.append(rest)
+            elif word == "known-divergence":
+                sig, _, why = rest.partition(" ")
+                if not why:
+                    raise ValueError("known-divergence needs a signature and a reason")
+                self.known = (sig, why.strip())
             elif word == "run":
                 s, t, p = rest.split()
                 self.run = (int(s, 0), int(t), int(p))
@@ -166,10 +174,14 @@ class Derivation:
         return diffs
 
 
-def case_text(name, about, source, seed, turns, procs, result):
+def case_text(name, about, source, known, seed, turns, procs, result):
     """The case file: pretty JSON with one journal event per line."""
     lines = ['{', '  "concord_case": 1,', f'  "name": {json.dumps(name)},', f'  "about": {json.dumps(about)},',
-             f'  "source": {json.dumps(source)},', '  "runs": [', '    {',
+             f'  "source": {json.dumps(source)},']
+    if known:
+        lines += [f'  "signature": {json.dumps(known[0])},', '  "status": "known-divergence",',
+                  f'  "reason": {json.dumps(known[1])},']
+    lines += ['  "runs": [', '    {',
              f'      "seed": {seed}, "turns": {turns}, "max_processes": {procs},', '      "expect": {']
     keys = list(result)
     for i, k in enumerate(keys):
@@ -222,7 +234,8 @@ def write(concord, files):
             continue
         name = os.path.basename(conc)[:-5]
         write_atomically(conc[:-5] + ".case.json",
-                         case_text(name, " ".join(d.about), os.path.basename(conc), seed, turns, procs, result))
+                         case_text(name, " ".join(d.about), os.path.basename(conc), d.known, seed, turns, procs,
+                                   result))
         print(f"{conc}: ok")
     return 1 if bad else 0
 
@@ -248,6 +261,9 @@ def check(dirs):
                     diffs = d.compare(result)
                     if c.get("source") != n:
                         diffs.append(f"the case's source is {c.get('source')}, not {n}")
+                    known = (c.get("signature"), c.get("reason")) if c.get("status") == "known-divergence" else None
+                    if known != d.known:
+                        diffs.append(f"known divergence: derived {d.known}, case {known}")
                 except (OSError, ValueError, KeyError, IndexError) as e:
                     diffs = [f"cannot read {case}: {e}"]
                 if diffs:
