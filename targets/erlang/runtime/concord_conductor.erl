@@ -652,10 +652,13 @@ handle({'DOWN', Ref, process, Pid, Reason}, St = #st{watch = Watch}) when is_map
     %% [R50]). Any other death has been journaled already.
     %% Only a supervisor's reaction kills so; elsewhere the death is the one the
     %% conductor waits for with its own monitor.
+    %% A child supervisor the same termination ended before it (started later,
+    %% SPEC §7.5) exited first: those whose 'DOWN' came before this one, also when
+    %% the killed worker was blocked in its own API request (SPEC §16.6, §20).
     {Id, Watch1} = maps:take(Ref, Watch),
     St1 = St#st{watch = Watch1},
     case maps:get(Id, St1#st.procs) of
-        #proc{pid = Pid} when St1#st.running =/= none -> exited(Id, Reason, St1);
+        #proc{pid = Pid} when St1#st.running =/= none -> exited(Id, Reason, note_downed_supervisors(St1));
         _ -> St1
     end;
 handle({'DOWN', Ref, process, _, Reason}, St = #st{downs = Downs, down_seq = N}) ->
