@@ -27,7 +27,7 @@ namespace concord::gen {
 // generator, a pool or a named profile); corpus files record it, so a case can
 // say which generator made it. tests/oracle/profiles_test.cpp pins a fingerprint
 // of the programs of a few seeds per version and fails when they change.
-constexpr int GENERATOR_VERSION = 2;                  // 2: the default profile mixes in scale programs
+constexpr int GENERATOR_VERSION = 3;                  // 3: v2 programs have a server (v2_server.hpp)
 constexpr int kGeneratorVersion = GENERATOR_VERSION;  // the same, in the codebase's constant style
 
 /// gen::program(p) of programs.hpp (default: the default profile).

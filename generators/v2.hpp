@@ -4,7 +4,8 @@
 // handlers in some kinds, init bodies that trap exits, link, monitor, and sometimes
 // fail or ignore their start (§19), handler bodies with links, monitors, exit
 // signals, calls, replies and supervisor API requests (§16, §18, §20), supervisors
-// with auto_shutdown and significant children (§21). Every draw is weighted by the
+// with auto_shutdown and significant children (§21), and most often a server that
+// its calls reach alive (v2_server.hpp). Every draw is weighted by the
 // profile's version 2 knobs; every statement keeps to §14.3 (V3-V9), so check()
 // accepts every program made here (tests/oracle/profiles_test.cpp).
 //
@@ -18,87 +19,28 @@
 #include "generators/expressions.hpp"
 #include "generators/statements.hpp"
 #include "generators/supervision.hpp"
+#include "generators/v2_place.hpp"
+#include "generators/v2_server.hpp"
 
 namespace concord::gen::v2 {
 
-// Names version 2 code adds to a kind; none is in var_pool(), so none collides.
-inline const char* const kCause = "cause";                    // a reason field
-inline const char *const kFrom = "src", *const kWhy = "why";  // exit/down handler parameters
-
-/// A reason literal: a word of §15 or a code of code_pool(). Shrinks toward normal.
-inline rc::Gen<Expr> reason_literal() {
-  std::vector<std::string> words{"normal", "shutdown", "killed", "noproc", "BOOM", "OOPS"};
-  return rc::gen::map(rc::gen::elementOf(words), [](const std::string& w) {
-    Expr e;
-    e.kind = ExprKind::Reason;
-    e.name = w;
-    return e;
-  });
-}
-
-/// A reason: a literal, or a reason variable of the scope.
-inline Expr reason(const ExprScope& sc) {
-  std::vector<std::string> vars = names_of_type(sc.vars, Type::Reason);
-  if (!vars.empty() && *chance(1, 1)) return var_expr(*rc::gen::elementOf(vars));
-  return *reason_literal();
-}
-
-// A declared process and the handlers of its kind (what a call to it can match).
-struct Callee {
-  std::string name, kind;
-  std::vector<Signature> handles;
-};
-
-// A supervisor and the names of its static children: workers, supervisors.
-struct Family {
-  std::string name;
-  std::vector<std::string> workers, supervisors;
-};
-
-// What the whole program offers the code of every kind.
-struct Shape {
-  std::vector<std::string> declared;  // declared processes: the names most likely alive
-  std::vector<Callee> callees;        // those whose kind has handlers
-  std::vector<Family> families;       // every supervisor, pre-order
-};
-
-// What code of one kind may use: its scope, its fields, the program's facts and shape.
-struct Place {
-  ExprScope exprs;
-  std::vector<Var> fields;
-  const ProgramFacts* facts;
-  const Shape* shape;
-  std::string kind;  // the kind whose code this is
-};
-
-// Addr operands: usually a declared process, else an addr literal (a spawned form,
-// maybe never alive) or any addr expression of the version 1 generators.
-inline Expr addr(const Place& pl) {
-  if (!pl.shape->declared.empty() && *chance(3, 1)) return addr_expr(*rc::gen::elementOf(pl.shape->declared));
-  if (!pl.exprs.addrs.empty() && *chance(1, 1)) return addr_expr(*rc::gen::elementOf(pl.exprs.addrs));
-  return *expr(pl.exprs, Type::Addr, 2);
-}
-
-inline Stmt with(StmtKind k, std::vector<Expr> es, std::string name = "") {
-  Stmt s = make_stmt(k, std::move(name));
-  s.exprs = std::move(es);
-  return s;
-}
-
-/// `[f =] call t(a...) to e` (V7): usually to a declared process with one of its
-/// own handlers, else any handled signature to any addr; bound to any field or not
-/// (a field of another type than the reply: BAD_REPLY, §18.1).
+/// `[f =] call t(a...) to e` (V7): usually to the program's server (v2_server.hpp),
+/// which lives to answer; else to a declared process with one of its own handlers,
+/// else any handled signature to any addr (most of these meet a callee that has
+/// died: NOPROC, or the callee's code).
 inline Stmt call(const Place& pl) {
+  const Profile& pr = *pl.exprs.profile;
+  if (pl.shape->server && pl.kind != kServerKind && *chance(pr.w_call_server, 1)) {
+    const Callee& srv = *pl.shape->server;
+    return call_with(pl, addr_expr(srv.name), srv.handles[*uniform<size_t>(0, srv.handles.size())]);
+  }
   std::vector<Callee> callees;  // not of the caller's kind: most would be the caller (CALLING_SELF)
   for (const Callee& c : pl.shape->callees)
     if (c.kind != pl.kind) callees.push_back(c);
   bool matched = !callees.empty() && *chance(3, 1);
   const Callee* callee = matched ? &callees[*uniform<size_t>(0, callees.size())] : nullptr;
   const Signature& sig = *rc::gen::elementOf(matched ? callee->handles : pl.facts->sigs);
-  Stmt s = with(StmtKind::Call, {matched ? addr_expr(callee->name) : addr(pl)}, sig.tag);
-  for (Type t : sig.types) s.exprs.push_back(*expr(pl.exprs, t, 2));
-  if (!pl.fields.empty() && *chance(1, 1)) s.bind = (*rc::gen::elementOf(pl.fields)).name;
-  return s;
+  return call_with(pl, matched ? addr_expr(callee->name) : addr(pl), sig);
 }
 
 /// A supervisor API request (§20, V8): usually about a static child of the
@@ -118,10 +60,19 @@ inline Stmt api(const Place& pl) {
   else if (*chance(4, 1))
     s.exprs.push_back(addr(pl));
   else
-    s.name = *rc::gen::elementOf(pl.facts->supervisors);
+    s.name = pl.shape->families[*uniform<size_t>(0, pl.shape->families.size())].name;  // maybe not f's child
   std::vector<std::string> ints = names_of_type(pl.fields, Type::Int);
   if (!ints.empty() && *chance(1, 1)) s.bind = *rc::gen::elementOf(ints);
   return s;
+}
+
+/// A pair of API requests on one child, as OTP's child_adm makes them: terminate it,
+/// then restart or delete it (ok, when nothing else intervened).
+inline std::vector<Stmt> api_pair(const Place& pl) {
+  Stmt first = api(pl), then = first;
+  first.api = ApiOp::TerminateChild;
+  then.api = *chance(2, 1) ? ApiOp::RestartChild : ApiOp::DeleteChild;
+  return {std::move(first), std::move(then)};
 }
 
 /// A reply (§18.1): an int, self, or a reason.
@@ -152,7 +103,7 @@ inline Stmt handler_stmt(const Place& pl) {
     case 2: return with(StmtKind::Monitor, {addr(pl)});
     case 3: return with(StmtKind::Demonitor, {addr(pl)});
     case 4: return with(StmtKind::TrapExit, {int_expr(*chance(1, 1) ? 1 : 0)});
-    case 5: return with(StmtKind::Exit, {addr(pl), reason(pl.exprs)});
+    case 5: return with(StmtKind::Exit, {addr(pl), *chance(1, 2) ? reason_word("normal") : reason(pl.exprs)});
     case 6: {
       Stmt s = with(StmtKind::Exit, {addr(pl)});
       s.kill = true;
@@ -190,6 +141,19 @@ void insert_some(std::vector<Stmt>& b, int n, Make make) {
   for (int i = 0; i < count; i++) {
     size_t at = *uniform<size_t>(0, b.size() + 1);
     b.insert(b.begin() + static_cast<long>(at), make());
+  }
+}
+
+/// `b` with 0..n handler statements of version 2 inserted at random places; an API
+/// request is a pair of them one time in three (api_pair).
+inline void insert_handler_stmts(std::vector<Stmt>& b, int n, const Place& pl) {
+  int count = *uniform(0, n + 1);
+  for (int i = 0; i < count; i++) {
+    size_t at = *uniform<size_t>(0, b.size() + 1);
+    Stmt s = handler_stmt(pl);
+    std::vector<Stmt> add{s};
+    if (s.kind == StmtKind::Api && *chance(1, 2)) add = api_pair(pl);
+    b.insert(b.begin() + static_cast<long>(at), add.begin(), add.end());
   }
 }
 
@@ -261,7 +225,7 @@ inline void kind(Kind& k, const ProgramFacts& facts, const Shape& shape) {
   for (Handler& h : k.handlers) {
     Place pl = handlers;
     for (const Param& p : h.params) pl.exprs.vars.push_back(Var{p.name, p.type});
-    insert_some(h.body, pr.max_v2_stmts, [&] { return handler_stmt(pl); });
+    insert_handler_stmts(h.body, pr.max_v2_stmts, pl);
     if (*chance(pr.w_reply_first, 1)) h.body.insert(h.body.begin(), reply(pl));  // callers get answers
   }
   if (*chance(pr.w_exit_handler, 1)) k.handlers.push_back(system_handler("exit", handlers));
@@ -318,7 +282,7 @@ inline Shape shape_of(const Program& p) {
   std::vector<const ProcessDecl*> procs;
   collect_processes(p.system, procs);
   for (const ProcessDecl* d : procs) {
-    out.declared.push_back(d->name);
+    if (d->name != kServer) out.declared.push_back(d->name);  // only calls name the server
     for (const Kind& k : p.kinds)
       if (k.name == d->kind && !k.handlers.empty()) {
         Callee c{d->name, k.name, {}};
@@ -327,6 +291,7 @@ inline Shape shape_of(const Program& p) {
           for (const Param& prm : h.params) sig.types.push_back(prm.type);
           c.handles.push_back(std::move(sig));
         }
+        if (d->name == kServer) out.server = c;
         out.callees.push_back(std::move(c));
       }
   }
@@ -340,10 +305,18 @@ inline void program(Program& p, const ProgramFacts& facts) {
   p.version = 2;
   for (Decl& d : p.system)
     if (auto* s = std::get_if<SupervisorDecl>(&d)) supervisor(*s, pr);
+  if (*chance(pr.w_server, 1)) {  // its kind last, its root after the others: ids stay as they were
+    p.kinds.push_back(server_header(pr));
+    p.system.push_back(server_supervisor(pr));
+  }
   std::vector<const SupervisorDecl*> sups;
   for (const Decl& d : p.system) all_supervisors(d, sups);
   Shape shape = shape_of(p);
   for (Kind& k : p.kinds) {
+    if (k.name == kServerKind) {
+      server_code(k, facts, shape);
+      continue;
+    }
     kind(k, facts, shape);
     for (Handler& h : k.handlers) significant_spawns(h.body, sups, pr);
   }

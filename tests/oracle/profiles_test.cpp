@@ -267,6 +267,15 @@ TEST(Generate, ProgramsOfASeedArePinnedPerGeneratorVersion) {
       {2, "dynamic-supervision", 0x61d68ccc82dd43bcULL},
       {2, "scale", 0xfb616e93e17f5328ULL},
       {2, "v2", 0x57cb90291555edfdULL},  // version 2 programs (v2.hpp)
+      // Version 3: v2 programs get a server their calls reach (v2_server.hpp); the
+      // other profiles give what they gave at version 2.
+      {3, "default", 0x30460e5697a44beeULL},
+      {3, "supervision", 0xfe42506e1aadda1eULL},
+      {3, "spawn-heavy", 0x13f22aeb3273c177ULL},
+      {3, "arith", 0xb6612060b30b0496ULL},
+      {3, "dynamic-supervision", 0x61d68ccc82dd43bcULL},
+      {3, "scale", 0xfb616e93e17f5328ULL},
+      {3, "v2", 0x2d24a9bd99c0ba46ULL},
   };
   for (const std::string& n : gen::profile_names()) {
     uint64_t h = profile_fingerprint(n);
@@ -289,15 +298,17 @@ TEST(Generate, ProgramsOfASeedArePinnedPerGeneratorVersion) {
 // ============================================================================
 
 // kPrograms programs of a profile (seeds 1..kPrograms; a scale profile's are a
-// hundred times larger, so kScalePrograms of them), kRuns runs each (or the
-// profile's max_runs). To measure a profile over more programs (nothing is
+// hundred times larger, so kScalePrograms of them; a version 2 profile has twice
+// the categories, several of them a few per hundred programs (a call that ends in a
+// deadlock, a callee that stops with normal), so kV2Programs), kRuns runs each (or
+// the profile's max_runs). To measure a profile over more programs (nothing is
 // asserted then but the output):
 //   CONCORD_COVERAGE_PROGRAMS=5000 build/tests/oracle_profiles_test --gtest_filter='*Reaches*'
-constexpr int kPrograms = 300, kScalePrograms = 12, kRuns = 3;
+constexpr int kPrograms = 300, kScalePrograms = 12, kV2Programs = 1000, kRuns = 3;
 
 int programs_to_measure(const gen::Profile& prof) {
   const char* n = std::getenv("CONCORD_COVERAGE_PROGRAMS");
-  return n ? std::atoi(n) : prof.scale ? kScalePrograms : kPrograms;
+  return n ? std::atoi(n) : prof.scale ? kScalePrograms : prof.version >= 2 ? kV2Programs : kPrograms;
 }
 
 Coverage coverage_of(const gen::Profile& prof, int programs, uint64_t& runs) {

@@ -266,9 +266,11 @@ turn_wait(Pid, Mon, St) ->
         {done, Pid, Status, Out} -> {Status, Out, St};
         {'DOWN', Mon, process, _, Why} when is_map_key(Pid, St#st.apis) ->
             %% Its own API request ended it (SPEC §16.6 [R50/self_*]): its exit now,
-            %% the request's answer to come.
+            %% the request's answer to come. A child supervisor that the same
+            %% termination ended before it (started after it, so terminated first,
+            %% SPEC §7.5) exited first: those whose 'DOWN' came before this one.
             St1 = case St#st.pids of
-                      #{Pid := Id} -> exited(Id, Why, St);
+                      #{Pid := Id} -> exited(Id, Why, note_downed_supervisors(St));
                       _ -> St
                   end,
             turn_wait(Pid, Mon, St1);
@@ -674,10 +676,13 @@ handle({'DOWN', Ref, process, Pid, Reason}, St = #st{watch = Watch}) when is_map
     %% [R50]). Any other death has been journaled already.
     %% Only a supervisor's reaction kills so; elsewhere the death is the one the
     %% conductor waits for with its own monitor.
+    %% A child supervisor the same termination ended before it (started later,
+    %% SPEC §7.5) exited first: those whose 'DOWN' came before this one, also when
+    %% the killed worker was blocked in its own API request (SPEC §16.6, §20).
     {Id, Watch1} = maps:take(Ref, Watch),
     St1 = St#st{watch = Watch1},
     case maps:get(Id, St1#st.procs) of
-        #proc{pid = Pid} when St1#st.running =/= none -> exited(Id, Reason, St1);
+        #proc{pid = Pid} when St1#st.running =/= none -> exited(Id, Reason, note_downed_supervisors(St1));
         _ -> St1
     end;
 handle({'DOWN', Ref, process, _, Reason}, St = #st{downs = Downs, down_seq = N}) ->
@@ -793,7 +798,9 @@ request({own_signal, Kind, Name, Reason}, Pid, St) ->
     St1 = journal({signal, St#st.turn, Kind, Name, Me, Reason, message}, St),
     {ok, send(Name, Me, tag_of(Kind), [Name, Reason], St1)};
 request({exit, Reason}, Pid, St) ->  % terminated by its supervisor (SPEC §7.5)
-    {ok, exited(maps:get(Pid, St#st.pids), Reason, St)};
+    %% A child supervisor the same termination ended first (started later, SPEC
+    %% §7.5) exited first: those whose 'DOWN' came before this report.
+    {ok, exited(maps:get(Pid, St#st.pids), Reason, note_downed_supervisors(St))};
 %% SPEC §19.1: a start that failed (R) or was ignored (normal). Not an exit its
 %% supervisor handles; during a reaction a failed start is a restart that failed,
 %% whose retry's decision (§19.3) goes right after it.
