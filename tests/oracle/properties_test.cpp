@@ -22,6 +22,7 @@
 #include "generators/settings.hpp"
 #include "generators/statements.hpp"
 #include "generators/supervision.hpp"
+#include "generators/v2_server.hpp"
 #include "oracle/check.hpp"
 #include "oracle/error.hpp"
 #include "oracle/interpreter.hpp"
@@ -163,10 +164,15 @@ RC_GTEST_PROP(GenPrograms, StayWithinTheirBounds, ()) {
   const gen::Profile& prof = gen::profile_named(*rc::gen::elementOf(gen::profile_names()));
   RC_TAG(prof.name);
   Program p = *gen::program(prof);
-  RC_ASSERT(p.kinds.size() >= 1u);
-  RC_ASSERT(p.kinds.size() <= static_cast<size_t>(prof.max_kinds));
+  // Version 2's server (generators/v2_server.hpp) is one kind and one root (its
+  // supervisor) beyond the profile's bounds, and at most one of each.
+  size_t servers = static_cast<size_t>(
+      std::count_if(p.kinds.begin(), p.kinds.end(), [](const Kind& k) { return k.name == gen::v2::kServerKind; }));
+  RC_ASSERT(servers <= (prof.version >= 2 ? 1u : 0u));
+  RC_ASSERT(p.kinds.size() >= 1u + servers);
+  RC_ASSERT(p.kinds.size() <= static_cast<size_t>(prof.max_kinds) + servers);
   RC_ASSERT(!p.system.empty());
-  RC_ASSERT(p.system.size() <= static_cast<size_t>(prof.max_roots));
+  RC_ASSERT(p.system.size() <= static_cast<size_t>(prof.max_roots) + servers);
   RC_ASSERT(!p.given.empty());
   RC_ASSERT(p.given.size() <= static_cast<size_t>(prof.max_given));
   // Version 2 (generators/v2.hpp) adds to each kind a reason field and exit and down
