@@ -23,38 +23,11 @@
 #include "targets/common/unsupported.hpp"
 #include "targets/erlang/emitter/emit_erlang.hpp"
 #include "tests/targets/erlang_backend.hpp"
+#include "tests/targets/v2_programs.hpp"
 
 using namespace concord;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// Every raw string literal R"(concord 2; ...)" of an oracle test file.
-std::vector<std::string> version_2_programs(const std::string& file) {
-  std::string src = slurp(std::string(CONCORD_SOURCE_DIR) + "/tests/oracle/" + file);
-  std::vector<std::string> out;
-  const std::string open = "R\"(concord 2;";
-  for (size_t at = src.find(open); at != std::string::npos; at = src.find(open, at)) {
-    size_t from = at + 3, end = src.find(")\"", from);
-    if (end == std::string::npos) break;
-    out.push_back(src.substr(from, end - from));
-    at = end;
-  }
-  return out;
-}
-
-std::string oracle_line(const Program& p, const RunSettings& r) {
-  std::string line = result_line(run(p, r));
-  line.pop_back();
-  return line;
-}
 
 bool supported(const Program& p) {
   try {
