@@ -311,9 +311,33 @@ own_exit(Id, Reason, St) ->
         none -> St1;
         _ ->
             case element(Sup + 1, St1#st.sups) of
-                S = #sup{alive = true, pending = Ps} ->
+                S = #sup{alive = true, pending = Ps, pid = SPid} ->
+                    queued(Sup, SPid, Pid, St1),
                     St1#st{sups = setelement(Sup + 1, St1#st.sups, S#sup{pending = Ps ++ [{Name, Pid}]})};
                 _ -> St1
+            end
+    end.
+
+%% A held supervisor's pending exits must wait in its mailbox in the order SPEC
+%% §17.1 gives them. A process sends its exit signals while it finishes dying,
+%% possibly after the conductor has learnt of its death; an exit it then causes
+%% (its exit signal kills x, whose link kills a sibling) could reach the
+%% supervisor first. So nothing goes on until its 'EXIT' is there. A supervisor
+%% that runs (handling, or resumed for an API request or a spawn) takes it itself.
+queued(Sup, SPid, Pid, #st{running = Running, resumed = Resumed}) ->
+    case Running =:= Sup orelse lists:member(SPid, Resumed) of
+        true -> ok;
+        false -> queued(SPid, Pid, 5000)
+    end.
+
+queued(SPid, Pid, Waits) ->
+    case erlang:process_info(SPid, messages) of
+        undefined -> ok;  % it died meanwhile: its exit is noted elsewhere
+        {messages, Ms} ->
+            case lists:any(fun({'EXIT', P, _}) -> P =:= Pid; (_) -> false end, Ms) of
+                true -> ok;
+                false when Waits > 0 -> receive after 1 -> queued(SPid, Pid, Waits - 1) end;
+                false -> error({exit_never_queued, SPid, Pid})
             end
     end.
 
@@ -623,9 +647,11 @@ sup_exit_pending(Idx, Parent, Name, Pid, St = #st{sups = Sups, running = Running
     case Parent of
         _ when Running =/= Idx; Parent =:= none -> St#st{sups = Sups1};
         _ ->
-            PS = #sup{alive = Alive, pending = Ps} = element(Parent + 1, Sups1),
+            PS = #sup{alive = Alive, pending = Ps, pid = PPid} = element(Parent + 1, Sups1),
             case Alive of
-                true -> St#st{sups = setelement(Parent + 1, Sups1, PS#sup{pending = Ps ++ [{Name, Pid}]})};
+                true ->
+                    queued(Parent, PPid, Pid, St),
+                    St#st{sups = setelement(Parent + 1, Sups1, PS#sup{pending = Ps ++ [{Name, Pid}]})};
                 false -> St#st{sups = Sups1}
             end
     end.
