@@ -21,12 +21,15 @@
 //                thousands of turns, 32-character names, spawned names of many
 //                digits. The default profile mixes them in: about one program in
 //                scale_one_in is a scale program (chosen by the program's seed).
-//   v2           version 2 programs (SPEC §14-§23): links, monitors, exit signals,
-//                calls, failing starts, the supervisor API, significant children.
-//                Only the oracle and the c target implement version 2 so far: the
-//                other targets answer UNSUPPORTED, a divergence on every program, so
-//                `concord fuzz --profile v2` compares the c target alone unless
-//                --target names others (TargetEntry::version, targets/targets.hpp).
+//   v2           version 2 programs (SPEC §14-§24): links, monitors, exit signals,
+//                calls, failing starts, the supervisor API, significant children,
+//                all of them in balance. Every target implements version 2.
+//   links        version 2's links, monitors, exit signals and trap_exit (issue 15),
+//                many per process, without calls, failing starts, the API or
+//                significant children.
+//   calls        version 2's calls, failing and ignored starts, the supervisor API,
+//                significant children and auto_shutdown (issue 16), with a few links
+//                and exit signals (what ends a callee or a child).
 #pragma once
 
 #include <cstdint>
@@ -113,8 +116,7 @@ struct Profile {
   int w_intensity_zero = 1, w_intensity_positive = 3;
 
   // --- version 2 (v2.hpp; SPEC §14-§23) ---------------------------------------------
-  // 1: version 1 programs only (every target runs them); 2: the version 1 program,
-  // then what version 2 adds (the oracle and the c target implement it so far).
+  // 1: version 1 programs only; 2: the version 1 program, then what version 2 adds.
   int version = 1;
   int max_v2_stmts = 3;       // version 2 statements inserted per handler body: 0..max
   int max_v2_init_stmts = 2;  // link, monitor, trap_exit inserted per init body: 0..max
@@ -408,6 +410,61 @@ inline std::vector<Profile> make_profiles() {
                 "events:api:restart_child:ignored",
                 "events:api:restart_child:failed"};
   out.push_back(v);
+
+  // Issue 15: what spreads a death. More of it per process, and none of what
+  // issue 16 adds.
+  Profile l = v;
+  l.name = "links";
+  l.intent = "version 2's links, monitors, exit signals and trap_exit, without calls or the supervisor API";
+  l.max_v2_stmts = 4, l.max_v2_init_stmts = 3;
+  l.w_link = 5, l.w_unlink = 1, l.w_monitor = 4, l.w_demonitor = 1, l.w_trap_exit = 1, l.w_exit_signal = 3,
+  l.w_exit_kill = 2;
+  l.w_call = 0, l.w_reply = 0, l.w_api = 0, l.w_stop_reason = 2;
+  l.w_start_fails = 0, l.w_start_ignored = 0;
+  l.w_reply_first = 0, l.w_exit_handler = 3, l.w_down_handler = 2, l.w_reason_field = 1;
+  l.w_auto_shutdown = 0, l.w_significant = 0;
+  l.w_server = 0;
+  // What only calls, starts that fail, the API and significant children make.
+  l.may_miss.insert(l.may_miss.end(), {"constructs:stmt:call",
+                                       "constructs:stmt:reply",
+                                       "constructs:stmt:api",
+                                       "constructs:stmt:ignore",
+                                       "constructs:init:fail",
+                                       "constructs:init:stop",
+                                       "constructs:init:ignore",
+                                       "constructs:call:*",
+                                       "constructs:api:*",
+                                       "constructs:spawn:significant",
+                                       "constructs:child:significant",
+                                       "constructs:auto_shutdown:any_significant",
+                                       "constructs:auto_shutdown:all_significant",
+                                       "events:call",
+                                       "events:resume",
+                                       "events:api*",
+                                       "events:signal:call:*",
+                                       "events:start:exited_normal",
+                                       "failures:NORMAL",
+                                       "failures:SHUTDOWN",
+                                       "failures:KILLED",
+                                       "failures:CALLING_SELF",
+                                       "failures:BAD_REPLY",
+                                       "decisions:auto_shutdown",
+                                       "outcomes:deadlock"});
+  out.push_back(l);
+
+  // Issue 16: calls, starts that fail, the API, significant children. Links and
+  // exit signals stay, fewer: they are what ends a callee or a child midway.
+  Profile c = v;
+  c.name = "calls";
+  c.intent =
+      "version 2's calls, failing and ignored starts, the supervisor API, significant children and auto_shutdown";
+  c.w_link = 1, c.w_unlink = 1, c.w_monitor = 1, c.w_demonitor = 1, c.w_trap_exit = 1, c.w_exit_signal = 1,
+  c.w_exit_kill = 1;
+  c.w_call = 6, c.w_reply = 2, c.w_api = 5, c.w_stop_reason = 2;
+  c.w_start_ok = 12, c.w_start_fails = 2, c.w_start_ignored = 1;
+  c.w_auto_shutdown = 2, c.w_significant = 3;
+  c.w_server = 6, c.w_call_server = 4;
+  out.push_back(c);
 
   return out;
 }

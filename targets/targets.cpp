@@ -38,7 +38,7 @@ const std::vector<TargetEntry>& target_list() {
        serve_elixir,
        elixir_deviations(),
        false,
-       {"dynamic-supervision", "v2"},
+       {"dynamic-supervision", "v2", "links", "calls"},
        2},
   };
   return all;

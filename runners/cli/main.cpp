@@ -59,8 +59,8 @@ usage:
       free. Every input is checked before anything is written.
   concord gen --seed S [--profile P] [--runs K] [--json]
       Print the program a campaign generates from program seed S with profile P
-      (default, supervision, spawn-heavy, arith, dynamic-supervision; default:
-      default), in text syntax
+      (default, supervision, spawn-heavy, arith, dynamic-supervision, scale, v2,
+      links, calls; default: default), in text syntax
       (or JSON), and with --runs the first K run settings it derives from S.
   concord fuzz [--cases N | --time D] [--seed S] [--jobs J] [--seeds-per-program K]
                [--profile P] [--target NAME|all] [--backend NAME=COMMAND]...
@@ -69,8 +69,8 @@ usage:
       A campaign: case i's program is generated from the campaign seed S (random
       and printed when not given) and i, and runs on K seeds (default 8) on the
       oracle and every target (default: every target but elixir, which only
-      --target all, --target elixir, --profile dynamic-supervision and --profile
-      v2 run); J
+      --target all, --target elixir and the profiles dynamic-supervision, v2,
+      links and calls run); J
       workers (default: cores) each own a backend per target. A divergence from
       the oracle is rerun (one that does not repeat is reported as flaky); one
       that a target's declared deviations explain is a known deviation (counted,

@@ -59,7 +59,7 @@ uint64_t fnv1a(uint64_t h, const std::string& s) {
 
 TEST(Profiles, HaveTheirNamesDefaultFirst) {
   EXPECT_EQ(gen::profile_names(), (std::vector<std::string>{"default", "supervision", "spawn-heavy", "arith",
-                                                            "dynamic-supervision", "scale", "v2"}));
+                                                            "dynamic-supervision", "scale", "v2", "links", "calls"}));
   for (const std::string& n : gen::profile_names()) EXPECT_EQ(gen::profile_named(n).name, n);
   EXPECT_EQ(&gen::profile_named("default"), &gen::default_profile());
 }
@@ -276,6 +276,8 @@ TEST(Generate, ProgramsOfASeedArePinnedPerGeneratorVersion) {
       {3, "dynamic-supervision", 0x61d68ccc82dd43bcULL},
       {3, "scale", 0xfb616e93e17f5328ULL},
       {3, "v2", 0x2d24a9bd99c0ba46ULL},
+      {3, "links", 0x775073a30146f72bULL},  // new profiles of version 2 (issues 15, 16)
+      {3, "calls", 0x58e49a9b5a2c535eULL},
   };
   for (const std::string& n : gen::profile_names()) {
     uint64_t h = profile_fingerprint(n);
