@@ -26,6 +26,13 @@
 -else.
 -define(SENT(Reason, Out), Out).
 -endif.
+-ifdef('FAULT_TRAPPED_LINK_KILLS').
+%% Planted fault: the program's trap flag is consulted for exit/2's signals only; a
+%% link's signal is replayed as if the worker did not trap (it dies, or ignores normal).
+-define(TRAPS(Kind), Kind =:= exit andalso get('$concord_trap')).
+-else.
+-define(TRAPS(Kind), get('$concord_trap')).
+-endif.
 
 -record(w, {
     mod,              % the emitted module
@@ -469,6 +476,17 @@ wait_api(C, Ref) ->
     end.
 
 %% OTP's answers, as SPEC §20's words [R39-R43].
+-ifdef('FAULT_IGNORED_RESTART_ANSWERS_OK').
+%% Planted fault: no clause for ignore's {ok, undefined}; {ok, _} takes it, so a
+%% restart whose start returned ignore answers ok.
+api_result(_, ok) -> ok;
+api_result(restart_child, {ok, _}) -> ok;
+api_result(restart_child, {ok, _, _}) -> ok;
+api_result(_, {error, not_found}) -> not_found;
+api_result(_, {error, running}) -> running;
+api_result(_, {error, restarting}) -> restarting;  % never in concord: INTERNAL below [R43]
+api_result(restart_child, {error, _}) -> failed.
+-else.
 api_result(_, ok) -> ok;
 api_result(restart_child, {ok, undefined}) -> ignored;
 api_result(restart_child, {ok, _}) -> ok;
@@ -477,6 +495,7 @@ api_result(_, {error, not_found}) -> not_found;
 api_result(_, {error, running}) -> running;
 api_result(_, {error, restarting}) -> restarting;  % never in concord: INTERNAL below [R43]
 api_result(restart_child, {error, _}) -> failed.
+-endif.
 
 api_number(ok) -> 0;
 api_number(not_found) -> 1;
@@ -560,7 +579,7 @@ apply_signal(call, _From, C) ->
 apply_signal(Kind, From, C) ->
     Signal = take_held(Kind, From),
     Reason = element(tuple_size(Signal), Signal),
-    Result = case Kind =:= down orelse get('$concord_trap') of
+    Result = case Kind =:= down orelse ?TRAPS(Kind) of
                  true ->
                      Kind =:= down andalso forget_monitor(From, element(2, Signal)),
                      {message, Reason};

@@ -8,6 +8,10 @@
 'use strict';
 
 const { CALL } = require('./journal.js');
+const FAULT = require('./fault.js');
+// A planted fault (targets/FAULTS.md): a reply leaves the call's monitor in place (OTP's
+// gen:do_call/4 demonitors with flush), so the callee's later exit fails the caller.
+const MONITOR_OUTLIVES_REPLY = FAULT === 'FAULT_CALL_MONITOR_OUTLIVES_REPLY';
 
 const CALL_SIGNAL = 3, EFFECT_EXIT = 0;  // links.js's signal kind and effect numbers
 
@@ -57,7 +61,7 @@ class Calls {
     wait.replied = true;
     wait.value = value;
     wait.type = type;
-    this.w.links.removeMonitor(wait.monitor);
+    if (!MONITOR_OUTLIVES_REPLY) this.w.links.removeMonitor(wait.monitor);
     this.w.markReady(caller);
   }
 
