@@ -8,10 +8,6 @@
 'use strict';
 
 const { CALL } = require('./journal.js');
-const FAULT = require('./fault.js');
-// A planted fault (targets/FAULTS.md): a reply leaves the call's monitor in place (OTP's
-// gen:do_call/4 demonitors with flush), so the callee's later exit fails the caller.
-const MONITOR_OUTLIVES_REPLY = FAULT === 'FAULT_CALL_MONITOR_OUTLIVES_REPLY';
 
 const CALL_SIGNAL = 3, EFFECT_EXIT = 0;  // links.js's signal kind and effect numbers
 
@@ -61,7 +57,7 @@ class Calls {
     wait.replied = true;
     wait.value = value;
     wait.type = type;
-    if (!MONITOR_OUTLIVES_REPLY) this.w.links.removeMonitor(wait.monitor);
+    this.w.links.removeMonitor(wait.monitor);
     this.w.markReady(caller);
   }
 
