@@ -947,7 +947,7 @@ apply_signal({Kind, From, FromPid, To, ToPid, Reason}, St) ->
                 {{failed, Why}, St1} ->  % a waiting caller whose callee exited (SPEC §18.2)
                     erlang:demonitor(Mon, [flush]),
                     St2 = journal({signal, St1#st.turn, call, From, ToName, Why, exit}, St1),
-                    own_exit(To, {fail, concord_worker:code(Why)}, St2);
+                    own_exit(To, concord_worker:call_failure(Why), St2);
                 {{Effect, Why}, St1} ->
                     erlang:demonitor(Mon, [flush]),
                     St2 = journal({signal, St1#st.turn, Kind, From, ToName, Why, Effect}, St1),

@@ -19,12 +19,26 @@
 -export([supervisor_started/2, supervisor_started/3, send/3, spawn/5, sync/2]).
 %% Version 2 (SPEC §16.2): links, monitors, exit signals, trapping exits.
 -export([trap_exit/1, link/1, unlink/1, monitor/1, demonitor/1, exit_signal/2]).
--export([sup_hook/3, otp_children/1, call/5, reply/1, code/1, api/3, api/4]).
+-export([sup_hook/3, otp_children/1, call/5, reply/1, code/1, call_failure/1, api/3, api/4]).
 
 -ifdef('FAULT_SENDS_LOST_ON_FAIL').
 -define(SENT(Reason, Out), case Reason of normal -> Out; _ -> [] end).  % planted fault: a failure loses its sends
 -else.
 -define(SENT(Reason, Out), Out).
+-endif.
+-ifdef('FAULT_FAILED_CALL_EXITS_WITH_REASON').
+%% Planted fault: a caller whose callee exits before replying exits with the 'DOWN'
+%% reason R itself, not as gen_server:call's exit (failing with code(R)).
+-define(CALL_FAILURE(R), R).
+-else.
+-define(CALL_FAILURE(R), {fail, code(R)}).
+-endif.
+-ifdef('FAULT_TRAPPED_LINK_KILLS').
+%% Planted fault: the program's trap flag is consulted for exit/2's signals only; a
+%% link's signal is replayed as if the worker did not trap (it dies, or ignores normal).
+-define(TRAPS(Kind), Kind =:= exit andalso get('$concord_trap')).
+-else.
+-define(TRAPS(Kind), get('$concord_trap')).
 -endif.
 
 -record(w, {
@@ -489,6 +503,9 @@ has_type(int, V) -> is_integer(V);
 has_type(addr, V) -> is_binary(V);
 has_type(reason, V) -> is_atom(V) orelse is_tuple(V).
 
+%% How a caller whose callee exited with R before replying exits (SPEC §18.2).
+call_failure(R) -> ?CALL_FAILURE(R).
+
 %% code(R) (SPEC §15).
 code(normal) -> <<"NORMAL">>;
 code(shutdown) -> <<"SHUTDOWN">>;
@@ -556,11 +573,11 @@ apply_signal(call, _From, C) ->
     CallId = get('$concord_waiting'),
     receive {'$concord_call_result', CallId, {exit, R}} -> ok end,
     C ! {signal_done, self(), {failed, R}},
-    throw({concord_call_failed, {fail, code(R)}});
+    throw({concord_call_failed, call_failure(R)});
 apply_signal(Kind, From, C) ->
     Signal = take_held(Kind, From),
     Reason = element(tuple_size(Signal), Signal),
-    Result = case Kind =:= down orelse get('$concord_trap') of
+    Result = case Kind =:= down orelse ?TRAPS(Kind) of
                  true ->
                      Kind =:= down andalso forget_monitor(From, element(2, Signal)),
                      {message, Reason};

@@ -15,6 +15,10 @@
 'use strict';
 
 const { grew } = require('./memory.js');
+const FAULT = require('./fault.js');
+// A planted fault (targets/FAULTS.md): an exit forgets the link on its own side only,
+// so the processes linked to it still hold it, and its restart (the same Proc) with it.
+const RESTART_KEEPS_LINKS = FAULT === 'FAULT_RESTARTED_KEEPS_LINKS';
 
 const LINK = 0, EXIT = 1, DOWN = 2, CALL = 3;  // signal kinds, as result.js names them
 const EFFECT_EXIT = 0, EFFECT_MESSAGE = 1, EFFECT_IGNORE = 2;
@@ -160,7 +164,7 @@ class Links {
       const linked = [...p.links].sort((a, b) => a.id - b.id);  // ascending id [R22]
       p.links = null;
       for (const y of linked) {
-        y.links.delete(p);
+        if (!RESTART_KEEPS_LINKS) y.links.delete(p);
         this.push(new Signal(LINK, p.name, y, reason));
       }
     }

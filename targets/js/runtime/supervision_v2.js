@@ -14,6 +14,10 @@
 const { Supervision, Sup } = require('./supervision.js');
 const { STARTED, FAILED, IGNORED, BY_SUPERVISOR } = require('./world.js');
 const { RESTART, KEEP, REMOVE, GIVE_UP, AUTO_SHUTDOWN } = require('./journal.js');
+const FAULT = require('./fault.js');
+// A planted fault (targets/FAULTS.md): restart_child does not ask whether the child
+// runs, so a running worker is started again in place (and answers ok).
+const RESTART_RUNNING = FAULT === 'FAULT_RESTART_CHILD_OF_RUNNING';
 
 const PERMANENT = 0, TRANSIENT = 1, TEMPORARY = 2;  // restart types, as emitted
 const ONE_FOR_ONE = 0, ONE_FOR_ALL = 1, REST_FOR_ONE = 2;  // strategies, as emitted
@@ -242,7 +246,8 @@ class SupervisionV2 extends Supervision {
         if (entry.restart === TEMPORARY) s.children.splice(s.children.indexOf(entry), 1);
         return OK;
       case RESTART_CHILD: {
-        if (entry.running) return RUNNING;
+        const unchecked = RESTART_RUNNING && !(entry.child instanceof Sup);  // the planted fault: workers
+        if (entry.running && !unchecked) return RUNNING;
         if (entry.restarting) return RESTARTING;
         const how = this.startChild(s, entry);  // in place, not counted, not retried [R39, R41]
         return how === STARTED ? OK : how === IGNORED ? IGNORED_RESULT : FAILED_RESULT;
