@@ -20,7 +20,7 @@ struct Fault {
   std::string failure;       // "": it gives a wrong result; else the failure or error it causes, as a
                              // divergence's kind names it: "crash:SIGSEGV", "hang", "error/INTERNAL"
   std::string profile = "";  // the generator profile whose programs reach it ("": the default);
-                             // "v2" for a fault in a target's version 2 code (SPEC §14-§23)
+                             // "links" or "calls" for a fault in a target's version 2 code (SPEC §14-§24)
   bool measurement = false;  // planted only for `concord buckets` (issue 17: faults the attribution was
                              // not tuned to); `concord mutants` leaves it out unless --only names it
 };

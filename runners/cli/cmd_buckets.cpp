@@ -123,7 +123,7 @@ int cmd_buckets(int argc, char** argv) {
       cfg.seed = seed;
       cfg.seconds = seconds;
       cfg.jobs = jobs;
-      if (!f->profile.empty()) cfg.profile = f->profile;  // a version 2 fault: only v2 programs reach it
+      if (!f->profile.empty()) cfg.profile = f->profile;  // a version 2 fault: only version 2 programs reach it
       cfg.targets = {spec};
       cfg.corpus_dir = dir + "/corpus";
       cfg.shrink_seconds = shrink_seconds;

@@ -90,7 +90,7 @@ int cmd_mutants(int argc, char** argv) {
     if (a.option("--profile"))
       cfg.profile = *a.option("--profile");
     else if (!f->profile.empty())
-      cfg.profile = f->profile;  // a version 2 fault: only v2 programs reach it
+      cfg.profile = f->profile;  // a version 2 fault: only version 2 programs reach it
     cfg.targets = {spec};
     cfg.corpus_dir = dir + "/corpus";
     cfg.stop_at_first = true;
