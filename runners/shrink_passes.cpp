@@ -216,6 +216,20 @@ bool drop_given(ShrinkState& s, size_t n) {
   return true;
 }
 
+// reseeded: a structural candidate (a root, a child, a given message or a kind
+// dropped) with every run's seed set to 0..kReseeds-1 in turn. The scheduler's
+// picks hang on the seed and the ready set: with a process fewer, the run that
+// showed the divergence delivers other messages first, and another seed may
+// deliver them as before. Without it a process the divergence does not need stays.
+constexpr size_t kReseeds = 8;
+
+template <PassFn Drop>
+bool reseeded(ShrinkState& s, size_t n) {
+  if (!Drop(s, n / kReseeds)) return false;
+  for (RunSettings& r : s.runs) r.seed = n % kReseeds;
+  return true;
+}
+
 // --- kinds and their parts ---------------------------------------------------
 
 // Removes the declared processes of kind `kind` at any depth; returns their names.
@@ -551,6 +565,11 @@ const std::vector<ShrinkPass>& shrink_passes() {
       {"hoist", hoist_child},
       {"given", drop_given},
       {"handlers", drop_handler},
+      // The same parts again, each with other seeds, for those the seed ties in.
+      {"roots-reseeded", reseeded<drop_root>},
+      {"kinds-reseeded", reseeded<drop_kind>},
+      {"children-reseeded", reseeded<drop_child>},
+      {"given-reseeded", reseeded<drop_given>},
       // Then code: bodies, halves, quarters ..., single statements, control structure.
       {"chunks", drop_chunk},
       {"statements", drop_stmt},

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -728,6 +729,68 @@ TEST(Shrink, AVersion2ProgramShrinksToTheLinkAlone) {
   EXPECT_EQ(handlers, 1u) << print_program(q);
   EXPECT_EQ(fields, 0u) << print_program(q);
   EXPECT_EQ(q.given.size(), 1u) << print_program(q);
+}
+
+// w fails BOOM on the given go(); x and y, of two kinds, are given poke(), which
+// they handle doing nothing. In a one-turn run the seed picks which of the three
+// ready processes is served; a seed that picks w, and no longer picks it once x or
+// y (with its message) is gone, ties both to the case: no pass but the reseeded
+// ones can drop them (not even a whole kind: each has its own).
+const char* kSeedTied = R"(
+kind W() { on go() { fail BOOM; } }
+kind A() { on poke() {} }
+kind B() { on poke() {} }
+process w = W();
+process x = A();
+process y = B();
+given go() to @w;
+given poke() to @x;
+given poke() to @y;
+)";
+
+TEST(ShrinkPasses, ReseededPassesTryEachSeedWithEachDroppedPart) {
+  ShrinkState s{parsed(kSeedTied), {RunSettings{12345, 1, 1}}};
+  std::vector<ShrinkState> plain = candidates("roots", s), tried = candidates("roots-reseeded", s);
+  ASSERT_EQ(plain.size(), 3u);
+  ASSERT_EQ(tried.size(), 3u * 8);
+  for (size_t k = 0; k < tried.size(); k++) {
+    EXPECT_EQ(print_program(tried[k].program), print_program(plain[k / 8].program)) << k;
+    EXPECT_EQ(tried[k].runs.at(0).seed, k % 8) << k;
+    EXPECT_EQ(tried[k].runs.at(0).turns, 1) << k;
+  }
+  EXPECT_EQ(candidates("given-reseeded", s).size(), 3u * 8);
+  EXPECT_EQ(candidates("children-reseeded", s).size(), 0u);
+}
+
+TEST(Shrink, ProcessesTheSeedTiesInAreDroppedWithAnotherSeed) {
+  // "w fails within one turn" (the only turn: w was served).
+  auto w_fails = [](const ShrinkCase& c) { return has_failure(oracle_result(c), "BOOM"); };
+  auto without = [](const char* name) {
+    Program p = parsed(kSeedTied);
+    std::erase_if(p.system, [&](const Decl& d) { return std::get<ProcessDecl>(d).name == name; });
+    std::erase_if(p.given, [&](const Given& g) { return g.to == name; });
+    return program_to_json(p);
+  };
+  // A seed that serves w among three but neither among w and x nor w and y, and
+  // seed 0 (the seed pass's) neither: only the reseeded passes let x and y go.
+  auto serves_w_without_x_or_y = [&](uint64_t seed) {
+    return w_fails(ShrinkCase{without("x"), {RunSettings{seed, 1, 10}}}) ||
+           w_fails(ShrinkCase{without("y"), {RunSettings{seed, 1, 10}}});
+  };
+  ASSERT_FALSE(serves_w_without_x_or_y(0)) << "seed 0 serves w among two: pick another program";
+  std::optional<uint64_t> tied;
+  for (uint64_t seed = 1; seed < 10000 && !tied; seed++)
+    if (w_fails(ShrinkCase{program_to_json(parsed(kSeedTied)), {RunSettings{seed, 1, 10}}}) &&
+        !serves_w_without_x_or_y(seed))
+      tied = seed;
+  ASSERT_TRUE(tied) << "no seed among 10,000 ties both busy processes in";
+  ShrinkResult r =
+      shrink(ShrinkCase{program_to_json(parsed(kSeedTied)), {RunSettings{*tied, 1, 10}}}, options(w_fails));
+  Program q = program_from_json(r.shrunk.program);
+  EXPECT_TRUE(w_fails(r.shrunk));
+  EXPECT_EQ(r.stats.processes_after, 1u) << print_program(q);
+  ASSERT_EQ(q.system.size(), 1u) << print_program(q);
+  EXPECT_EQ(std::get<ProcessDecl>(q.system[0]).name, "w");
 }
 
 TEST(Shrink, AStartThatIsNotInterestingOrNotValidIsRefused) {
