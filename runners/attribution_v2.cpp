@@ -183,6 +183,27 @@ std::optional<std::string> version2_event_rule(const ojson& prog, const ojson& o
   return std::nullopt;
 }
 
+// The children whose entries differ between two results' supervisors: listed on
+// one side only, or running on one side only ("supervisor/child").
+std::set<std::string> differing_children(const ojson& a, const ojson& b) {
+  auto entries = [](const ojson& sups) {
+    std::set<std::pair<std::string, std::string>> out;  // {"sup/child", running}
+    if (!sups.is_array()) return out;
+    for (const ojson& s : sups)
+      if (s.is_object() && s.contains("children") && s["children"].is_array())
+        for (const ojson& c : s["children"])
+          out.insert({str(s, "name") + "/" + str(c, "name"), c.is_object() ? c.value("running", ojson()).dump() : ""});
+    return out;
+  };
+  std::set<std::pair<std::string, std::string>> x = entries(a), y = entries(b);
+  std::set<std::string> out;
+  for (const auto& e : x)
+    if (!y.count(e)) out.insert(e.first);
+  for (const auto& e : y)
+    if (!x.count(e)) out.insert(e.first);
+  return out;
+}
+
 std::optional<std::pair<std::string, std::string>> version2_field_rule(const ojson& oracle, const ojson& got) {
   const ojson& journal = oracle["journal"];
   if (oracle["outcome"] != got.value("outcome", ojson()) &&
@@ -191,10 +212,16 @@ std::optional<std::pair<std::string, std::string>> version2_field_rule(const ojs
   if (oracle["failures"] != got.value("failures", ojson()))
     return std::pair{std::string("§22 failures"), std::string("failures")};
   if (oracle["supervisors"] != got.value("supervisors", ojson())) {
-    // A child list that an API request left otherwise: the request's rule.
-    std::string last;
+    // A child list that an API request left otherwise: the rule of the last request
+    // about a child whose entry differs, else of the last request.
+    std::set<std::string> differ = differing_children(oracle["supervisors"], got.value("supervisors", ojson()));
+    std::string last, last_about;
     for (const ojson& e : journal)
-      if (str(e, "ev") == "api") last = str(e, "op");
+      if (str(e, "ev") == "api") {
+        last = str(e, "op");
+        if (differ.count(str(e, "supervisor") + "/" + str(e, "child"))) last_about = last;
+      }
+    if (!last_about.empty()) return std::pair{"§20 " + last_about, std::string("supervisors")};
     if (!last.empty()) return std::pair{"§20 " + last, std::string("supervisors")};
   }
   return std::nullopt;

@@ -121,6 +121,36 @@ TEST(AttributionV2, ANameReusedAfterAFailedStartIsTheSpawnOfSection19) {
 
 Program source(const std::string& text) { return program_from_source(text, "v2.conc"); }
 
+// §20: of several requests, the one about the child whose entry differs, even when
+// a request about another child came after it (the shrunk case of
+// terminate_child_keeps_temporary kept a later delete_child only to keep its bucket).
+TEST(AttributionV2, AChildListIsTheRuleOfTheRequestAboutTheDifferingChild) {
+  Program p = source(R"(concord 2;
+kind K() {
+    on go() {
+        terminate_child(sup, @w);
+        delete_child(sup, @v);
+        restart_child(other, @u);
+    }
+}
+process a = K();
+supervisor sup one_for_one intensity 1 {
+    temporary process w = K();
+    permanent process v = K();
+}
+supervisor other one_for_one intensity 1 {
+    permanent process u = K();
+}
+given go() to @a;
+)");
+  ojson got = expect(p);
+  ASSERT_EQ(got["supervisors"][0]["name"], "sup");
+  got["supervisors"][0]["children"].push_back({{"name", "w"}, {"running", false}});
+  Attribution a = attribute(p, expect(p), got);
+  EXPECT_EQ(a.rule, "§20 terminate_child");
+  EXPECT_EQ(a.detail, "supervisors");
+}
+
 // §18.1: calling oneself fails with CALLING_SELF.
 TEST(AttributionV2, CallingItselfIsSection18) {
   Program p = source("concord 2;\nkind A() { on go() { call go() to self; } }\nprocess a = A();\ngiven go() to @a;\n");
