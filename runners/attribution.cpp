@@ -3,6 +3,7 @@
 #include "attribution.hpp"
 
 #include "oracle/check.hpp"
+#include "runners/attribution_json.hpp"
 #include "runners/attribution_v2.hpp"
 #include "runners/divergence.hpp"
 
@@ -19,11 +20,10 @@ namespace {
 
 const ojson kNull;
 
-const ojson& at(const ojson& a, size_t i) { return a.is_array() && i < a.size() ? a[i] : kNull; }
-
-std::string str(const ojson& e, const char* key) {
-  return e.is_object() && e.contains(key) && e[key].is_string() ? e[key].get<std::string>() : "";
-}
+using attribution_json::at;
+using attribution_json::each_kind_statement;
+using attribution_json::each_program_statement;
+using attribution_json::str;
 
 // --- the operators that compute a value (§5), read from the program's JSON form ---
 
@@ -43,17 +43,6 @@ void variables_in(const ojson& expr, std::set<std::string>& vars) {
     if (expr.contains(k)) variables_in(expr[k], vars);
 }
 
-// Every statement of the program (handlers, init bodies, branches, repeat bodies).
-template <class F>
-void each_statement(const ojson& stmts, F&& f) {
-  if (!stmts.is_array()) return;
-  for (const ojson& s : stmts) {
-    f(s);
-    for (const char* k : {"then", "else", "body"})
-      if (s.contains(k)) each_statement(s[k], f);
-  }
-}
-
 // Every statement with the conditions of the `if`s around it.
 template <class F>
 void each_guarded_statement(const ojson& stmts, std::vector<const ojson*>& conds, F&& f) {
@@ -67,14 +56,6 @@ void each_guarded_statement(const ojson& stmts, std::vector<const ojson*>& conds
       conds.pop_back();
     }
     if (s.contains("body")) each_guarded_statement(s["body"], conds, f);
-  }
-}
-
-template <class F>
-void each_program_statement(const ojson& prog, F&& f) {
-  for (const ojson& k : prog.value("kinds", ojson::array())) {
-    each_statement(k.value("init", ojson::array()), f);
-    for (const ojson& h : k.value("handlers", ojson::array())) each_statement(h.value("body", ojson::array()), f);
   }
 }
 
@@ -429,8 +410,7 @@ int sends_of(const ojson& prog, const std::string& kind, const std::string& tag)
   for (const ojson& k : prog.value("kinds", ojson::array())) {
     if (str(k, "name") != kind) continue;
     auto count = [&](const ojson& st) { n += str(st, "do") == "send" && str(st, "tag") == tag; };
-    each_statement(k.value("init", ojson::array()), count);
-    for (const ojson& h : k.value("handlers", ojson::array())) each_statement(h.value("body", ojson::array()), count);
+    each_kind_statement(k, count);
   }
   return n;
 }
@@ -463,8 +443,7 @@ bool literal_send(const ojson& prog, const std::string& kind, const std::string&
       }
       found = true;
     };
-    each_statement(k.value("init", ojson::array()), look);
-    for (const ojson& h : k.value("handlers", ojson::array())) each_statement(h.value("body", ojson::array()), look);
+    each_kind_statement(k, look);
   }
   return found;
 }

@@ -4,18 +4,16 @@
 // attribution.hpp; what version 1 has too (messages, supervision) stays there.
 #include "attribution_v2.hpp"
 
+#include "runners/attribution_json.hpp"
+
 #include <set>
 
 namespace concord {
 namespace {
 
-const ojson kNone;
-
-const ojson& at(const ojson& a, size_t i) { return a.is_array() && i < a.size() ? a[i] : kNone; }
-
-std::string str(const ojson& e, const char* key) {
-  return e.is_object() && e.contains(key) && e[key].is_string() ? e[key].get<std::string>() : "";
-}
+using attribution_json::at;
+using attribution_json::each_program_statement;
+using attribution_json::str;
 
 // Whether `e` comes later in the same turn in `journal`, from event `i` on.
 bool later_in_turn(const ojson& journal, size_t i, const ojson& e) {
@@ -28,25 +26,6 @@ bool later_in_turn(const ojson& journal, size_t i, const ojson& e) {
 // Both sides have both events, in another order.
 bool reordered(const ojson& oj, const ojson& tj, size_t i) {
   return later_in_turn(oj, i, at(tj, i)) && later_in_turn(tj, i, at(oj, i));
-}
-
-// Every statement of the program with the kind whose body holds it.
-template <class F>
-void each_statement(const ojson& stmts, F&& f) {
-  if (!stmts.is_array()) return;
-  for (const ojson& s : stmts) {
-    f(s);
-    for (const char* k : {"then", "else", "body"})
-      if (s.contains(k)) each_statement(s[k], f);
-  }
-}
-
-template <class F>
-void each_program_statement(const ojson& prog, F&& f) {
-  for (const ojson& k : prog.value("kinds", ojson::array())) {
-    each_statement(k.value("init", ojson::array()), f);
-    for (const ojson& h : k.value("handlers", ojson::array())) each_statement(h.value("body", ojson::array()), f);
-  }
 }
 
 bool program_has(const ojson& prog, const std::set<std::string>& what) {

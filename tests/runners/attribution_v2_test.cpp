@@ -100,11 +100,16 @@ TEST(AttributionV2, AnAutoShutdownDecisionIsSection21) {
 }
 
 // §20: terminate_child removes a temporary child; the child list is the request's.
-TEST(AttributionV2, AChildListAnApiRequestLeftIsTheRequestsRule) {
-  Program p = fault_program("terminate_child_keeps_temporary");
+// The attribution of p's result with `w` kept in its first supervisor's child list,
+// not running, as terminate_child_keeps_temporary keeps it.
+Attribution with_w_kept(const Program& p) {
   ojson got = expect(p);
   got["supervisors"][0]["children"].push_back({{"name", "w"}, {"running", false}});
-  Attribution a = attribute(p, expect(p), got);
+  return attribute(p, expect(p), got);
+}
+
+TEST(AttributionV2, AChildListAnApiRequestLeftIsTheRequestsRule) {
+  Attribution a = with_w_kept(fault_program("terminate_child_keeps_temporary"));
   EXPECT_EQ(a.rule, "§20 terminate_child");
   EXPECT_EQ(a.detail, "supervisors");
 }
@@ -143,10 +148,8 @@ supervisor other one_for_one intensity 1 {
 }
 given go() to @a;
 )");
-  ojson got = expect(p);
-  ASSERT_EQ(got["supervisors"][0]["name"], "sup");
-  got["supervisors"][0]["children"].push_back({{"name", "w"}, {"running", false}});
-  Attribution a = attribute(p, expect(p), got);
+  ASSERT_EQ(expect(p)["supervisors"][0]["name"], "sup");
+  Attribution a = with_w_kept(p);
   EXPECT_EQ(a.rule, "§20 terminate_child");
   EXPECT_EQ(a.detail, "supervisors");
 }
