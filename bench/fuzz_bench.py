@@ -17,6 +17,15 @@ per target, and the divergences (every campaign runs the same cases: 0 everywher
 means every target gave the oracle's lines byte for byte). The load average before
 and after is printed: the machine may be shared, and programs/s is wall-clock.
 
+Then where a target's time goes: the first 100 programs of the profile (`concord gen
+--seed 0..99`), emitted, are loaded the way each target loads a program, one after
+another in one process, timed alone (erlang: concord_otp:load/1 and unload/1, that
+is parsing, compile:forms with the target's options and code loading; js: the host's
+loader.js load(), a fresh vm context, the prelude, V8's compile and the tables; c: tcc
+on the emitted file, a process per program as with CONCORD_CC=tcc, libtcc's
+in-memory compile being a little cheaper) beside each target's own time per program
+in its campaign above: the rest is running the 8 seeds and the protocol.
+
 usage: bench/fuzz_bench.py BUILD_DIR [CASES] [JOBS] [--baseline CONCORD]
        (defaults: 400 cases, all cores; --baseline: another concord binary, e.g. an
        install of main, whose default campaign runs first as the "before" row)
@@ -66,6 +75,60 @@ def campaign(concord, targets, env_extra=None):
     return s, cpu, shown
 
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+ERLANG_LOAD = r"""
+[Dir] = init:get_plain_arguments(),
+{ok, Files} = file:list_dir(Dir),
+Srcs = [begin {ok, B} = file:read_file(filename:join(Dir, F)), B end || F <- lists:sort(Files)],
+{ok, _, Warm} = concord_otp:load(hd(Srcs)), concord_otp:unload(Warm),  % the compiler's modules, loaded once
+{Us, _} = timer:tc(fun() -> [begin {ok, _, Ms} = concord_otp:load(S), concord_otp:unload(Ms) end || S <- Srcs] end),
+io:format("~p~n", [Us]), halt().
+"""
+
+JS_LOAD = r"""
+const fs = require('fs'), path = require('path');
+const { load } = require(process.argv[1]);
+const dir = process.argv[2];
+const srcs = fs.readdirSync(dir).sort().map((f) => fs.readFileSync(path.join(dir, f), 'utf8'));
+load(srcs[0]);  // once, untimed, as the persistent host has
+const t0 = process.hrtime.bigint();
+for (const s of srcs) load(s);
+console.log(Number(process.hrtime.bigint() - t0) / 1000);
+"""
+
+
+def compile_alone(concord, n=100):
+    """ms per program to load n programs of the profile the way each target does."""
+    tmp = tempfile.mkdtemp(prefix="concord_compile_bench_")
+    dirs = {t: os.path.join(tmp, t) for t in ("erlang", "js", "c")}
+    for d in dirs.values():
+        os.makedirs(d)
+    for i in range(n):
+        src = os.path.join(tmp, f"p{i:04d}.conc")
+        with open(src, "w") as f:
+            f.write(subprocess.run([concord, "gen", "--seed", str(i)], capture_output=True, text=True, check=True).stdout)
+        for t, ext in (("erlang", "erl"), ("js", "js"), ("c", "c")):
+            out = subprocess.run([concord, "emit-" + t, src], capture_output=True, text=True, check=True).stdout
+            with open(os.path.join(dirs[t], f"p{i:04d}.{ext}"), "w") as f:
+                f.write(out)
+    ms = {}
+    ebin = os.path.join(BUILD, "targets", "erlang", "ebin")
+    out = subprocess.run(["erl", "-noshell", "-pa", ebin, "-eval", ERLANG_LOAD, "-extra", dirs["erlang"]],
+                         capture_output=True, text=True, check=True).stdout
+    ms["erlang"] = float(out.split()[-1]) / 1000 / n
+    loader = os.path.join(ROOT, "targets", "js", "runtime", "loader.js")
+    out = subprocess.run(["node", "-e", JS_LOAD, loader, dirs["js"]], capture_output=True, text=True, check=True).stdout
+    ms["js"] = float(out.split()[-1]) / 1000 / n
+    inc = os.path.join(ROOT, "targets", "c", "runtime")
+    t0 = time.monotonic()
+    for f in sorted(os.listdir(dirs["c"])):
+        subprocess.run(["tcc", "-c", "-I", inc, os.path.join(dirs["c"], f), "-o", os.path.join(tmp, "p.o")], check=True)
+    ms["c"] = (time.monotonic() - t0) * 1000 / n
+    subprocess.run(["rm", "-rf", tmp], check=False)
+    return ms
+
+
 def loadavg():
     with open("/proc/loadavg") as f:
         return " ".join(f.read().split()[:3])
@@ -107,6 +170,18 @@ for name, s, _ in rows:
         total = sum(t.values()) or 1
         parts = ", ".join(f"{k} {v:.1f} s ({v / total:.0%})" for k, v in sorted(t.items(), key=lambda kv: -kv[1]))
         print(f"{name}: time per target, summed over the workers: {parts}")
+print()
+alone = compile_alone(CONCORD)
+print("where a target's time goes (ms per program): loading a program alone, the first 100 programs of the profile,")
+print("beside the target's time per program in its own campaign above (summed over workers, 8 seeds each):")
+print()
+print("| target | load alone | in its campaign | load's share | the rest (8 runs, protocol) |")
+print("|---|---|---|---|---|")
+for name, s, _ in rows:
+    if name in alone:
+        per = s["target_seconds"].get(name, 0) * 1000 / max(1, s["programs"])
+        print(f"| {name} | {alone[name]:.1f} | {per:.1f} | {alone[name] / per:.0%} | {per - alone[name]:.1f} |"
+              if per else f"| {name} | {alone[name]:.1f} | - | - | - |")
 print()
 print("programs/s is wall-clock: on a shared machine compare rows of one run, and the cpu column.")
 print("goal (issue 19): the default campaign at 100 programs/s or more on 2 cores.")

@@ -2,7 +2,7 @@
 # bench/run_soak.sh: the overnight stand (bench/soak.py): one campaign of an hour or
 # more on every target, sampling memory, open files, temp files and the BEAM's own
 # figures every minute, then printing each one's growth per hour.
-# usage: bash bench/run_soak.sh [DURATION] [JOBS] [SAMPLE_SECONDS]   (default 1h)
+# usage: bash bench/run_soak.sh [DURATION] [JOBS] [SAMPLE_SECONDS] [-- FUZZ_ARGS...]   (default 1h)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/setup.sh" >/dev/null

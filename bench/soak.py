@@ -13,8 +13,11 @@ per hour, fitted over the second half of the run (start-up excluded), beside the
 campaign's programs per second. A figure that keeps growing is a leak to fix: an
 8-hour campaign at 100 programs/s runs about 3 million programs through each backend.
 
-usage: bench/soak.py BUILD_DIR [DURATION] [JOBS] [SAMPLE_SECONDS]
-       (defaults: 1h, all cores, 60; DURATION as concord fuzz --time: 90s, 15m, 1h)
+usage: bench/soak.py BUILD_DIR [DURATION] [JOBS] [SAMPLE_SECONDS] [-- FUZZ_ARGS...]
+       (defaults: 1h, all cores, 60; DURATION as concord fuzz --time: 90s, 15m, 1h).
+       FUZZ_ARGS go to concord fuzz as they are (`-- --profile calls`); with
+       --cases N there, the campaign runs N programs instead of DURATION.
+       BUILD_DIR may be an install prefix (its bin/concord is used).
 """
 import collections
 import json
@@ -28,11 +31,15 @@ import tempfile
 import threading
 import time
 
-BUILD = os.path.abspath(sys.argv[1])
-DURATION = sys.argv[2] if len(sys.argv) > 2 else "1h"
-JOBS = int(sys.argv[3]) if len(sys.argv) > 3 else os.cpu_count()
-EVERY = float(sys.argv[4]) if len(sys.argv) > 4 else 60.0
+ARGS, FUZZ_ARGS = (sys.argv[1:sys.argv.index("--")], sys.argv[sys.argv.index("--") + 1:]) if "--" in sys.argv \
+    else (sys.argv[1:], [])
+BUILD = os.path.abspath(ARGS[0])
+DURATION = ARGS[1] if len(ARGS) > 1 else "1h"
+JOBS = int(ARGS[2]) if len(ARGS) > 2 else os.cpu_count()
+EVERY = float(ARGS[3]) if len(ARGS) > 3 else 60.0
 CONCORD = os.path.join(BUILD, "concord")
+if not os.path.exists(CONCORD):  # an install prefix
+    CONCORD = os.path.join(BUILD, "bin", "concord")
 SEED = 20261201
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
@@ -61,7 +68,7 @@ def tree(root):
     return out
 
 
-def role(pid):
+def role(pid, root):
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as f:
             argv = [a.decode(errors="replace") for a in f.read().split(b"\0") if a]
@@ -71,7 +78,11 @@ def role(pid):
         return None
     exe = os.path.basename(argv[0])
     if exe == "concord":
-        return "concord backend " + argv[2] if len(argv) > 2 and argv[1] == "backend" else "concord"
+        if len(argv) > 2 and argv[1] == "backend":
+            return "concord backend " + argv[2]
+        # The campaign's forks keep its command line: a reaper, or an in-memory c
+        # program's run (libtcc). Their RSS counts pages they share with it.
+        return "concord" if pid == root else "concord fork"
     if exe in ("beam.smp", "erl") or "beam" in exe:
         return "beam node"
     if exe == "prog":
@@ -125,8 +136,11 @@ def main():
     os.makedirs(stats_dir)
     os.makedirs(tmpdir)
     env = dict(os.environ, CONCORD_NODE_STATS=stats_dir, TMPDIR=tmpdir)
-    cmd = [CONCORD, "fuzz", "--seed", str(SEED), "--time", DURATION, "--jobs", str(JOBS), "--target", "all",
-           "--seeds-per-program", "8", "--corpus", os.path.join(work, "corpus"), "--report", os.path.join(work, "report")]
+    length = [] if "--cases" in FUZZ_ARGS else ["--time", DURATION]
+    seed = [] if "--seed" in FUZZ_ARGS else ["--seed", str(SEED)]
+    cmd = [CONCORD, "fuzz"] + seed + length + ["--jobs", str(JOBS), "--target", "all", "--seeds-per-program", "8",
+                                               "--corpus", os.path.join(work, "corpus"),
+                                               "--report", os.path.join(work, "report")] + FUZZ_ARGS
     print(f"soak: {' '.join(cmd)}", flush=True)
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, bufsize=1)
     progress = {"programs": 0}
@@ -146,7 +160,7 @@ def main():
             break
         figures = collections.Counter()
         for pid in tree(proc.pid):
-            r = role(pid)
+            r = role(pid, proc.pid)
             got = rss_and_fds(pid)
             if r is None or got is None:
                 continue
@@ -189,7 +203,12 @@ def report(samples, summary, wall, rc, cmd):
     print()
     pps = summary["programs"] / summary["seconds"] if summary["seconds"] else 0
     print(f"soak: {summary['programs']} programs in {wall:.0f} s ({pps:.1f} programs/s), {summary['runs']} runs, "
-          f"{len(summary.get('signatures', []))} signatures, campaign exit {rc}, {len(samples)} samples")
+          f"{summary.get('divergent_cases', 0)} divergent cases ({summary.get('deviations', 0)} by a declared "
+          f"deviation), {summary.get('flaky', 0)} flaky, no verdict {summary.get('no_verdict', {})}, "
+          f"{len(summary.get('signatures', []))} signatures, "
+          f"campaign exit {rc}, {len(samples)} samples")
+    for sig in summary.get("signatures", []):
+        print(f"  signature {sig.get('signature')}: {sig.get('hits')} hits")
     print()
     print("| figure | first | last | growth per hour (second half) | growth per 1M programs |")
     print("|---|---|---|---|---|")

@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
 # scripts/test.sh: the README's second command. Sets up, builds and runs every
 # test (ctest), then builds again with AddressSanitizer + UBSan and runs the tests
-# there too (the readers' fuzz properties are meant for that build).
+# there too (the readers' fuzz properties are meant for that build). Each step's
+# time is printed at the end (CI's budget is 25 minutes on 2 cores).
 # usage: bash scripts/test.sh [--no-sanitize]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc)
+steps=()
+step() {  # step NAME COMMAND...: run it, note how long it took
+  local name=$1 start=$SECONDS
+  shift
+  "$@"
+  steps+=("$(printf '%-16s %5d s' "$name" $((SECONDS - start)))")
+}
 
-bash "$root/scripts/build.sh" "$root/build"
-ctest --test-dir "$root/build" --output-on-failure -j "$jobs"
+step build bash "$root/scripts/build.sh" "$root/build"
+step ctest ctest --test-dir "$root/build" --output-on-failure -j "$jobs"
 
 if [ "${1:-}" != "--no-sanitize" ]; then
-  bash "$root/scripts/build.sh" "$root/build-sanitize" -DCONCORD_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+  step build-sanitize bash "$root/scripts/build.sh" "$root/build-sanitize" -DCONCORD_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
   # Not again under the sanitizers, as they run no C++ of ours or only what other
   # labels already run instrumented: `otp` (the OTP experiments), `spec` (schemas),
   # `faults` (runtime switches), `cc` (the `sanitize` corpus run again with the same
@@ -22,6 +30,9 @@ if [ "${1:-}" != "--no-sanitize" ]; then
   # stays). The erlang tests do stay: the BEAM is not instrumented, but the backend
   # and the harness that drive it are.
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --test-dir "$root/build-sanitize" --output-on-failure -j "$jobs" \
+    step ctest-sanitize ctest --test-dir "$root/build-sanitize" --output-on-failure -j "$jobs" \
     -LE "^(otp|spec|faults|cc|html|install|slurm|elixir)$" -E "^example_"
 fi
+printf 'scripts/test.sh: every test passed; time per step:\n'
+printf '  %s\n' "${steps[@]}"
+printf '  %-16s %5d s\n' total "$SECONDS"

@@ -49,7 +49,7 @@ main(Module, Exps) ->
         {'DOWN', Ref, process, _, Reason} ->
             io:format("FAIL harness: runner crashed: ~0p~n", [Reason]),
             erlang:halt(2)
-    after 120000 ->
+    after 300000 ->  % generous: the checks sleep, and a loaded machine stretches them
             io:format("FAIL harness: timeout~n"),
             erlang:halt(3)
     end.
