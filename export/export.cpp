@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "oracle/error.hpp"
-#include "runners/corpus_store.hpp"
-#include "runners/load.hpp"
+#include "runners/campaign/corpus_store.hpp"
+#include "runners/protocol/load.hpp"
 
 namespace concord {
 

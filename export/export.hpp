@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "runners/load.hpp"
+#include "runners/protocol/load.hpp"
 
 namespace concord {
 

@@ -258,7 +258,7 @@ struct World {
 
   std::deque<Event> journal;  // a deque: growing it never copies it
 
-  // Peaks of the run, for the sizes campaigns report (runners/failure.hpp RunSize):
+  // Peaks of the run, for the sizes campaigns report (runners/campaign/failure.hpp RunSize):
   // no rule reads them.
   int64_t queued = 0;           // messages in all mailboxes now
   int64_t peak_queued = 0;      // the most at once

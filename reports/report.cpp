@@ -11,8 +11,8 @@
 
 #include "generators/generate.hpp"
 #include "oracle/error.hpp"
-#include "runners/corpus_store.hpp"
-#include "runners/load.hpp"
+#include "runners/campaign/corpus_store.hpp"
+#include "runners/protocol/load.hpp"
 
 namespace concord {
 namespace fs = std::filesystem;

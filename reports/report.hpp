@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "runners/campaign.hpp"
+#include "runners/campaign/campaign.hpp"
 
 namespace concord {
 
@@ -65,7 +65,7 @@ std::string first_difference_words(const ojson& signature_entry);
 
 // Writes summary.json, summary.md, junit.xml, index.html and `pages` (paths in the
 // folder: the triage pages) into dir, created when needed, as one folder
-// (write_folder, runners/files.hpp): either all of them arrive, summary.json last,
+// (write_folder, runners/process/files.hpp): either all of them arrive, summary.json last,
 // or a WriteError leaves dir as it was. summary.json marks a complete report.
 void write_report(const std::string& dir, const ojson& summary,
                   const std::vector<std::pair<std::string, std::string>>& pages = {});

@@ -7,7 +7,7 @@
 #include "reports/html.hpp"
 #include "reports/report.hpp"
 #include "reports/svg_chart.hpp"
-#include "runners/coverage.hpp"
+#include "runners/campaign/coverage.hpp"
 
 namespace concord {
 namespace {

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "reports/report.hpp"
-#include "runners/coverage.hpp"
+#include "runners/campaign/coverage.hpp"
 
 namespace concord {
 

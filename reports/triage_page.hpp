@@ -1,4 +1,4 @@
-// reports/triage_page.hpp: a Triage (runners/triage.hpp) for people: in a
+// reports/triage_page.hpp: a Triage (runners/triage/triage.hpp) for people: in a
 // terminal (triage_text) and as one self-contained page (triage_html), both built
 // from the same words, with one command per target that reproduces the difference.
 #pragma once
@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "runners/triage.hpp"
+#include "runners/triage/triage.hpp"
 
 namespace concord {
 

@@ -5,7 +5,7 @@
 
 #include "oracle/printable.hpp"
 #include "reports/triage_page.hpp"
-#include "runners/backends.hpp"
+#include "runners/protocol/backends.hpp"
 #include "targets/targets.hpp"
 
 namespace concord {

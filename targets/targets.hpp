@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "runners/deviations.hpp"
+#include "runners/protocol/deviations.hpp"
 #include "targets/launch.hpp"
 
 namespace concord {
@@ -31,7 +31,7 @@ const std::vector<std::string>& builtin_targets();  // the names, in order
 // the ones that implement the language version of P's programs (a target would
 // answer UNSUPPORTED to every program otherwise, a divergence each time).
 std::vector<std::string> default_campaign_targets(const std::string& profile);
-// A built-in target's declared deviations (runners/deviations.hpp), parsed from its
+// A built-in target's declared deviations (runners/protocol/deviations.hpp), parsed from its
 // deviations.json; a malformed file is a bug of this build (std::logic_error).
 std::vector<Deviation> builtin_deviations(const TargetEntry& t);
 

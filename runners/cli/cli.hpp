@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "runners/backends.hpp"
+#include "runners/protocol/backends.hpp"
 
 namespace concord {
 

@@ -5,7 +5,7 @@
 
 #include "oracle/error.hpp"
 #include "runners/cli/cli.hpp"
-#include "runners/serve.hpp"
+#include "runners/protocol/serve.hpp"
 #include "targets/targets.hpp"
 
 namespace concord {

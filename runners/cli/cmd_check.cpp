@@ -5,7 +5,7 @@
 
 #include "oracle/text.hpp"
 #include "runners/cli/cli.hpp"
-#include "runners/load.hpp"
+#include "runners/protocol/load.hpp"
 #include "targets/c/emitter/emit_c.hpp"
 #include "targets/elixir/emitter/emit_elixir.hpp"
 #include "targets/erlang/emitter/emit_erlang.hpp"

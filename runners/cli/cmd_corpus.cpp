@@ -4,12 +4,12 @@
 
 #include "oracle/error.hpp"
 #include "oracle/interpreter.hpp"
-#include "runners/backend.hpp"
-#include "runners/case_check.hpp"
+#include "runners/campaign/case_check.hpp"
+#include "runners/campaign/corpus_store.hpp"
+#include "runners/campaign/divergence.hpp"
 #include "runners/cli/cli.hpp"
-#include "runners/corpus_store.hpp"
-#include "runners/divergence.hpp"
-#include "runners/load.hpp"
+#include "runners/protocol/backend.hpp"
+#include "runners/protocol/load.hpp"
 
 namespace concord {
 

@@ -20,12 +20,12 @@
 #include "oracle/printable.hpp"
 #include "reports/report.hpp"
 #include "reports/triage_page.hpp"
-#include "runners/campaign.hpp"
-#include "runners/cleanup.hpp"
+#include "runners/campaign/campaign.hpp"
+#include "runners/campaign/corpus_store.hpp"
+#include "runners/campaign/differ.hpp"
 #include "runners/cli/cli.hpp"
-#include "runners/corpus_store.hpp"
-#include "runners/differ.hpp"
-#include "runners/load.hpp"
+#include "runners/process/cleanup.hpp"
+#include "runners/protocol/load.hpp"
 
 namespace concord {
 namespace {
@@ -34,7 +34,7 @@ namespace fs = std::filesystem;
 
 std::atomic<bool> g_interrupted{false};
 
-// A second Ctrl-C ends the process at once, after the cleanup of runners/cleanup.hpp.
+// A second Ctrl-C ends the process at once, after the cleanup of runners/process/cleanup.hpp.
 void on_signal(int sig) {
   g_interrupted = true;
   cleanup::make_fatal(sig);

@@ -1,5 +1,5 @@
 // runners/cli/cmd_mutants.cpp: `concord mutants`: proof that campaigns find bugs.
-// For each planted fault of the catalogue (targets/FAULTS.md, runners/faults.hpp)
+// For each planted fault of the catalogue (targets/FAULTS.md, runners/campaign/faults.hpp)
 // the target's runtime is built with that fault switched on, a default campaign
 // runs against it alone until the first divergence (at most --time), and the
 // divergence is shrunk; a table says, per fault, whether it was found, after how
@@ -12,9 +12,9 @@
 #include <thread>
 
 #include "oracle/error.hpp"
-#include "runners/campaign.hpp"
+#include "runners/campaign/campaign.hpp"
+#include "runners/campaign/faults.hpp"
 #include "runners/cli/cli.hpp"
-#include "runners/faults.hpp"
 #include "targets/c/launcher/c_launcher.hpp"
 #include "targets/elixir/launcher/elixir_launcher.hpp"
 #include "targets/erlang/launcher/erlang_launcher.hpp"

@@ -8,9 +8,9 @@
 
 #include "oracle/error.hpp"
 #include "reports/report.hpp"
+#include "runners/campaign/corpus_store.hpp"
 #include "runners/cli/cli.hpp"
-#include "runners/corpus_store.hpp"
-#include "runners/load.hpp"
+#include "runners/protocol/load.hpp"
 
 namespace concord {
 namespace {

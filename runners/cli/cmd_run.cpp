@@ -6,11 +6,11 @@
 #include "oracle/interpreter.hpp"
 #include "oracle/limits.hpp"
 #include "oracle/printable.hpp"
-#include "runners/backend.hpp"
+#include "runners/campaign/divergence.hpp"
 #include "runners/cli/cli.hpp"
-#include "runners/compare.hpp"
-#include "runners/divergence.hpp"
-#include "runners/load.hpp"
+#include "runners/protocol/backend.hpp"
+#include "runners/protocol/compare.hpp"
+#include "runners/protocol/load.hpp"
 
 namespace concord {
 namespace {

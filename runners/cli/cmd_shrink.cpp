@@ -10,10 +10,10 @@
 
 #include "oracle/check.hpp"
 #include "oracle/error.hpp"
+#include "runners/campaign/corpus_store.hpp"
+#include "runners/campaign/differ.hpp"
 #include "runners/cli/cli.hpp"
-#include "runners/corpus_store.hpp"
-#include "runners/differ.hpp"
-#include "runners/shrink.hpp"
+#include "runners/shrink/shrink.hpp"
 
 namespace concord {
 

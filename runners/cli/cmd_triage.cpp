@@ -4,8 +4,8 @@
 
 #include "oracle/error.hpp"
 #include "reports/triage_page.hpp"
+#include "runners/campaign/corpus_store.hpp"
 #include "runners/cli/cli.hpp"
-#include "runners/corpus_store.hpp"
 
 namespace concord {
 

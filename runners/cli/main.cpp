@@ -6,9 +6,9 @@
 
 #include "oracle/error.hpp"
 #include "oracle/printable.hpp"
-#include "runners/cleanup.hpp"
 #include "runners/cli/cli.hpp"
-#include "runners/files.hpp"
+#include "runners/process/cleanup.hpp"
+#include "runners/process/files.hpp"
 
 namespace concord {
 namespace {

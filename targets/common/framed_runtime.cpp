@@ -8,8 +8,8 @@
 #include <stdexcept>
 
 #include "oracle/interpreter.hpp"
-#include "runners/answer_bound.hpp"
-#include "runners/backend.hpp"
+#include "runners/protocol/answer_bound.hpp"
+#include "runners/protocol/backend.hpp"
 #include "targets/common/unsupported.hpp"
 
 namespace concord {

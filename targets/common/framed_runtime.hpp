@@ -4,7 +4,7 @@
 // but a long-lived one: started at the first request that has a good run, reused,
 // and replaced after it died, hung, printed garbage or printed between requests. Its
 // faults become TIMEOUT, CRASH, BAD_OUTPUT or MEMORY lines through collect_answers()
-// (runners/backend.hpp), costing the request they happen in and nothing more.
+// (runners/protocol/backend.hpp), costing the request they happen in and nothing more.
 //
 // A frame is a 4-byte big-endian length N and N bytes: a line of `SEED TURNS MAX`
 // runs separated by `;`, a '\n', then the program's source. The interpreter answers
@@ -20,8 +20,8 @@
 
 #include "oracle/program.hpp"
 #include "oracle/state.hpp"
-#include "runners/serve.hpp"
-#include "runners/subprocess.hpp"
+#include "runners/process/subprocess.hpp"
+#include "runners/protocol/serve.hpp"
 
 namespace concord {
 
@@ -51,7 +51,7 @@ class FramedRuntime {
   FramedRuntime(const FramedRuntime&) = delete;
   FramedRuntime& operator=(const FramedRuntime&) = delete;
 
-  // An Answerer (runners/serve.hpp): BAD_REQUEST runs are answered in place, the
+  // An Answerer (runners/protocol/serve.hpp): BAD_REQUEST runs are answered in place, the
   // others by the interpreter in one frame. An emit failure answers INTERNAL per run;
   // an interpreter that cannot be started, CRASH naming what is missing.
   void answer(const Program& p, const std::vector<RunRequest>& runs, const Emit& emit);
@@ -65,7 +65,7 @@ class FramedRuntime {
   void start();  // throws SubprocessError or std::runtime_error
   void stop();
   // Sends `frame` and reads one answer per run of `good`, each at most max_bytes[k]
-  // (runners/answer_bound.hpp), handed to on_answer(k, line).
+  // (runners/protocol/answer_bound.hpp), handed to on_answer(k, line).
   void run_frame(const std::string& frame, const std::vector<RunSettings>& good, const std::vector<size_t>& max_bytes,
                  const std::function<void(size_t, const std::string&)>& on_answer);
 

@@ -8,7 +8,7 @@
 #   - the same export of fifo_mailbox against a runtime with a planted fault
 #     (targets/FAULTS.md: a LIFO mailbox): it fails, and names the first difference
 #     at the same place as concord's own comparison of the faulty target with the
-#     oracle (runners/diff.cpp: `concord run --target all`), which is independent of
+#     oracle (runners/protocol/diff.cpp: `concord run --target all`), which is independent of
 #     the exported comparison;
 #   FORMAT `errors`: a bad case, an unknown format, a missing --as: exit 2, named.
 # Formats: ct (ct_run on OTP, the bent runtime is the shipped conductor with the
@@ -60,7 +60,7 @@ export_case() {
   grep -q '^    ' "$work/$1/README.md" || fail "$1: README.md has no run line"
 }
 
-# The path of the first difference that concord's own comparison (runners/diff.cpp)
+# The path of the first difference that concord's own comparison (runners/protocol/diff.cpp)
 # finds with the fault on, as a JSON pointer turned into the exports' notation:
 # /journal/3/args/0 -> journal[3].args[0].
 concord_path() {

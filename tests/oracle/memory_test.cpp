@@ -12,7 +12,7 @@
 #include "oracle/interpreter.hpp"
 #include "oracle/memory.hpp"
 #include "oracle/text.hpp"
-#include "runners/load.hpp"
+#include "runners/protocol/load.hpp"
 #include "tests/oracle/checked_program.hpp"
 
 using namespace concord;

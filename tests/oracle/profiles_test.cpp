@@ -2,7 +2,7 @@
 // (generators/profile.hpp) and deterministic generation (generators/generate.hpp):
 // under every profile, generated programs pass check() and stay within the
 // profile's bounds; over a fixed sample of seeds run on the oracle, each profile
-// reaches everything it is meant to (runners/coverage.hpp: no blind spots but the
+// reaches everything it is meant to (runners/campaign/coverage.hpp: no blind spots but the
 // ones the profile waives; the default profile waives none); the same seed gives
 // the same program in every process (a fingerprint pinned per GENERATOR_VERSION).
 // Reproduce a property failure with the RC_PARAMS="reproduce=..." line it prints:
@@ -28,8 +28,8 @@
 #include "oracle/limits.hpp"
 #include "oracle/program_json.hpp"
 #include "oracle/text.hpp"
-#include "runners/coverage.hpp"
-#include "runners/failure.hpp"
+#include "runners/campaign/coverage.hpp"
+#include "runners/campaign/failure.hpp"
 #include "tests/oracle/check_error.hpp"
 
 namespace concord {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "oracle/interpreter.hpp"
-#include "runners/load.hpp"
+#include "runners/protocol/load.hpp"
 
 using namespace concord;
 

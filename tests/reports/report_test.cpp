@@ -12,8 +12,8 @@
 
 #include "oracle/error.hpp"
 #include "reports/report.hpp"
-#include "runners/load.hpp"
-#include "runners/subprocess.hpp"
+#include "runners/process/subprocess.hpp"
+#include "runners/protocol/load.hpp"
 #include "tests/runners/bent_oracles.hpp"
 
 using namespace concord;

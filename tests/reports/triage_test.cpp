@@ -1,4 +1,4 @@
-// tests/reports/triage_test.cpp: `concord triage` (runners/triage.hpp, reports/triage_page.hpp) on the hand
+// tests/reports/triage_test.cpp: `concord triage` (runners/triage/triage.hpp, reports/triage_page.hpp) on the hand
 // case fifo_mailbox against bent copies of the oracle, whose differences are known
 // by construction: `ready7` rewrites the second "ready":1 of each answer line to 7,
 // which in fifo_mailbox's journal (start s, start r, deliver go, deliver push(1),
@@ -11,8 +11,8 @@
 
 #include "reports/spec_rule.hpp"
 #include "reports/triage_page.hpp"
-#include "runners/load.hpp"
-#include "runners/subprocess.hpp"
+#include "runners/process/subprocess.hpp"
+#include "runners/protocol/load.hpp"
 #include "tests/runners/bent_oracles.hpp"
 
 using namespace concord;
@@ -111,7 +111,7 @@ TEST(Triage, ThePageNamesTheRuleLinksItsSectionAndQuotesIt) {
   EXPECT_NE(text.find("SPEC 8.2 The run (" + spec_md + "#82-the-run)"), std::string::npos) << text;
 }
 
-// Every section a version 2 rule names (runners/attribution_v2.hpp) is a heading of
+// Every section a version 2 rule names (runners/triage/attribution_v2.hpp) is a heading of
 // SPEC.md, and the quote is the paragraph of the clause: the trapping one for a
 // trapped link signal, the row of §20's table for a request.
 TEST(Triage, VersionTwoRulesNameTheirSectionsAndQuoteTheirClause) {
@@ -160,7 +160,7 @@ TEST(Triage, AnOutcomeDifferenceIsMarkedAndTheJournalsEndsShown) {
 
 TEST(Triage, ADifferenceAfterANoVerdictIsTheVerdictAsInTheSignature) {
   Case c = load_case(kCase);
-  // run 0: killed from outside (no verdict, runners/failure.hpp); run 1: turn_limit
+  // run 0: killed from outside (no verdict, runners/campaign/failure.hpp); run 1: turn_limit
   // (differs). The first line answers the warm-up: triage times hangs as a campaign
   // does, so a fresh backend first answers a trivial program (Backend::warm_up).
   c.runs.push_back(c.runs[0]);

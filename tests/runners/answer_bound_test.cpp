@@ -1,5 +1,5 @@
 // tests/runners/answer_bound_test.cpp: the longest answer a run can have
-// (runners/answer_bound.hpp, PROTOCOL.md "How long an answer may be"): never below
+// (runners/protocol/answer_bound.hpp, PROTOCOL.md "How long an answer may be"): never below
 // the oracle's own line, whatever the program and settings; about a MiB for a
 // small program; the oracle's memory limit for an endless one; an error line's worth for
 // a program that is not valid.
@@ -10,8 +10,8 @@
 #include "oracle/interpreter.hpp"
 #include "oracle/memory.hpp"
 #include "oracle/text.hpp"
-#include "runners/answer_bound.hpp"
-#include "runners/load.hpp"
+#include "runners/protocol/answer_bound.hpp"
+#include "runners/protocol/load.hpp"
 #include "tests/oracle/checked_program.hpp"
 
 using namespace concord;

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "runners/backend.hpp"
+#include "runners/protocol/backend.hpp"
 
 namespace concord {
 

@@ -1,14 +1,14 @@
 // tests/runners/attribution_test.cpp: the SPEC rule behind a first difference
-// (runners/attribution.hpp) on hand-written corpus cases whose expected results are
+// (runners/triage/attribution.hpp) on hand-written corpus cases whose expected results are
 // bent by hand, one bug each, the rule expected from SPEC.md; and programs up to
-// renaming (runners/rename_key.hpp).
+// renaming (runners/triage/rename_key.hpp).
 #include <gtest/gtest.h>
 
 #include "oracle/program_json.hpp"
-#include "runners/attribution.hpp"
-#include "runners/divergence.hpp"
-#include "runners/load.hpp"
-#include "runners/rename_key.hpp"
+#include "runners/campaign/divergence.hpp"
+#include "runners/protocol/load.hpp"
+#include "runners/triage/attribution.hpp"
+#include "runners/triage/rename_key.hpp"
 
 namespace concord {
 namespace {

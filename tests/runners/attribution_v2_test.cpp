@@ -1,5 +1,5 @@
 // tests/runners/attribution_v2_test.cpp: the SPEC rule behind a first difference
-// that version 2 makes (runners/attribution_v2.hpp), on the planted faults'
+// that version 2 makes (runners/triage/attribution_v2.hpp), on the planted faults'
 // programs (tests/targets/faults/) and small programs whose oracle result is bent
 // by hand the way a bug would bend it, the rule expected from SPEC.md §16-§22.
 #include <gtest/gtest.h>
@@ -7,9 +7,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "runners/attribution.hpp"
-#include "runners/divergence.hpp"
-#include "runners/load.hpp"
+#include "runners/campaign/divergence.hpp"
+#include "runners/protocol/load.hpp"
+#include "runners/triage/attribution.hpp"
 
 namespace concord {
 namespace {

@@ -16,9 +16,9 @@
 
 #include "oracle/check.hpp"
 #include "oracle/interpreter.hpp"
-#include "runners/answer_bound.hpp"
-#include "runners/backend.hpp"
-#include "runners/load.hpp"
+#include "runners/protocol/answer_bound.hpp"
+#include "runners/protocol/backend.hpp"
+#include "runners/protocol/load.hpp"
 
 namespace fs = std::filesystem;
 using namespace concord;
@@ -300,7 +300,7 @@ TEST_F(FakeBackend, TheOracleBackendEqualsConcordRunForEachRun) {
   }
 }
 
-// --- the backend's whole process tree (runners/reaper.hpp) and the size of an answer
+// --- the backend's whole process tree (runners/process/reaper.hpp) and the size of an answer
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "oracle/error.hpp"
-#include "runners/backends.hpp"
+#include "runners/protocol/backends.hpp"
 #include "targets/targets.hpp"
 
 namespace fs = std::filesystem;

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "runners/backend.hpp"
+#include "runners/protocol/backend.hpp"
 
 namespace concord::test_backends {
 
@@ -33,7 +33,7 @@ inline BackendSpec bent(const std::string& name, const std::string& sed) {
 }
 
 // NAME=sh -c '"concord" backend oracle | sed -u "SED"': split like a shell would
-// by --backend (runners/backends.hpp), then run by sh.
+// by --backend (runners/protocol/backends.hpp), then run by sh.
 inline std::string bent_option(const std::string& name, const std::string& sed) {
   std::string quoted;
   for (char c : sed) quoted += c == '"' ? std::string("\\\"") : std::string(1, c);

@@ -8,11 +8,11 @@
 
 #include <cstdlib>
 
-#include "runners/campaign.hpp"
-#include "runners/faults.hpp"
-#include "runners/load.hpp"
-#include "runners/rename_key.hpp"
-#include "runners/subprocess.hpp"
+#include "runners/campaign/campaign.hpp"
+#include "runners/campaign/faults.hpp"
+#include "runners/process/subprocess.hpp"
+#include "runners/protocol/load.hpp"
+#include "runners/triage/rename_key.hpp"
 
 namespace concord {
 namespace {

@@ -1,4 +1,4 @@
-// tests/runners/campaign_test.cpp: campaigns (runners/campaign.hpp) against backends
+// tests/runners/campaign_test.cpp: campaigns (runners/campaign/campaign.hpp) against backends
 // that are the oracle itself (agrees: nothing is written) or the oracle with its
 // output bent by sed (a planted divergence): same seed, same cases, whatever the
 // number of workers; a divergence is confirmed, shrunk, stored once, and known on
@@ -11,11 +11,11 @@
 
 #include "generators/generate.hpp"
 #include "oracle/check.hpp"
-#include "runners/campaign.hpp"
-#include "runners/case_check.hpp"
-#include "runners/corpus_store.hpp"
-#include "runners/load.hpp"
-#include "runners/subprocess.hpp"
+#include "runners/campaign/campaign.hpp"
+#include "runners/campaign/case_check.hpp"
+#include "runners/campaign/corpus_store.hpp"
+#include "runners/process/subprocess.hpp"
+#include "runners/protocol/load.hpp"
 #include "tests/runners/bent_oracles.hpp"
 
 using namespace concord;

@@ -1,5 +1,5 @@
 // tests/runners/cleanup_test.cpp: nothing temporary outlives concord
-// (runners/cleanup.hpp): SIGTERM, SIGHUP or SIGINT to `concord run --target c`
+// (runners/process/cleanup.hpp): SIGTERM, SIGHUP or SIGINT to `concord run --target c`
 // while it compiles and runs, SIGTERM while the js or elixir target's interpreter
 // runs, and a second Ctrl-C in a campaign, leave no
 // temporary folder and no half-written file; and what a killed concord left is
@@ -14,8 +14,8 @@
 #include <fstream>
 #include <thread>
 
-#include "runners/cleanup.hpp"
-#include "runners/subprocess.hpp"
+#include "runners/process/cleanup.hpp"
+#include "runners/process/subprocess.hpp"
 
 namespace fs = std::filesystem;
 using namespace concord;
@@ -45,7 +45,7 @@ class Cleanup : public testing::Test {
 
   // Waits until some file whose name is `name` exists anywhere under the test's
   // TMPDIR; with `prefix`, a folder whose name starts with `name` inside another:
-  // the target's interpreter's, inside its backend's TMPDIR (runners/backend.hpp).
+  // the target's interpreter's, inside its backend's TMPDIR (runners/protocol/backend.hpp).
   bool appears(const std::string& name, double seconds, bool prefix = false) {
     auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
     while (std::chrono::steady_clock::now() < until) {

@@ -3,7 +3,7 @@
 // for harness faults.
 #include <gtest/gtest.h>
 
-#include "runners/compare.hpp"
+#include "runners/protocol/compare.hpp"
 #include "tests/runners/answer_line.hpp"
 
 using namespace concord;

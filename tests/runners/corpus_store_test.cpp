@@ -1,4 +1,4 @@
-// tests/runners/corpus_store_test.cpp: storing cases (runners/corpus_store.hpp): what
+// tests/runners/corpus_store_test.cpp: storing cases (runners/campaign/corpus_store.hpp): what
 // a stored file holds and that it loads back, one case per signature keeping the
 // smaller program, merging corpora without duplicates, and a corrupt input that
 // stops a merge before anything is written.
@@ -9,9 +9,9 @@
 
 #include "oracle/error.hpp"
 #include "oracle/interpreter.hpp"
-#include "runners/corpus_store.hpp"
-#include "runners/divergence.hpp"
-#include "runners/subprocess.hpp"
+#include "runners/campaign/corpus_store.hpp"
+#include "runners/campaign/divergence.hpp"
+#include "runners/process/subprocess.hpp"
 
 using namespace concord;
 namespace fs = std::filesystem;

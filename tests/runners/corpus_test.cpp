@@ -5,9 +5,9 @@
 
 #include "oracle/error.hpp"
 #include "oracle/interpreter.hpp"
-#include "runners/case_check.hpp"
-#include "runners/divergence.hpp"
-#include "runners/load.hpp"
+#include "runners/campaign/case_check.hpp"
+#include "runners/campaign/divergence.hpp"
+#include "runners/protocol/load.hpp"
 
 using namespace concord;
 

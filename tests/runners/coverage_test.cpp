@@ -1,4 +1,4 @@
-// tests/runners/coverage_test.cpp: coverage counting (runners/coverage.hpp) on
+// tests/runners/coverage_test.cpp: coverage counting (runners/campaign/coverage.hpp) on
 // small hand-written programs and their oracle results, with exact counts: the
 // constructs of a program, the events, failures, decisions and outcomes of
 // results, error objects, merging, the JSON form, blind spots and the text table.
@@ -11,7 +11,7 @@
 #include "oracle/error.hpp"
 #include "oracle/interpreter.hpp"
 #include "oracle/text.hpp"
-#include "runners/coverage.hpp"
+#include "runners/campaign/coverage.hpp"
 #include "tests/oracle/checked_program.hpp"
 
 using namespace concord;

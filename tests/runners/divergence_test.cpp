@@ -1,12 +1,12 @@
 // tests/runners/divergence_test.cpp: difference kinds and signatures (runners/
 // divergence.hpp) on results written by hand, declared deviations and what they
-// explain (runners/deviations.hpp), and the verdicts on a case's answers by its
-// status (runners/case_check.hpp).
+// explain (runners/protocol/deviations.hpp), and the verdicts on a case's answers by its
+// status (runners/campaign/case_check.hpp).
 #include <gtest/gtest.h>
 
 #include "oracle/error.hpp"
-#include "runners/case_check.hpp"
-#include "runners/divergence.hpp"
+#include "runners/campaign/case_check.hpp"
+#include "runners/campaign/divergence.hpp"
 #include "tests/runners/answer_line.hpp"
 
 using namespace concord;
@@ -140,7 +140,7 @@ TEST(CaseCheck, RegressionNeedsEqualAnswersKnownDivergenceTheSameDifference) {
   EXPECT_FALSE(check_case_answers(c, "erlang", {other}).pass);
 }
 
-// Declared deviations (runners/deviations.hpp): a declaration explains a first
+// Declared deviations (runners/protocol/deviations.hpp): a declaration explains a first
 // difference of one of its kinds, and only with its values when it gives them;
 // never an error; a divergence is labelled with the id, and a case is a known
 // deviation only when every divergence in it is explained.

@@ -1,5 +1,5 @@
 // tests/runners/failure_cli_test.cpp: `concord fuzz` against targets that fail
-// (runners/failure.hpp, runners/campaign.hpp "Failures"): a backend that
+// (runners/campaign/failure.hpp, runners/campaign/campaign.hpp "Failures"): a backend that
 // segfaults or hangs on every program with a spawn (tests/runners/faulty_backend.py,
 // the oracle otherwise) is a finding: confirmed, stored, shrunk, reported with its
 // stderr, exit 1, and its stored case fails `concord corpus` on it; a backend that
@@ -8,9 +8,9 @@
 
 #include <filesystem>
 
-#include "runners/load.hpp"
-#include "runners/shrink.hpp"
-#include "runners/subprocess.hpp"
+#include "runners/process/subprocess.hpp"
+#include "runners/protocol/load.hpp"
+#include "runners/shrink/shrink.hpp"
 
 using namespace concord;
 namespace fs = std::filesystem;

@@ -1,11 +1,11 @@
-// tests/runners/failure_test.cpp: failure kinds (runners/failure.hpp) on answers
+// tests/runners/failure_test.cpp: failure kinds (runners/campaign/failure.hpp) on answers
 // written by hand: which crashes, hangs, garbage and MEMORY answers are a failure
 // of the target and which are no verdict, and how find_divergences() and the
 // signature name them.
 #include <gtest/gtest.h>
 
-#include "runners/divergence.hpp"
-#include "runners/failure.hpp"
+#include "runners/campaign/divergence.hpp"
+#include "runners/campaign/failure.hpp"
 #include "tests/runners/answer_line.hpp"
 
 using namespace concord;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # tests/runners/faulty_backend.py: a backend for the tests of campaigns against a
-# target that fails (runners/failure.hpp): it relays every request to the oracle
+# target that fails (runners/campaign/failure.hpp): it relays every request to the oracle
 # (`CONCORD backend oracle`) and its answers back, except for a program with a
 # spawn statement, on which it fails as MODE says:
 #   crash    writes a line on stderr and kills itself with SIGSEGV

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/runners/files_test.sh: concord on a full disk (runners/files.hpp). Each part
+# tests/runners/files_test.sh: concord on a full disk (runners/process/files.hpp). Each part
 # gets a small tmpfs, nearly filled, mounted in a mount namespace of this test's own
 # (unshare), so nothing stays mounted whatever happens. A write that does not fit
 # says "No space left on device" with the path, exits 3, and leaves whole files

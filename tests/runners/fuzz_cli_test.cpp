@@ -9,8 +9,8 @@
 #include <fstream>
 #include <thread>
 
-#include "runners/load.hpp"
-#include "runners/subprocess.hpp"
+#include "runners/process/subprocess.hpp"
+#include "runners/protocol/load.hpp"
 #include "tests/runners/bent_oracles.hpp"
 
 using namespace concord;

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "runners/backend.hpp"
-#include "runners/subprocess.hpp"
+#include "runners/process/subprocess.hpp"
+#include "runners/protocol/backend.hpp"
 
 namespace fs = std::filesystem;
 using namespace concord;

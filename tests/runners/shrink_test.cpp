@@ -1,4 +1,4 @@
-// tests/runners/shrink_test.cpp: the shrinker (runners/shrink.hpp) with tests that
+// tests/runners/shrink_test.cpp: the shrinker (runners/shrink/shrink.hpp) with tests that
 // ask only the oracle: each pass's candidates on a small program, exactly; a
 // hand-written program with one reachable `fail BOOM` shrunk to the smallest
 // program that still fails so; properties over generated programs (the result is
@@ -27,10 +27,10 @@
 #include "oracle/error.hpp"
 #include "oracle/interpreter.hpp"
 #include "oracle/text.hpp"
-#include "runners/load.hpp"
-#include "runners/shrink.hpp"
-#include "runners/shrink_passes.hpp"
-#include "runners/shrink_walk.hpp"
+#include "runners/protocol/load.hpp"
+#include "runners/shrink/shrink.hpp"
+#include "runners/shrink/shrink_passes.hpp"
+#include "runners/shrink/shrink_walk.hpp"
 
 namespace concord {
 namespace {

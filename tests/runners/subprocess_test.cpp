@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "runners/subprocess.hpp"
+#include "runners/process/subprocess.hpp"
 
 namespace fs = std::filesystem;
 using namespace concord;
@@ -139,7 +139,7 @@ TEST(TempDir, IsRemovedWithItsContentsEvenOnExceptions) {
 }
 
 TEST(Subprocess, ItsExitIsSeenWhileAGrandchildHoldsItsStdout) {
-  // The reaper (runners/reaper.hpp) ends the command's tree when the command ends,
+  // The reaper (runners/process/reaper.hpp) ends the command's tree when the command ends,
   // so the pipe closes at once instead of when the grandchild's sleep is over.
   Subprocess p(sh("sleep 30 & echo started; exit 4"));
   std::string line;

@@ -2,7 +2,7 @@
 // shares across its tests, so each program is compiled once per binary.
 #pragma once
 
-#include "runners/backend.hpp"
+#include "runners/protocol/backend.hpp"
 
 namespace concord {
 

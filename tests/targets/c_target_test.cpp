@@ -14,23 +14,16 @@
 #include "oracle/check.hpp"
 #include "oracle/interpreter.hpp"
 #include "oracle/text.hpp"
-#include "runners/backend.hpp"
+#include "runners/protocol/backend.hpp"
 #include "targets/c/emitter/emit_c.hpp"
 #include "tests/targets/c_backend.hpp"
+#include "tests/targets/v2_programs.hpp"
 
 namespace bp = boost::process;
 namespace fs = std::filesystem;
 using namespace concord;
 
-namespace {
-
-std::string oracle_line(const Program& p, const RunSettings& r) {
-  std::string line = result_line(run(p, r));
-  line.pop_back();
-  return line;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 // The number of programs is RC_PARAMS' max_success (tests/CMakeLists.txt sets it:
 // each program is compiled once, so this test is bounded by compile time).

@@ -7,18 +7,15 @@
 // of targets/c/launcher).
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <regex>
-#include <sstream>
-
 #include "generators/generate.hpp"
 #include "generators/profile.hpp"
 #include "oracle/check.hpp"
 #include "oracle/interpreter.hpp"
 #include "oracle/program_json.hpp"
 #include "oracle/text.hpp"
-#include "runners/backend.hpp"
+#include "runners/protocol/backend.hpp"
 #include "tests/targets/c_backend.hpp"
+#include "tests/targets/v2_programs.hpp"
 
 using namespace concord;
 
@@ -40,36 +37,23 @@ Backend& c_backend_cc() {
   return b;
 }
 
-// The programs of the oracle's version 2 tests: every raw string that begins with
-// `concord 2;` and is a valid program on its own (a few are fragments the tests
-// complete, or invalid on purpose).
+// The programs of the oracle's version 2 tests that are valid programs on their own
+// (a few are fragments the tests complete, or invalid on purpose).
 std::vector<std::pair<std::string, Program>> oracle_test_programs() {
   std::vector<std::pair<std::string, Program>> out;
   for (const char* file : {"links_test.cpp", "calls_test.cpp", "starts_test.cpp"}) {
-    std::ifstream in(std::string(CONCORD_SOURCE_DIR) + "/tests/oracle/" + file);
-    std::stringstream text;
-    text << in.rdbuf();
-    std::string s = text.str();
-    EXPECT_FALSE(s.empty()) << file;
-    static const std::regex raw(R"re(R"\((concord 2;[\s\S]*?)\)")re");
-    int n = 0;
-    for (auto it = std::sregex_iterator(s.begin(), s.end(), raw); it != std::sregex_iterator(); ++it) {
-      n++;
+    std::vector<std::string> sources = version_2_programs(file);
+    EXPECT_FALSE(sources.empty()) << file;
+    for (size_t n = 0; n < sources.size(); n++) {
       try {
-        Program p = parse_program((*it)[1].str());
+        Program p = parse_program(sources[n]);
         check(p);
-        out.emplace_back(std::string(file) + " #" + std::to_string(n), std::move(p));
+        out.emplace_back(std::string(file) + " #" + std::to_string(n + 1), std::move(p));
       } catch (const std::exception&) {
       }
     }
   }
   return out;
-}
-
-std::string oracle_line(const Program& p, const RunSettings& r) {
-  std::string line = result_line(run(p, r));
-  line.pop_back();
-  return line;
 }
 
 // Runs p on the backend and compares every run with the oracle; returns the runs compared.

@@ -26,10 +26,10 @@
 
 #include "oracle/error.hpp"
 #include "oracle/interpreter.hpp"
-#include "runners/backend.hpp"
-#include "runners/case_check.hpp"
-#include "runners/divergence.hpp"
-#include "runners/load.hpp"
+#include "runners/campaign/case_check.hpp"
+#include "runners/campaign/divergence.hpp"
+#include "runners/protocol/backend.hpp"
+#include "runners/protocol/load.hpp"
 #include "targets/targets.hpp"
 
 using namespace concord;

@@ -12,10 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
-#include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -25,11 +22,11 @@
 #include "oracle/interpreter.hpp"
 #include "oracle/program_json.hpp"
 #include "oracle/text.hpp"
-#include "runners/backend.hpp"
-#include "runners/divergence.hpp"
+#include "runners/campaign/divergence.hpp"
+#include "runners/protocol/backend.hpp"
 #include "targets/elixir/emitter/emit_elixir.hpp"
 #include "targets/targets.hpp"
-#include "tests/targets/v2_programs.hpp"
+#include "tests/targets/oracle_compare.hpp"
 
 using namespace concord;
 
@@ -66,35 +63,14 @@ bool has_dynamic_supervisor(const Program& p) {
   return false;
 }
 
-struct Tally {
-  int compared = 0, dynamic = 0, divergent = 0;
-  std::map<std::string, int> explained;  // runs per declared deviation
+struct ElixirTally : Tally {
+  int dynamic = 0;  // programs with a DynamicSupervisor
 };
 
-std::string explained_text(const Tally& t) {
-  std::string out;
-  for (const auto& [id, n] : t.explained) out += (out.empty() ? "" : ", ") + id + " " + std::to_string(n);
-  return out.empty() ? "none" : out;
-}
-
 // Runs p on the elixir backend and compares every run with the oracle.
-void compare(const Program& p, const std::vector<RunSettings>& runs, Tally& t) {
-  t.compared++;
+void compare(const Program& p, const std::vector<RunSettings>& runs, ElixirTally& t) {
   if (has_dynamic_supervisor(p)) t.dynamic++;
-  std::vector<Answer> got = elixir_backend().request(program_to_json(p), runs);
-  ASSERT_EQ(got.size(), runs.size());
-  for (size_t i = 0; i < runs.size(); i++) {
-    Answer want = oracle_answer(p, runs[i]);
-    if (got[i].line == want.line) continue;
-    if (const Deviation* dev = explaining(deviations(), want, got[i])) {
-      t.explained[dev->id]++;
-      continue;
-    }
-    t.divergent++;
-    ADD_FAILURE() << print_program(p) << "\nseed " << runs[i].seed << "\n  oracle: " << want.line
-                  << "\n  elixir: " << got[i].line;
-    return;
-  }
+  compare_with_oracle(elixir_backend(), "elixir", p, runs, true, t, deviations());
 }
 
 std::vector<RunSettings> three_seeds() {
@@ -107,7 +83,7 @@ std::vector<RunSettings> three_seeds() {
 
 // Floor: every valid version 2 program of the oracle tests (65 of them).
 TEST(ElixirVersion2, TheOracleTestsProgramsGiveTheOraclesLines) {
-  Tally t;
+  ElixirTally t;
   for (const char* file : {"links_test.cpp", "calls_test.cpp", "starts_test.cpp"}) {
     std::vector<std::string> programs = version_2_programs(file);
     ASSERT_FALSE(programs.empty()) << file;
@@ -123,7 +99,7 @@ TEST(ElixirVersion2, TheOracleTestsProgramsGiveTheOraclesLines) {
     }
   }
   std::cout << "oracle tests' programs: " << t.compared << " compared (3 seeds each), " << t.dynamic
-            << " with a DynamicSupervisor, " << t.divergent << " divergent; declared deviations: " << explained_text(t)
+            << " with a DynamicSupervisor, " << t.divergent << " divergent; declared deviations: " << t.explained_text()
             << "\n";
   EXPECT_EQ(t.divergent, 0);
   EXPECT_GE(t.compared, 65);
@@ -138,7 +114,7 @@ TEST(ElixirVersion2, TheOracleTestsProgramsGiveTheOraclesLines) {
 // and termination by a parent among a DynamicSupervisor's children.
 TEST(ElixirVersion2, DynamicSupervisorProgramsGiveTheOraclesLines) {
   std::string dir = std::string(CONCORD_SOURCE_DIR) + "/tests/targets/elixir_dynamic_supervisors/";
-  Tally t;
+  ElixirTally t;
   for (const char* name : {"api", "links", "parent", "retry"}) {
     SCOPED_TRACE(name);
     Program p = parse_program(slurp(dir + name + ".conc"));
@@ -149,7 +125,7 @@ TEST(ElixirVersion2, DynamicSupervisorProgramsGiveTheOraclesLines) {
   int explained = 0;
   for (const auto& [id, n] : t.explained) explained += n;
   std::cout << "DynamicSupervisor programs: " << t.compared << " compared (3 seeds each), " << t.divergent
-            << " divergent; declared deviations: " << explained_text(t) << "\n";
+            << " divergent; declared deviations: " << t.explained_text() << "\n";
   EXPECT_EQ(t.divergent, 0);
   // Measured: api's and retry's 6 runs agree, links' 3 are restart-moves-last, and
   // parent's seed 1 agrees (the others terminate oldest first).
@@ -159,7 +135,7 @@ TEST(ElixirVersion2, DynamicSupervisorProgramsGiveTheOraclesLines) {
 
 TEST(ElixirVersion2, GeneratedProgramsGiveTheOraclesLines) {
   const gen::Profile& profile = gen::profile_named("v2");
-  Tally t;
+  ElixirTally t;
   // 60 programs, not 120 as for erlang: Elixir's compiler costs a few tenths of a
   // second per program. CONCORD_V2_PROGRAMS=N (and CONCORD_V2_FIRST=S, the first
   // program seed) runs N programs instead: a longer comparison by hand.
@@ -171,7 +147,7 @@ TEST(ElixirVersion2, GeneratedProgramsGiveTheOraclesLines) {
     compare(p, gen::generate_runs(seed, profile, 3), t);
   }
   std::cout << "generated v2 programs: " << t.compared << " compared (3 runs each), " << t.dynamic
-            << " with a DynamicSupervisor, " << t.divergent << " divergent; declared deviations: " << explained_text(t)
+            << " with a DynamicSupervisor, " << t.divergent << " divergent; declared deviations: " << t.explained_text()
             << "\n";
   EXPECT_EQ(t.divergent, 0);
   EXPECT_EQ(t.compared, static_cast<int>(programs));

@@ -9,7 +9,7 @@
 
 #include "oracle/check.hpp"
 #include "oracle/text.hpp"
-#include "runners/load.hpp"
+#include "runners/protocol/load.hpp"
 #include "targets/c/emitter/emit_c.hpp"
 
 namespace bp = boost::process;

@@ -19,11 +19,12 @@
 #include "oracle/check.hpp"
 #include "oracle/error.hpp"
 #include "oracle/text.hpp"
-#include "runners/load.hpp"
-#include "runners/subprocess.hpp"
+#include "runners/process/subprocess.hpp"
+#include "runners/protocol/load.hpp"
 #include "targets/common/unsupported.hpp"
 #include "targets/elixir/emitter/emit_elixir.hpp"
 #include "tests/oracle/checked_program.hpp"
+#include "tests/targets/v2_programs.hpp"
 
 namespace fs = std::filesystem;
 using namespace concord;
@@ -137,25 +138,16 @@ TEST(EmitElixir, EveryCorpusProgramCompilesWithoutAWarning) {
 // those with a DynamicSupervisor) compiles without a warning too.
 TEST(EmitElixir, EveryVersion2ProgramOfTheOracleTestsCompilesWithoutAWarning) {
   std::vector<std::string> sources;
-  for (const char* file : {"links_test.cpp", "calls_test.cpp", "starts_test.cpp"}) {
-    std::ifstream in(std::string(CONCORD_SOURCE_DIR) + "/tests/oracle/" + file);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::string src = ss.str();
-    const std::string open = "R\"(concord 2;";
-    for (size_t at = src.find(open); at != std::string::npos; at = src.find(open, at)) {
-      size_t from = at + 3, end = src.find(")\"", from);
-      if (end == std::string::npos) break;
-      at = end;
+  for (const char* file : {"links_test.cpp", "calls_test.cpp", "starts_test.cpp"})
+    for (const std::string& text : version_2_programs(file)) {
       try {
-        Program p = parse_program(src.substr(from, end - from));
+        Program p = parse_program(text);
         check(p);
         sources.push_back(emit_elixir(p));
       } catch (const InputError&) {   // a reader or check test's invalid program
       } catch (const Unsupported&) {  // a DynamicSupervisor
       }
     }
-  }
   ASSERT_GE(sources.size(), 64u);
   TempDir dir("concord-emit-elixir-v2");
   Ran r = run_elixir(dir, compile_each(dir, sources) + "IO.puts(\"compiled\")\n");

@@ -17,8 +17,8 @@
 #include "oracle/arith.hpp"
 #include "oracle/check.hpp"
 #include "oracle/text.hpp"
-#include "runners/load.hpp"
-#include "runners/subprocess.hpp"
+#include "runners/process/subprocess.hpp"
+#include "runners/protocol/load.hpp"
 #include "targets/erlang/emitter/emit_erlang.hpp"
 #include "tests/oracle/checked_program.hpp"
 

@@ -12,8 +12,8 @@
 
 #include "oracle/check.hpp"
 #include "oracle/text.hpp"
-#include "runners/load.hpp"
-#include "runners/subprocess.hpp"
+#include "runners/process/subprocess.hpp"
+#include "runners/protocol/load.hpp"
 #include "targets/js/emitter/emit_js.hpp"
 #include "tests/oracle/checked_program.hpp"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "runners/backend.hpp"
+#include "runners/protocol/backend.hpp"
 #include "targets/erlang/launcher/erlang_launcher.hpp"
 
 namespace concord {

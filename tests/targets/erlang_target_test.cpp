@@ -19,10 +19,11 @@
 #include "oracle/check.hpp"
 #include "oracle/interpreter.hpp"
 #include "oracle/text.hpp"
-#include "runners/backend.hpp"
+#include "runners/protocol/backend.hpp"
 #include "tests/oracle/checked_program.hpp"
 #include "tests/targets/erlang_backend.hpp"
 #include "tests/targets/kill_node.hpp"
+#include "tests/targets/v2_programs.hpp"
 
 using namespace concord;
 
@@ -45,12 +46,6 @@ process a = P(@b);
 process b = P(@a);
 given ping() to @a;
 )";
-
-std::string oracle_line(const Program& p, const RunSettings& r) {
-  std::string line = result_line(run(p, r));
-  line.pop_back();
-  return line;
-}
 
 std::string code_of(const std::string& line) {
   ojson j = ojson::parse(line);

@@ -8,9 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -23,7 +21,7 @@
 #include "targets/common/unsupported.hpp"
 #include "targets/erlang/emitter/emit_erlang.hpp"
 #include "tests/targets/erlang_backend.hpp"
-#include "tests/targets/v2_programs.hpp"
+#include "tests/targets/oracle_compare.hpp"
 
 using namespace concord;
 
@@ -38,27 +36,9 @@ bool supported(const Program& p) {
   }
 }
 
-struct Tally {
-  int compared = 0, refused = 0, divergent = 0;
-};
-
 // Runs p on the erlang backend and compares every run with the oracle.
 void compare(const Program& p, const std::vector<RunSettings>& runs, Tally& t) {
-  if (!supported(p)) {
-    t.refused++;
-    return;
-  }
-  t.compared++;
-  std::vector<Answer> got = erlang_backend().request(program_to_json(p), runs);
-  ASSERT_EQ(got.size(), runs.size());
-  for (size_t i = 0; i < runs.size(); i++) {
-    std::string want = oracle_line(p, runs[i]);
-    if (got[i].line == want) continue;
-    t.divergent++;
-    ADD_FAILURE() << print_program(p) << "\nseed " << runs[i].seed << "\n  oracle: " << want
-                  << "\n  erlang: " << got[i].line;
-    return;
-  }
+  compare_with_oracle(erlang_backend(), "erlang", p, runs, supported(p), t);
 }
 
 std::vector<RunSettings> three_seeds() {

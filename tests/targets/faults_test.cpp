@@ -1,4 +1,4 @@
-// tests/targets/faults_test.cpp: the planted faults (runners/faults.hpp,
+// tests/targets/faults_test.cpp: the planted faults (runners/campaign/faults.hpp,
 // targets/FAULTS.md). The catalogue is well formed and matches the switches in the
 // runtimes' sources; and for every fault, the program tests/targets/faults/<name>.conc
 // run with the settings of its `# settings: SEED TURNS MAX_PROCESSES` line gives the
@@ -15,10 +15,10 @@
 #include <sstream>
 
 #include "oracle/interpreter.hpp"
-#include "runners/backend.hpp"
-#include "runners/divergence.hpp"
-#include "runners/faults.hpp"
-#include "runners/load.hpp"
+#include "runners/campaign/divergence.hpp"
+#include "runners/campaign/faults.hpp"
+#include "runners/protocol/backend.hpp"
+#include "runners/protocol/load.hpp"
 #include "tests/targets/c_backend.hpp"
 #include "tests/targets/erlang_backend.hpp"
 #include "tests/targets/js_backend.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "runners/backend.hpp"
+#include "runners/protocol/backend.hpp"
 #include "targets/js/launcher/js_launcher.hpp"
 
 namespace concord {

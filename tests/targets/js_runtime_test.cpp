@@ -14,7 +14,7 @@
 #include "oracle/arith.hpp"
 #include "oracle/ready_set.hpp"
 #include "oracle/splitmix.hpp"
-#include "runners/subprocess.hpp"
+#include "runners/process/subprocess.hpp"
 
 using namespace concord;
 

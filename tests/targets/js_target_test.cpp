@@ -21,11 +21,12 @@
 #include "oracle/check.hpp"
 #include "oracle/interpreter.hpp"
 #include "oracle/text.hpp"
-#include "runners/answer_bound.hpp"
-#include "runners/backend.hpp"
+#include "runners/protocol/answer_bound.hpp"
+#include "runners/protocol/backend.hpp"
 #include "tests/oracle/checked_program.hpp"
 #include "tests/targets/js_backend.hpp"
 #include "tests/targets/kill_node.hpp"
+#include "tests/targets/v2_programs.hpp"
 
 using namespace concord;
 
@@ -48,12 +49,6 @@ process a = P(@b);
 process b = P(@a);
 given ping() to @a;
 )";
-
-std::string oracle_line(const Program& p, const RunSettings& r) {
-  std::string line = result_line(run(p, r));
-  line.pop_back();
-  return line;
-}
 
 std::string code_of(const std::string& line) {
   ojson j = ojson::parse(line);
@@ -259,7 +254,7 @@ TEST(JsTarget, GarbageOnStdoutIsBadOutputAndTheNodeIsReplaced) {
 }
 
 // A program that writes 50 MB on the host's stdout before its result: the line is
-// longer than any answer of its runs can be (runners/answer_bound.hpp), so the target
+// longer than any answer of its runs can be (runners/protocol/answer_bound.hpp), so the target
 // reads no further than that bound and answers BAD_OUTPUT at once.
 TEST(JsTarget, AnAnswerLongerThanTheRunCanProduceIsBadOutputReadNoFurther) {
   Program p = checked(kPing);

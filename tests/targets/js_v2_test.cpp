@@ -6,9 +6,7 @@
 // test asserts a floor of compared programs, so it cannot pass by refusing.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,7 +19,7 @@
 #include "targets/common/unsupported.hpp"
 #include "targets/js/emitter/emit_js.hpp"
 #include "tests/targets/js_backend.hpp"
-#include "tests/targets/v2_programs.hpp"
+#include "tests/targets/oracle_compare.hpp"
 
 using namespace concord;
 
@@ -36,29 +34,10 @@ bool supported(const Program& p) {
   }
 }
 
-struct Tally {
-  int compared = 0, refused = 0, divergent = 0;
-};
-
 // Runs p on the js backend and compares every run with the oracle; a refused
 // program (none today) must be answered UNSUPPORTED.
 void compare(const Program& p, const std::vector<RunSettings>& runs, Tally& t) {
-  std::vector<Answer> got = js_backend().request(program_to_json(p), runs);
-  ASSERT_EQ(got.size(), runs.size());
-  if (!supported(p)) {
-    t.refused++;
-    for (const Answer& a : got) EXPECT_EQ(a.code(), "UNSUPPORTED") << a.line;
-    return;
-  }
-  t.compared++;
-  for (size_t i = 0; i < runs.size(); i++) {
-    std::string want = oracle_line(p, runs[i]);
-    if (got[i].line == want) continue;
-    t.divergent++;
-    ADD_FAILURE() << print_program(p) << "\nseed " << runs[i].seed << ", turns " << runs[i].turns << ", max_processes "
-                  << runs[i].max_processes << "\n  oracle: " << want << "\n  js:     " << got[i].line;
-    return;
-  }
+  compare_with_oracle(js_backend(), "js", p, runs, supported(p), t);
 }
 
 std::vector<RunSettings> runs_of(std::initializer_list<uint64_t> seeds, int64_t turns, int64_t max_processes) {

@@ -1,6 +1,6 @@
 // tests/targets/kill_node.hpp: SIGKILL to a target's interpreter (a BEAM, a node)
 // from outside, as the kernel's OOM killer or a user would, and waiting until the
-// target can see it. The interpreter is a child of its reaper (runners/reaper.hpp),
+// target can see it. The interpreter is a child of its reaper (runners/process/reaper.hpp),
 // which is our child: the reaper exits as the interpreter did once it has reaped it
 // and every other descendant, and that exit is what the target observes.
 #pragma once

@@ -1,7 +1,7 @@
 // tests/targets/node_kill_test.cpp: the interpreter of a persistent target (the BEAM
 // node of the erlang target, the node process of the js target) killed by hand
 // (`kill -9`) in the middle of a campaign against it is no finding
-// (runners/failure.hpp: a SIGKILL comes from outside the target). The campaign goes
+// (runners/campaign/failure.hpp: a SIGKILL comes from outside the target). The campaign goes
 // on with a fresh interpreter and ends with exit 0, nothing stored, no signature.
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -12,8 +12,8 @@
 #include <sstream>
 #include <thread>
 
-#include "runners/load.hpp"
-#include "runners/subprocess.hpp"
+#include "runners/process/subprocess.hpp"
+#include "runners/protocol/load.hpp"
 
 using namespace concord;
 namespace fs = std::filesystem;

@@ -1,5 +1,5 @@
-// tests/targets/v2_programs.hpp: the programs of the oracle's version 2 tests, for
-// the targets' version 2 tests to run against the oracle.
+// tests/targets/v2_programs.hpp: the programs of the oracle's version 2 tests, and
+// the oracle's result line for a run, for the targets' tests to compare with.
 #pragma once
 
 #include <fstream>

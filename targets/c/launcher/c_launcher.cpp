@@ -10,12 +10,12 @@
 #include <iostream>
 
 #include "oracle/interpreter.hpp"
-#include "runners/answer_bound.hpp"
-#include "runners/backend.hpp"
-#include "runners/backends.hpp"
+#include "runners/protocol/answer_bound.hpp"
+#include "runners/protocol/backend.hpp"
+#include "runners/protocol/backends.hpp"
 #include "targets/c/emitter/emit_c.hpp"
-#include "targets/common/unsupported.hpp"
 #include "targets/common/install_paths.hpp"
+#include "targets/common/unsupported.hpp"
 
 namespace concord {
 namespace {
@@ -140,8 +140,7 @@ void CTarget::answer(const Program& p, const std::vector<RunRequest>& runs, cons
     error = std::string("emit_c: ") + e.what();
   }
   if (!b) {
-    for (const RunRequest& r : runs)
-      emit(r.bad.empty() ? error_line(code, error) : error_line("BAD_REQUEST", r.bad));
+    for (const RunRequest& r : runs) emit(r.bad.empty() ? error_line(code, error) : error_line("BAD_REQUEST", r.bad));
     return;
   }
   run_binary(p, *b, runs, emit);

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "runners/serve.hpp"
-#include "runners/subprocess.hpp"
+#include "runners/process/subprocess.hpp"
+#include "runners/protocol/serve.hpp"
 #include "targets/c/launcher/tcc_memory.hpp"
 #include "targets/launch.hpp"
 

@@ -8,8 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "runners/backends.hpp"
-#include "runners/serve.hpp"
+#include "runners/protocol/backends.hpp"
+#include "runners/protocol/serve.hpp"
 #include "targets/common/install_paths.hpp"
 #include "targets/elixir/emitter/emit_elixir.hpp"
 

@@ -13,11 +13,11 @@
 #include <stdexcept>
 
 #include "oracle/interpreter.hpp"
-#include "runners/answer_bound.hpp"
-#include "runners/backend.hpp"
-#include "targets/common/unsupported.hpp"
-#include "runners/backends.hpp"
+#include "runners/protocol/answer_bound.hpp"
+#include "runners/protocol/backend.hpp"
+#include "runners/protocol/backends.hpp"
 #include "targets/common/install_paths.hpp"
+#include "targets/common/unsupported.hpp"
 
 namespace concord {
 namespace {
@@ -163,7 +163,7 @@ void ErlangTarget::answer(const Program& p, const std::vector<RunRequest>& runs,
   try {
     f = frame(cfg_.emit(p), good);
   } catch (const std::bad_alloc&) {
-    throw;  // serve() answers MEMORY
+    throw;                          // serve() answers MEMORY
   } catch (const Unsupported& e) {  // e.g. a version 2 program: not implemented yet (SPEC §10)
     return fail_rest("UNSUPPORTED", e.what());
   } catch (const std::exception& e) {

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "runners/serve.hpp"
-#include "runners/subprocess.hpp"
+#include "runners/process/subprocess.hpp"
+#include "runners/protocol/serve.hpp"
 #include "targets/erlang/emitter/emit_erlang.hpp"
 #include "targets/launch.hpp"
 

@@ -7,7 +7,7 @@
 #include <iostream>
 #include <stdexcept>
 
-#include "runners/backends.hpp"
+#include "runners/protocol/backends.hpp"
 #include "targets/common/install_paths.hpp"
 
 namespace concord {

@@ -1,0 +1,69 @@
+// runners/campaign/case_check.cpp: a case's expected results against a target's answers.
+#include "case_check.hpp"
+
+#include "runners/campaign/divergence.hpp"
+#include "runners/campaign/failure.hpp"
+#include "runners/protocol/diff.hpp"
+#include "runners/triage/attribution.hpp"
+
+namespace concord {
+
+Answer expected_answer(const ojson& expect) {
+  Answer a;
+  a.json = expect;
+  a.line = expect.dump();
+  return a;
+}
+
+namespace {
+
+CaseVerdict failed(std::string message, size_t run, bool indefinite = false) {
+  CaseVerdict v;
+  v.pass = false;
+  v.no_verdict = indefinite;
+  v.message = std::move(message);
+  v.run = run;
+  return v;
+}
+
+}  // namespace
+
+CaseVerdict check_case_answers(const Case& c, const std::string& target, const std::vector<Answer>& got,
+                               const std::vector<Deviation>& deviations) {
+  CaseVerdict v;
+  std::string kind = c.status == "known-divergence" ? signature_kind(c.signature, target) : "";
+  for (size_t i = 0; i < c.runs.size(); i++) {
+    if (i >= got.size()) return failed("  no answer for this run\n", i);
+    std::optional<Difference> d = first_difference(c.runs[i].expect, got[i].json);
+    if (!d) continue;
+    if (!kind.empty()) {  // the first differing run of a known divergence: is it still the same one?
+      // By the form the signature has: a SPEC rule, or (failures, and signatures
+      // written before they named rules) the kind.
+      std::string now = difference_kind(expected_answer(c.runs[i].expect), got[i]);
+      if (is_rule(kind) && !is_failure_kind(now)) now = attribute(c.program, c.runs[i].expect, got[i].json).rule;
+      if (now == kind) return v;
+      return failed("  known divergence changed: the signature says " + target + ":" + kind + ", now " + now +
+                        "\n      " + describe(*d, "expected", target),
+                    i);
+    }
+    if (const Deviation* dev = explaining(deviations, expected_answer(c.runs[i].expect), got[i])) {
+      if (v.deviation.empty()) {
+        v.deviation = dev->id;
+        v.deviation_run = i;
+      }
+      continue;
+    }
+    // A failure the case records for this target (its signature's kind, e.g.
+    // crash:SIGSEGV) that happens again is the recorded bug, not an unknown.
+    bool indefinite =
+        !got[i].ok() && !is_definite(got[i].code()) && answer_failure(got[i]) != signature_kind(c.signature, target);
+    return failed("  " + describe(*d, "expected", target), i, indefinite);
+  }
+  if (!kind.empty())
+    return failed("  known divergence no longer reproduces: " + target +
+                      " now agrees on every run (fixed? make the case's status \"regression\")\n",
+                  0);
+  return v;
+}
+
+}  // namespace concord

@@ -1,0 +1,101 @@
+// runners/protocol/backend.hpp: the harness side of the backend protocol (runners/PROTOCOL.md):
+// one long-lived backend process, started lazily, sent one request per call, read
+// back one answer per run. Every fault of the backend becomes an answer (TIMEOUT,
+// CRASH, BAD_OUTPUT), never an exception; the faulty process is killed, reaped and
+// started afresh on the next request.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "oracle/program_json.hpp"
+#include "oracle/state.hpp"
+#include "runners/process/subprocess.hpp"
+#include "runners/protocol/deviations.hpp"
+
+namespace concord {
+
+struct BackendSpec {
+  std::string name;
+  std::vector<std::string> command;  // argv; argv[0] looked up in PATH
+  double run_timeout = 10;           // seconds from the previous answer (or the request) to this run's line
+  double request_timeout = 60;       // seconds for the whole request
+  std::vector<std::pair<std::string, std::string>> env;  // added to the harness's environment
+  Limits limits;                                         // rlimits of the backend process (RLIMIT_CORE is always 0)
+  std::vector<Deviation> deviations;                     // its declared deviations from SPEC (deviations.hpp)
+  bool timeouts_given = false;  // set by the user (--timeout, a backends file): a campaign keeps them as they are
+};
+
+// One run's answer: what the backend printed, byte for byte, or the harness's own
+// error line for a fault.
+struct Answer {
+  std::string line;  // without the '\n'
+  ojson json;        // `line` parsed: a result (ok true) or an error object (ok false)
+  bool ok() const { return json.is_object() && json.value("ok", false); }
+  std::string code() const;  // the error code; "" for a result
+};
+
+bool is_error_code(const std::string& code);  // the closed list of SPEC §10
+bool is_definite(const std::string& code);    // definite: a divergence; indefinite: a harness fault
+Answer harness_error(const std::string& code, const std::string& message);
+
+// The request line (with its '\n') for a program in JSON form (SPEC §13).
+std::string request_line(const ojson& program, const std::vector<RunSettings>& runs);
+
+// Reads one line per run from `proc` and turns each into an Answer, handed to
+// `on_answer(index, answer)` as soon as it is read, in run order. Deadlines: run i by
+// min(previous answer + run_timeout, request_deadline). A line longer than
+// max_bytes[i] (answer_bound.hpp) is BAD_OUTPUT, read no further. Returns false when
+// the process broke the protocol, died or hung: it must then be killed (not done
+// here). `who` names the process in messages ("lying", "c: compiled program").
+bool collect_answers(Subprocess& proc, const std::string& who, const std::vector<RunSettings>& runs, double run_timeout,
+                     Deadline request_deadline, const std::vector<size_t>& max_bytes,
+                     const std::function<void(size_t, Answer)>& on_answer);
+
+// Timeouts of one request in place of the spec's (0: the spec's).
+struct RequestLimits {
+  double run_timeout = 0;
+  double request_timeout = 0;
+};
+
+class Backend {
+ public:
+  explicit Backend(BackendSpec spec);
+  ~Backend();  // closes stdin, gives the backend a moment to exit, then kills the rest
+  Backend(const Backend&) = delete;
+  Backend& operator=(const Backend&) = delete;
+
+  // Exactly one answer per run, in order. Never throws for a fault of the backend.
+  // With limits, a backend process that is not running yet is started and warmed
+  // up first (warm_up()), so that its start-up does not count against them.
+  std::vector<Answer> request(const ojson& program, const std::vector<RunSettings>& runs, RequestLimits limits = {});
+
+  // Starts the backend process if none runs and has it answer a trivial program
+  // (one process, nothing sent, turn limit 0) within the spec's timeouts (20 s at
+  // least, whatever they are: a start on a loaded machine may be slow): a BEAM
+  // node boots, a compiler warms up. True when it answered as the oracle does: the
+  // backend works at all (the health check a campaign makes before it believes
+  // that a target crashed or hung on a program).
+  bool warm_up();
+  // Kills the backend process (if any): the next request starts a fresh one.
+  void restart() { stop(); }
+
+  const BackendSpec& spec() const { return spec_; }
+  int starts() const { return starts_; }  // processes started so far: 1 + restarts
+  pid_t pid() const;                      // the live backend process (its group id), or -1
+
+ private:
+  bool start(std::vector<Answer>& fail_all, size_t runs);
+  void stop();
+
+  BackendSpec spec_;
+  std::unique_ptr<TempDir> tmp_;  // the backend's TMPDIR, removed after it dies
+  std::unique_ptr<Subprocess> proc_;
+  int starts_ = 0;
+  bool warming_ = false;  // inside warm_up(): its own request must not warm up again
+};
+
+}  // namespace concord

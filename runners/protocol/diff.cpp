@@ -1,0 +1,60 @@
+// runners/protocol/diff.cpp: walks two JSON values in step and stops at the first place
+// where they differ. Objects are compared key by key in the left's order, then
+// keys only on the right; arrays element by element, then by length.
+#include "diff.hpp"
+
+#include "oracle/printable.hpp"
+
+namespace concord {
+namespace {
+
+std::string escape_token(const std::string& key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::optional<Difference> walk(const ojson& a, const ojson& b, const std::string& ptr) {
+  if (a.is_object() && b.is_object()) {
+    for (auto it = a.begin(); it != a.end(); ++it) {
+      std::string p = ptr + "/" + escape_token(it.key());
+      if (!b.contains(it.key())) return Difference{p, it.value(), nullptr, false, true};
+      if (auto d = walk(it.value(), b[it.key()], p)) return d;
+    }
+    for (auto it = b.begin(); it != b.end(); ++it)
+      if (!a.contains(it.key()))
+        return Difference{ptr + "/" + escape_token(it.key()), nullptr, it.value(), true, false};
+    return std::nullopt;
+  }
+  if (a.is_array() && b.is_array()) {
+    size_t n = std::min(a.size(), b.size());
+    for (size_t i = 0; i < n; i++)
+      if (auto d = walk(a[i], b[i], ptr + "/" + std::to_string(i))) return d;
+    if (a.size() > n) return Difference{ptr + "/" + std::to_string(n), a[n], nullptr, false, true};
+    if (b.size() > n) return Difference{ptr + "/" + std::to_string(n), nullptr, b[n], true, false};
+    return std::nullopt;
+  }
+  if (a == b) return std::nullopt;
+  return Difference{ptr, a, b, false, false};
+}
+
+}  // namespace
+
+std::optional<Difference> first_difference(const ojson& left, const ojson& right) { return walk(left, right, ""); }
+
+std::string describe(const Difference& d, const std::string& left_name, const std::string& right_name) {
+  auto show = [](const ojson& v, bool missing) {
+    return missing ? std::string("(absent)") : printable(v.dump(-1, ' ', false, ojson::error_handler_t::replace));
+  };
+  return "first difference at " + (d.pointer.empty() ? std::string("/") : d.pointer) + "\n  " + left_name + ": " +
+         show(d.left, d.left_missing) + "\n  " + right_name + ": " + show(d.right, d.right_missing) + "\n";
+}
+
+}  // namespace concord

@@ -1,0 +1,775 @@
+// runners/triage/attribution.cpp: the SPEC rule behind the first causal difference of two
+// results (the table is in attribution.hpp).
+#include "attribution.hpp"
+
+#include "oracle/check.hpp"
+#include "runners/campaign/divergence.hpp"
+#include "runners/triage/attribution_json.hpp"
+#include "runners/triage/attribution_v2.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+
+namespace concord {
+namespace {
+
+const ojson kNull;
+
+using attribution_json::at;
+using attribution_json::each_kind_statement;
+using attribution_json::each_program_statement;
+using attribution_json::str;
+
+// --- the operators that compute a value (§5), read from the program's JSON form ---
+
+void operators_in(const ojson& expr, std::set<std::string>& ops) {
+  if (!expr.is_object()) return;
+  std::string op = str(expr, "op");
+  if (!op.empty() && op != "int" && op != "addr" && op != "self" && op != "var") ops.insert(op);
+  for (const char* k : {"lhs", "rhs", "arg"})
+    if (expr.contains(k)) operators_in(expr[k], ops);
+}
+
+// The variables an expression reads.
+void variables_in(const ojson& expr, std::set<std::string>& vars) {
+  if (!expr.is_object()) return;
+  if (str(expr, "op") == "var") vars.insert(str(expr, "name"));
+  for (const char* k : {"lhs", "rhs", "arg"})
+    if (expr.contains(k)) variables_in(expr[k], vars);
+}
+
+// Every statement with the conditions of the `if`s around it.
+template <class F>
+void each_guarded_statement(const ojson& stmts, std::vector<const ojson*>& conds, F&& f) {
+  if (!stmts.is_array()) return;
+  for (const ojson& s : stmts) {
+    f(s, conds);
+    if (str(s, "do") == "if") {
+      conds.push_back(&s["cond"]);
+      each_guarded_statement(s.value("then", ojson::array()), conds, f);
+      each_guarded_statement(s.value("else", ojson::array()), conds, f);
+      conds.pop_back();
+    }
+    if (s.contains("body")) each_guarded_statement(s["body"], conds, f);
+  }
+}
+
+std::string rule_of_ops(const std::set<std::string>& ops) {
+  std::string r = "§5";
+  for (const std::string& o : ops) r += " " + o;
+  return ops.empty() ? "§5 value" : r;
+}
+
+void field_operators(const ojson& prog, const std::string& field, std::set<std::string>& ops,
+                     std::set<std::string>& seen);
+
+// The operators of `expr` and, through the state fields it reads, of what was
+// assigned to them (a value computed wrongly and kept in a field shows later).
+void value_operators(const ojson& prog, const ojson& expr, std::set<std::string>& ops, std::set<std::string>& seen) {
+  operators_in(expr, ops);
+  std::set<std::string> vars;
+  variables_in(expr, vars);
+  for (const std::string& v : vars) field_operators(prog, v, ops, seen);
+}
+
+void field_operators(const ojson& prog, const std::string& field, std::set<std::string>& ops,
+                     std::set<std::string>& seen) {
+  if (!seen.insert(field).second) return;
+  // What was assigned, and the conditions under which (which assignment happened).
+  for (const ojson& k : prog.value("kinds", ojson::array())) {
+    std::vector<const ojson*> conds;
+    auto look = [&](const ojson& s, const std::vector<const ojson*>& cs) {
+      if (str(s, "do") != "assign" || str(s, "field") != field) return;
+      value_operators(prog, s.value("value", ojson()), ops, seen);
+      for (const ojson* c : cs) value_operators(prog, *c, ops, seen);
+    };
+    each_guarded_statement(k.value("init", ojson::array()), conds, look);
+    for (const ojson& h : k.value("handlers", ojson::array()))
+      each_guarded_statement(h.value("body", ojson::array()), conds, look);
+  }
+  for (const ojson& k : prog.value("kinds", ojson::array()))
+    for (const ojson& f : k.value("state", ojson::array()))
+      if (str(f, "name") == field) value_operators(prog, f.value("init", ojson()), ops, seen);
+}
+
+// The operators of every send of `tag` (its arguments).
+std::string send_values(const ojson& prog, const std::string& tag) {
+  std::set<std::string> ops, seen;
+  each_program_statement(prog, [&](const ojson& s) {
+    if (str(s, "do") == "send" && str(s, "tag") == tag)
+      for (const ojson& a : s.value("args", ojson::array())) value_operators(prog, a, ops, seen);
+  });
+  return rule_of_ops(ops);
+}
+
+// The operators of every assignment to `field` and of its initialisers.
+std::string field_values(const ojson& prog, const std::string& field) {
+  std::set<std::string> ops, seen;
+  field_operators(prog, field, ops, seen);
+  return rule_of_ops(ops);
+}
+
+// The operators of every division and remainder (what can fail with DIV_ZERO).
+std::string division_values(const ojson& prog) {
+  std::set<std::string> ops;
+  std::function<void(const ojson&)> walk = [&](const ojson& e) {
+    if (!e.is_object()) return;
+    std::string op = str(e, "op");
+    if (op == "div" || op == "rem") operators_in(e, ops);
+    for (auto it = e.begin(); it != e.end(); ++it)
+      if (it.value().is_object()) walk(it.value());
+  };
+  each_program_statement(prog, [&](const ojson& s) {
+    for (auto it = s.begin(); it != s.end(); ++it) {
+      if (it.value().is_object()) walk(it.value());
+      if (it.key() == "args" && it.value().is_array())
+        for (const ojson& a : it.value()) walk(a);
+    }
+  });
+  return rule_of_ops(ops);
+}
+
+// --- the journal ----------------------------------------------------------------
+
+// The strategy of a supervisor, by name, from the program's system tree.
+std::string strategy_of(const ojson& decls, const std::string& sup) {
+  if (!decls.is_array()) return "";
+  for (const ojson& d : decls) {
+    const ojson& s = d.contains("supervisor") ? d["supervisor"] : kNull;
+    if (!s.is_object()) continue;
+    if (str(s, "name") == sup) return str(s, "strategy");
+    std::string r = strategy_of(s.value("children", ojson::array()), sup);
+    if (!r.empty()) return r;
+  }
+  return "";
+}
+
+// The decision that the events before `i` are the reaction to, if any: the last
+// decision at the same turn.
+const ojson* reaction_decision(const ojson& journal, size_t i) {
+  const ojson& e = at(journal, i);
+  for (size_t j = i; j-- > 0;) {
+    const ojson& p = journal[j];
+    if (p.value("turn", -1) != e.value("turn", -2)) return nullptr;
+    if (str(p, "ev") == "decision") return &p;
+  }
+  return nullptr;
+}
+
+// A delivered message that is one of the program's given messages (§8.2 start).
+bool is_given(const ojson& prog, const ojson& deliver) {
+  if (!deliver.is_object() || !deliver.value("from", ojson()).is_null()) return false;
+  for (const ojson& g : prog.value("given", ojson::array())) {
+    if (str(g, "to") != str(deliver, "to") || str(g, "tag") != str(deliver, "tag")) continue;
+    ojson args = ojson::array();
+    for (const ojson& a : g.value("args", ojson::array())) args.push_back(a.value("value", ojson()));
+    if (args == deliver["args"]) return true;
+  }
+  return false;
+}
+
+bool sends_tag(const ojson& prog, const std::string& tag) {
+  bool found = false;
+  each_program_statement(prog,
+                         [&](const ojson& s) { found = found || (str(s, "do") == "send" && str(s, "tag") == tag); });
+  return found;
+}
+
+bool same_message(const ojson& a, const ojson& b) {
+  if (!a.is_object() || !b.is_object()) return false;
+  return a.value("from", ojson()) == b.value("from", ojson()) && str(a, "tag") == str(b, "tag") &&
+         a.value("args", ojson()) == b.value("args", ojson());
+}
+
+// Whether the sender of a message an event shows failed in the same turn (the
+// sends a handler made before it failed stand, §6.4).
+bool sender_failed(const ojson& journal, const ojson& e) {
+  if (!e.is_object()) return false;
+  for (const ojson& x : journal)
+    if (str(x, "ev") == "exit" && x["name"] == e["from"] && x["turn"] == e["turn"] && str(x, "reason") != "normal" &&
+        str(x, "reason") != "shutdown")
+      return true;
+  return false;
+}
+
+bool later_in_turn(const ojson& journal, size_t i, const ojson& e) {
+  if (!e.is_object()) return false;
+  for (size_t j = i + 1; j < journal.size() && journal[j]["turn"] == e["turn"]; j++)
+    if (journal[j] == e) return true;
+  return false;
+}
+
+// The kind of process `name` at event `i`: that of its last start before it.
+std::string kind_at(const ojson& journal, const ojson& name, size_t i) {
+  std::string kind;
+  for (size_t j = 0; j < i && j < journal.size(); j++)
+    if (str(journal[j], "ev") == "start" && journal[j]["name"] == name) kind = str(journal[j], "kind");
+  return kind;
+}
+
+// The operators of the conditions of the `if`s around every send of `tag` (or
+// spawn of kind `tag`) in kind `kind` (and of what the fields they read were assigned), when every such send is
+// inside an `if`: the message was sent on one side and not on the other because a
+// condition came out otherwise. Nothing when one of them is sent unconditionally
+// (or the kind has none).
+// `body`: the tag of the handler that ran ("" : the init body); nullptr: every body.
+std::optional<std::string> guard_rule(const ojson& prog, const std::string& kind, const std::string& tag,
+                                      const char* what_do = "send", const std::string* body = nullptr,
+                                      const ojson& from = ojson(), const ojson& to = ojson()) {
+  std::set<std::string> ops;
+  // A send whose receiver is `self` or a name reaches only that name.
+  auto may_reach = [&](const ojson& st) {
+    if (to.is_null() || str(st, "do") != "send") return true;
+    const ojson& r = st.value("to", ojson());
+    std::string op = str(r, "op");
+    if (op == "self") return from == to;
+    if (op == "addr") return r.value("value", ojson()) == to;
+    return true;
+  };
+  bool any = false, unguarded = false;
+  std::vector<const ojson*> conds;
+  std::function<void(const ojson&)> walk = [&](const ojson& stmts) {
+    if (!stmts.is_array()) return;
+    for (const ojson& st : stmts) {
+      std::string what = str(st, "do");
+      if (what == what_do && str(st, what == "spawn" ? "kind" : "tag") == tag && may_reach(st)) {
+        any = true;
+        // The conditions around it, and what its receiver was computed from (a
+        // field assigned under conditions): nothing to blame when it has neither.
+        std::set<std::string> mine, seen;
+        for (const ojson* c : conds) value_operators(prog, *c, mine, seen);
+        if (what == "send") value_operators(prog, st.value("to", ojson()), mine, seen);
+        if (mine.empty()) unguarded = true;
+        ops.insert(mine.begin(), mine.end());
+      }
+      if (what == "if") {
+        conds.push_back(&st["cond"]);
+        walk(st.value("then", ojson::array()));
+        walk(st.value("else", ojson::array()));
+        conds.pop_back();
+      }
+      if (what == "repeat") walk(st.value("body", ojson::array()));
+    }
+  };
+  for (const ojson& k : prog.value("kinds", ojson::array())) {
+    if (str(k, "name") != kind) continue;
+    if (!body || body->empty()) walk(k.value("init", ojson::array()));
+    for (const ojson& h : k.value("handlers", ojson::array()))
+      if (!body || (!body->empty() && str(h, "tag") == *body)) walk(h.value("body", ojson::array()));
+  }
+  if (!any || unguarded) return std::nullopt;
+  return ops.empty() ? std::string("§6.2 if") : rule_of_ops(ops);
+}
+
+// The guard rule of the send behind a message event (nothing for a given message).
+// The body that ran when event `i` happened, for its sender `from`: the handler of
+// the last delivery to it in that turn, else its init (started in that turn).
+std::string running_body(const ojson& journal, const ojson& from, size_t i) {
+  const ojson& e = at(journal, i);
+  for (size_t j = std::min(i, journal.is_array() ? journal.size() : 0); j-- > 0;) {
+    const ojson& x = journal[j];
+    if (x.value("turn", -1) != e.value("turn", -2)) break;
+    if (str(x, "ev") == "deliver") return x["to"] == from ? str(x, "tag") : "";
+  }
+  return "";
+}
+
+std::optional<std::string> guard_of(const ojson& prog, const ojson& journal, const ojson& e, size_t i) {
+  if (!e.is_object() || e.value("from", ojson()).is_null()) return std::nullopt;
+  // A drop is journaled by the body that sent it; a delivery later, from any body.
+  std::string body = running_body(journal, e["from"], i);
+  return guard_rule(prog, kind_at(journal, e["from"], i), str(e, "tag"), "send",
+                    str(e, "ev") == "drop" ? &body : nullptr, e["from"], e["to"]);
+}
+
+// Whether a journal shows the message of event `e` (delivered or dropped) anywhere.
+bool shows(const ojson& journal, const ojson& e) {
+  if (!journal.is_array()) return false;
+  for (const ojson& x : journal) {
+    std::string ev = str(x, "ev");
+    if ((ev == "deliver" || ev == "drop") && x["to"] == e["to"] && same_message(x, e)) return true;
+  }
+  return false;
+}
+
+// Whether a journal shows the message of event `e` at all, to any receiver.
+bool sent_anywhere(const ojson& journal, const ojson& e) {
+  if (!journal.is_array()) return false;
+  for (const ojson& x : journal) {
+    std::string ev = str(x, "ev");
+    if ((ev == "deliver" || ev == "drop") && same_message(x, e)) return true;
+  }
+  return false;
+}
+
+// Whether process `name` failed (exited with a failure code) before event `i`: a
+// message of its that one side never shows was lost with the failure (§6.4).
+bool failed_before(const ojson& journal, const ojson& name, size_t i) {
+  for (size_t j = 0; j < i && j < journal.size(); j++)
+    if (str(journal[j], "ev") == "exit" && journal[j]["name"] == name && str(journal[j], "reason") != "normal" &&
+        str(journal[j], "reason") != "shutdown")
+      return true;
+  return false;
+}
+
+// Whether process `name` exited before event `i` of the journal (a restarted
+// process's mailbox was discarded with it, §6.4).
+bool exited_before(const ojson& journal, const ojson& name, size_t i) {
+  for (size_t j = 0; j < i && j < journal.size(); j++)
+    if (str(journal[j], "ev") == "exit" && journal[j]["name"] == name) return true;
+  return false;
+}
+
+// Whether the target's journal is the oracle's without any of its drops: the
+// target journals no drop at all, and nothing else differs.
+bool only_drops_missing(const ojson& oj, const ojson& tj) {
+  if (!tj.is_array()) return false;
+  ojson without = ojson::array();
+  for (const ojson& e : oj)
+    if (str(e, "ev") != "drop") without.push_back(e);
+  return without == tj;
+}
+
+// Whether the target's journal is the oracle's for the same program with its
+// given messages sent in the order the target shows them (§8.2 start): per
+// receiver, the given messages' slots filled in the order the target delivers
+// them; those dropped at turn 0 in the order it drops them.
+bool given_order_explains(const ojson& prog, const ojson& run, const ojson& tj) {
+  const ojson& given = prog.value("given", ojson::array());
+  if (!tj.is_array() || given.size() < 2) return false;
+  auto message_of = [](const ojson& g) {
+    ojson args = ojson::array();
+    for (const ojson& a : g.value("args", ojson::array())) args.push_back(a.value("value", ojson()));
+    return ojson{{"from", nullptr}, {"to", g.value("to", ojson())}, {"tag", g.value("tag", ojson())}, {"args", args}};
+  };
+  std::map<std::string, std::vector<size_t>> slots;  // group -> given indexes, in the program's order
+  std::vector<size_t> seen_at(given.size(), SIZE_MAX);
+  std::vector<std::string> group(given.size());
+  for (size_t g = 0; g < given.size(); g++) {
+    ojson m = message_of(given[g]);
+    group[g] = str(m, "to");
+    for (size_t j = 0; j < tj.size(); j++) {
+      std::string ev = str(tj[j], "ev");
+      if ((ev == "deliver" || ev == "drop") && tj[j]["to"] == m["to"] && same_message(tj[j], m)) {
+        bool taken = false;  // two equal given messages: the second takes the next event
+        for (size_t h = 0; h < g; h++) taken = taken || seen_at[h] == j;
+        if (taken) continue;
+        seen_at[g] = j;
+        if (ev == "drop") group[g] = "";  // dropped at turn 0: one group, in journal order
+        break;
+      }
+    }
+    slots[group[g]].push_back(g);
+  }
+  ojson reordered = prog;
+  bool moved = false;
+  for (auto& [name, idx] : slots) {
+    std::vector<size_t> order = idx;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return seen_at[a] < seen_at[b]; });
+    for (size_t k = 0; k < idx.size(); k++) {
+      reordered["given"][idx[k]] = given[order[k]];
+      moved = moved || idx[k] != order[k];
+    }
+  }
+  if (!moved) return false;
+  try {
+    Program q = program_from_json(reordered);
+    check(q);
+    RunSettings r{run.value("seed", uint64_t{0}), run.value("turns", int64_t{0}),
+                  run.value("max_processes", int64_t{1})};
+    Answer a = oracle_answer(q, r);
+    return a.ok() && a.json["journal"] == tj;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+// In a supervisor's reaction, at event `i`: the same events in another order (the
+// order of the restarts or terminations), or an event one side has and the other
+// lacks (which children they concern).
+std::string reaction_kind(const ojson& oj, const ojson& tj, size_t i) {
+  return later_in_turn(oj, i, at(tj, i)) && later_in_turn(tj, i, at(oj, i)) ? " order" : " which";
+}
+
+// A message event (drop, deliver) of the oracle's with no event of the same kind
+// and message on the target's side from `i` on.
+bool missing_on_target(const ojson& o, const ojson& tj, size_t i) {
+  for (size_t j = i; j < tj.size(); j++)
+    if (str(tj[j], "ev") == str(o, "ev") && tj[j]["to"] == o["to"] && same_message(tj[j], o)) return false;
+  return true;
+}
+
+// How many sends of `tag` kind `kind` has.
+int sends_of(const ojson& prog, const std::string& kind, const std::string& tag) {
+  int n = 0;
+  for (const ojson& k : prog.value("kinds", ojson::array())) {
+    if (str(k, "name") != kind) continue;
+    auto count = [&](const ojson& st) { n += str(st, "do") == "send" && str(st, "tag") == tag; };
+    each_kind_statement(k, count);
+  }
+  return n;
+}
+
+// Whether a value is an address: operators compute ints only (§5), so an address
+// that differs is another message, not a value computed otherwise.
+bool any_address_differs(const ojson& a, const ojson& b) {
+  if (!a.is_array() || !b.is_array() || a.size() != b.size()) return true;
+  for (size_t k = 0; k < a.size(); k++)
+    if (a[k] != b[k] && (a[k].is_string() || b[k].is_string())) return true;
+  return false;
+}
+
+// Whether a send of `tag` in kind `kind` has only literal arguments (ints, addresses,
+// self) whose values are `args`, sent by `sender`: the message is one the program
+// sends as it is, not a value computed otherwise.
+bool literal_send(const ojson& prog, const std::string& kind, const std::string& tag, const ojson& sender,
+                  const ojson& args) {
+  bool found = false;
+  for (const ojson& k : prog.value("kinds", ojson::array())) {
+    if (str(k, "name") != kind) continue;
+    auto look = [&](const ojson& st) {
+      if (str(st, "do") != "send" || str(st, "tag") != tag) return;
+      const ojson& as = st.value("args", ojson::array());
+      if (!args.is_array() || as.size() != args.size()) return;
+      for (size_t a = 0; a < as.size(); a++) {
+        std::string op = str(as[a], "op");
+        ojson v = op == "int" || op == "addr" ? as[a].value("value", ojson()) : op == "self" ? sender : ojson();
+        if (v.is_null() || v != args[a]) return;
+      }
+      found = true;
+    };
+    each_kind_statement(k, look);
+  }
+  return found;
+}
+
+// Whether a journal shows a mailbox keeping its order around given messages: a
+// message from a process delivered to a receiver of given messages before one of them
+// (it was in the mailbox before the givens, sent at turn 0, and came out first).
+bool mailbox_kept_order(const ojson& prog, const ojson& tj) {
+  if (!tj.is_array()) return false;
+  std::set<std::string> sent_first;  // receivers that got a message from a process first
+  for (const ojson& e : tj) {
+    if (str(e, "ev") != "deliver") continue;
+    std::string to = str(e, "to");
+    if (is_given(prog, e)) {
+      if (sent_first.count(to)) return true;
+    } else if (!e.value("from", ojson()).is_null()) {
+      sent_first.insert(to);
+    }
+  }
+  return false;
+}
+
+// The guard rule of the spawn behind start event `e` (at `i` of `journal`) when
+// `other`, the other side's journal, never starts that process.
+std::optional<std::string> spawn_guard(const ojson& prog, const ojson& e, const ojson& journal, size_t i,
+                                       const ojson& other) {
+  if (!other.is_array()) return std::nullopt;
+  for (const ojson& x : other)
+    if (str(x, "ev") == "start" && x["name"] == e["name"] && x["kind"] == e["kind"]) return std::nullopt;
+  for (size_t j = i; j-- > 0;) {
+    const ojson& x = journal[j];
+    if (x.value("turn", -1) != e.value("turn", -2)) break;
+    if (str(x, "ev") == "deliver") return guard_rule(prog, kind_at(journal, x["to"], j), str(e, "kind"), "spawn");
+  }
+  return std::nullopt;
+}
+
+// Two starts of the same kind under two spawned names `k-N` (§2): the number's
+// digits written backwards (the number right, its decimal form not), or another
+// number (the spawns counted otherwise).
+std::optional<std::string> spawned_name_rule(const ojson& o, const ojson& t) {
+  if (str(o, "ev") != "start" || str(t, "ev") != "start" || o["kind"] != t["kind"] || o["name"] == t["name"])
+    return std::nullopt;
+  std::string a = str(o, "name"), b = str(t, "name");
+  size_t da = a.rfind('-'), db = b.rfind('-');
+  if (da == std::string::npos || db == std::string::npos || a.substr(0, da) != b.substr(0, db)) return std::nullopt;
+  std::string na = a.substr(da + 1), nb = b.substr(db + 1);
+  if (na.size() > 1 && std::string(na.rbegin(), na.rend()) == nb) return "§2 spawned names, decimal";
+  return "§2 spawned names, number";
+}
+
+// Whether one side never sent the message of event `e` (to its receiver): its run
+// ended with every mailbox empty (quiescent), the receiver alive at the end and
+// never exiting from event `i` on (so nothing was discarded with it), and its
+// journal never shows the message. A run cut by the turn limit proves nothing.
+bool never_sent(const ojson& result, const ojson& journal, const ojson& e, size_t i) {
+  if (!e.is_object() || result.value("outcome", std::string()) != "quiescent" || shows(journal, e)) return false;
+  for (size_t j = i; j < journal.size(); j++)
+    if (str(journal[j], "ev") == "exit" && journal[j]["name"] == e["to"]) return false;
+  for (const ojson& a : result.value("alive", ojson::array()))
+    if (a.value("name", ojson()) == e["to"]) return true;
+  return false;
+}
+
+// The first delivery from event `i` on that one side has and the other never shows,
+// attributed as a message sent on one side only: lost with its failing sender
+// (§6.4), or its send's condition came out otherwise; nothing when there is none.
+std::optional<std::string> one_sided_message(const ojson& prog, const ojson& oracle, const ojson& target,
+                                             const ojson& later, size_t i) {
+  const ojson& oj = oracle["journal"];
+  const ojson& lj = later["journal"];
+  const ojson& tj = target["journal"];
+  for (size_t j = i; j < oj.size() || j < tj.size(); j++) {
+    const ojson& o = at(oj, j);
+    if (str(o, "ev") == "deliver" && !o["from"].is_null() && !shows(tj, o)) {
+      if (failed_before(oj, o["from"], j) && !sent_anywhere(tj, o)) return "§6.4 sends before a failure";
+      if (std::optional<std::string> g = guard_of(prog, oj, o, j)) return g;
+      return "§6.5 send";
+    }
+    const ojson& t = at(tj, j);
+    if (str(t, "ev") == "deliver" && !t["from"].is_null() && !shows(lj, t)) {
+      if (std::optional<std::string> g = guard_of(prog, tj, t, j)) return g;
+      return "§6.5 send";
+    }
+  }
+  return std::nullopt;
+}
+
+// The oracle's event `i` (or, when the oracle has none there, the target's),
+// attributed. `later` is the oracle's result for the same run with a higher turn
+// limit (the same events first): what the oracle would do after a turn limit cut it.
+// `sure` is cleared when another rule explains the same journals as well (a run
+// cut by the turn limit hides whether a message was late or never sent; only drops
+// missing may be a condition too): attribute() then looks at the other runs.
+std::string event_rule(const ojson& prog, const ojson& run, const ojson& oracle, const ojson& target,
+                       const ojson& later, size_t i, bool& sure) {
+  sure = true;
+  const ojson& oj = oracle["journal"];
+  const ojson& lj = later["journal"];
+  const ojson& tj = target.contains("journal") ? target["journal"] : kNull;
+  if (is_version_2(prog))
+    if (std::optional<std::string> r = version2_event_rule(prog, oj, tj, i)) return *r;
+  const ojson& o = at(oj, i);
+  const ojson& t = at(tj, i);
+  const ojson& e = o.is_null() ? t : o;
+  std::string ev = str(e, "ev");
+  std::string other = str(o.is_null() ? o : t, "ev");
+  bool message_o = ev == "deliver" || ev == "drop", message_t = other == "deliver" || other == "drop";
+  // The same drop from a process but for its values (or, when its kind sends that
+  // tag more than once, maybe another of its sends first: not sure).
+  if (ev == "drop" && other == "drop" && !o["from"].is_null() && o["from"] == t["from"] && o["tag"] == t["tag"] &&
+      o["to"] == t["to"]) {
+    sure = sends_of(prog, kind_at(oj, o["from"], i), str(o, "tag")) < 2;
+    return send_values(prog, str(o, "tag"));
+  }
+  if (ev == "drop" && !o.is_null() && missing_on_target(o, tj.is_array() ? tj : ojson::array(), i)) {
+    // Only drops are missing and nothing else differs: their journaling, the
+    // simplest cause, unless each was sent by a handler that then failed (§6.4). Not
+    // sure when a failing sender or a condition may explain one of them.
+    if (only_drops_missing(oj, tj)) {
+      bool all_failing = true;
+      for (size_t j = 0; j < oj.size(); j++)
+        if (str(oj[j], "ev") == "drop") {
+          if (sender_failed(oj, oj[j]) || guard_of(prog, oj, oj[j], j)) sure = false;
+          all_failing = all_failing && sender_failed(oj, oj[j]);
+        }
+      return all_failing ? "§6.4 sends before a failure" : "§6.5 drop";
+    }
+    if (sender_failed(oj, o)) return "§6.4 sends before a failure";
+    // Never sent there (a drop is journaled in the turn of its send): its condition.
+    if (o.value("turn", int64_t{0}) <= target.value("turns", int64_t{-1}))
+      if (std::optional<std::string> g = guard_of(prog, oj, o, i)) return *g;
+    return "§6.5 drop";
+  }
+  // A drop on the target's side that the oracle never journals (in a turn both
+  // reached): never sent on the oracle's side, so its condition came out otherwise.
+  if (other == "drop" && !shows(lj, t) && t.value("turn", int64_t{0}) <= later.value("turns", int64_t{-1}))
+    if (std::optional<std::string> g = guard_of(prog, tj, t, i)) return *g;
+  // Two given messages in another order: the order they were sent in at turn 0 when
+  // sending them in the target's order explains its whole journal, else a mailbox's
+  // order.
+  // When the given messages are delivered, not dropped, a mailbox that takes the
+  // newest first (§6.5) explains the same journal, unless the journal shows a
+  // mailbox keeping its order: then the simpler cause, what was seen (messages out
+  // of one mailbox's order), not sure.
+  if (message_o && message_t && is_given(prog, o) && is_given(prog, t) && !same_message(o, t)) {
+    if (given_order_explains(prog, run, tj) && (ev == "drop" || other == "drop" || mailbox_kept_order(prog, tj)))
+      return "§8.2 given";
+    sure = !given_order_explains(prog, run, tj);
+    return "§6.5 fifo";
+  }
+  if (ev == "deliver" && other == "deliver") {
+    // As many processes ready but another chosen: the draw. Another number of ready
+    // processes: some mailbox holds a message on one side only; the first such.
+    if (o["ready"] != t["ready"])
+      if (std::optional<std::string> r = one_sided_message(prog, oracle, target, later, i)) return *r;
+    if (o["to"] != t["to"] || o["ready"] != t["ready"] || same_message(o, t)) return "§8.2 draw";
+    // Another message than the oracle's. The oracle's was never sent on the target's
+    // side (never_sent): the condition of its send. Else one that was in the
+    // oracle's mailbox too (given to that process, or delivered there later by the
+    // oracle) came out in another order; or the oracle's was sent with other values. The target's is one the
+    // oracle discarded with its receiver's exit (§6.4), or one the oracle never
+    // sent (the condition of its send); or one of a tag its sender sends came out
+    // in another order; otherwise it was never sent.
+    bool in_later = false;
+    for (size_t j = i + 1; j < lj.size(); j++)
+      if (str(lj[j], "ev") == "deliver" && lj[j]["to"] == t["to"] && same_message(lj[j], t)) in_later = true;
+    bool o_never = never_sent(target, tj, o, i);
+    if (!o_never && (is_given(prog, t) || in_later)) {
+      sure = shows(tj, o);  // the target delivered the oracle's message later: it was sent
+      return "§6.5 fifo";
+    }
+    if (o["from"] == t["from"] && o["tag"] == t["tag"]) {
+      // Another message of the same send (an address differs: operators compute no
+      // address), or one the program sends as it is: the mailbox's order.
+      if (any_address_differs(o["args"], t["args"]) ||
+          literal_send(prog, kind_at(oj, t["from"], i), str(t, "tag"), t["from"], t["args"]))
+        return "§6.5 fifo";
+      sure = sends_of(prog, kind_at(oj, o["from"], i), str(o, "tag")) < 2;
+      return send_values(prog, str(o, "tag"));
+    }
+    if (o_never) {
+      if (failed_before(oj, o["from"], i) && !sent_anywhere(tj, o)) return "§6.4 sends before a failure";
+      if (std::optional<std::string> g = guard_of(prog, oj, o, i)) return *g;
+    }
+    if (is_given(prog, t) || in_later) return "§6.5 fifo";
+    if (!shows(lj, t) && exited_before(oj, t["to"], i)) {
+      sure = never_sent(later, lj, t, i);  // else it may be late and its receiver gone since
+      return "§6.4 exit";
+    }
+    if (never_sent(later, lj, t, i))
+      if (std::optional<std::string> g = guard_of(prog, tj, t, i)) return *g;
+    sure = false;
+    if (!t["from"].is_null() && sends_tag(prog, str(t, "tag"))) return "§6.5 fifo";
+    return "§6.5 send";
+  }
+  if (ev == "deliver") {  // delivered on one side only
+    if (o.is_null() && !shows(lj, t) && exited_before(oj, t["to"], i) && !is_given(prog, t)) return "§6.4 exit";
+    if (!o.is_null() && never_sent(target, tj, o, i) && failed_before(oj, o["from"], i) && !sent_anywhere(tj, o))
+      return "§6.4 sends before a failure";
+    if (o.is_null() ? never_sent(later, lj, t, i) : never_sent(target, tj, o, i))
+      if (std::optional<std::string> g = guard_of(prog, o.is_null() ? tj : oj, e, i)) return *g;
+    return "§6.5 send";  // never enqueued on the other side
+  }
+  if (other == "drop" && !shows(lj, t) && t.value("turn", int64_t{0}) <= later.value("turns", int64_t{-1}))
+    if (std::optional<std::string> g = guard_of(prog, tj, t, i)) return *g;  // the oracle never sent it: its condition
+  if (ev == "drop") return "§6.5 drop";
+  if (ev == "decision" || other == "decision") {
+    // The same decision elsewhere in the same reaction: it is journaled when the
+    // supervisor decides, before what the decision does (§7.2).
+    if ((ev != "decision" || other != "decision") && reaction_kind(oj, tj, i) == " order") return "§7.2 decision order";
+    // Whether to restart at all is the restart type; whether a restart is allowed,
+    // the intensity.
+    std::string oa = str(o, "action"), ta = str(t, "action");
+    bool restarts_o = oa == "restart" || oa == "give_up", restarts_t = ta == "restart" || ta == "give_up";
+    if (restarts_o && restarts_t) return "§7.4 intensity";
+    return "§7.2 restart type";
+  }
+  if (ev == "exit") {
+    std::string reason = str(e, "reason");
+    if (reason == "DIV_ZERO") return division_values(prog);
+    if (reason == "NO_HANDLER") return "§6.5 match";
+    if (reason == "SYSTEM_LIMIT") return "§6.6 limit";
+    if (reason == "NOPROC") return "§6.6 noproc";
+    if (reason == "shutdown") {
+      // The same terminations in another order: the order of §7.5 (reverse start
+      // order), whichever decision they follow.
+      if (str(o, "ev") == "exit" && str(t, "ev") == "exit" && reaction_kind(oj, tj, i) == " order")
+        return "§7.5 termination order";
+      const ojson* d = reaction_decision(o.is_null() ? tj : oj, i);
+      if (!d) return "§7.5 termination";
+      if (str(*d, "action") == "give_up") return "§7.4 intensity";
+      return "§7.3 " + strategy_of(prog.value("system", ojson::array()), str(*d, "supervisor")) +
+             reaction_kind(oj, tj, i);
+    }
+    return "§6.4 exit";
+  }
+  if (ev == "start") {
+    if (e.value("turn", 0) == 0) return "§8.2 start";
+    if (std::optional<std::string> r = spawned_name_rule(o, t)) return *r;
+    const ojson* d = reaction_decision(o.is_null() ? tj : oj, i);
+    if (d)
+      return "§7.3 " + strategy_of(prog.value("system", ojson::array()), str(*d, "supervisor")) +
+             reaction_kind(oj, tj, i);
+    // A process started on one side and never on the other, spawned from inside an
+    // `if`: its conditions came out otherwise.
+    if (str(o, "ev") == "start" && o.value("turn", int64_t{0}) <= target.value("turns", int64_t{-1}))
+      if (std::optional<std::string> g = spawn_guard(prog, o, oj, i, tj)) return *g;
+    if (str(t, "ev") == "start")
+      if (std::optional<std::string> g = spawn_guard(prog, t, tj, i, lj)) return *g;
+    return "§6.6 spawn";
+  }
+  return "§9.2 " + ev;
+}
+
+std::string path_of(const std::string& field, size_t i, const ojson& o, const ojson& t) {
+  std::string p = field + "[" + std::to_string(i) + "]";
+  if (o.is_object() && t.is_object())
+    for (auto it = o.begin(); it != o.end(); ++it)
+      if (!t.contains(it.key()) || t[it.key()] != it.value()) return p + "." + it.key();
+  return p + (o.is_null() ? " (extra)" : t.is_null() ? " (absent)" : "");
+}
+
+}  // namespace
+
+Attribution attribute(const Program& p, const ojson& oracle, const ojson& got) {
+  if (!got.value("ok", false) || !oracle.value("ok", false))
+    return {"§10 error " + str(got.value("ok", false) ? oracle : got, "code"), "error"};
+  ojson prog = program_to_json(p);
+  const ojson& oj = oracle["journal"];
+  const ojson& tj = got.contains("journal") ? got["journal"] : kNull;
+  size_t n = std::max(oj.size(), tj.is_array() ? tj.size() : 0);
+  for (size_t i = 0; i < n; i++)
+    if (at(oj, i) != at(tj, i)) {
+      const ojson& run = oracle["run"];
+      RunSettings longer{run.value("seed", uint64_t{0}), run.value("turns", int64_t{0}) + 1000,
+                         run.value("max_processes", int64_t{1})};
+      Answer later = oracle_answer(p, longer);
+      bool sure = true;
+      std::string rule = event_rule(prog, run, oracle, got, later.ok() ? later.json : oracle, i, sure);
+      return {rule, path_of("journal", i, at(oj, i), at(tj, i)), sure};
+    }
+  // The journals agree: what follows from them but is not in them.
+  if (is_version_2(prog))
+    if (std::optional<std::pair<std::string, std::string>> r = version2_field_rule(oracle, got))
+      return {r->first, r->second};
+  const ojson& oa = oracle["alive"];
+  const ojson& ta = got.value("alive", ojson::array());
+  for (size_t i = 0; i < std::max(oa.size(), ta.size()); i++) {
+    const ojson& o = at(oa, i);
+    const ojson& t = at(ta, i);
+    if (o == t) continue;
+    if (o.is_object() && t.is_object() && o["name"] == t["name"] && o["state"].is_object())
+      for (auto it = o["state"].begin(); it != o["state"].end(); ++it)
+        if (!t["state"].contains(it.key()) || t["state"][it.key()] != it.value())
+          return {field_values(prog, it.key()), "alive[" + std::to_string(i) + "].state." + it.key()};
+    return {"§9.1 alive", "alive[" + std::to_string(i) + "]"};
+  }
+  for (const char* f : {"outcome", "turns"})
+    if (oracle[f] != got.value(f, ojson())) return {"§8.2 run", f};
+  for (const char* f : {"failures", "decisions", "processes", "supervisors", "run"})
+    if (oracle[f] != got.value(f, ojson())) return {std::string("§9.1 ") + f, f};
+  return {"§9.3 bytes", "bytes"};
+}
+
+std::string rule_signature(const std::string& target, const Attribution& a) { return target + ":" + a.rule; }
+
+namespace {
+
+std::set<std::string> operators_of(const std::string& rule) {
+  std::set<std::string> out;
+  std::istringstream in(rule);
+  std::string w;
+  in >> w;  // "§5"
+  while (in >> w) out.insert(w);
+  return out;
+}
+
+}  // namespace
+
+bool refines(const std::string& candidate, const std::string& rule) {
+  if (candidate == rule) return true;
+  if (candidate.rfind("§5 ", 0) != 0 || rule.rfind("§5 ", 0) != 0 || candidate == "§5 value" || rule == "§5 value")
+    return false;
+  std::set<std::string> c = operators_of(candidate), r = operators_of(rule);
+  return !c.empty() && std::includes(r.begin(), r.end(), c.begin(), c.end());
+}
+
+}  // namespace concord

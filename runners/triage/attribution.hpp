@@ -1,0 +1,115 @@
+// runners/triage/attribution.hpp: which SPEC rule is behind the first difference between
+// the oracle's result and a target's (issue 17, "one bug, one bucket"). Today's
+// signature kind (divergence.hpp) names the first differing *field in key order*:
+// one bug shows as many kinds (a LIFO mailbox gave deliver/args, deliver/from,
+// deliver/tag, outcome, turns...). Here the first difference is taken in causal
+// order (the journal first, event by event; the fields derived from it after) and
+// the event there is attributed to the rule that produced it, from the oracle's
+// journal and the program (values: the operators of the expressions that computed
+// them, through the state fields they read). Causes before symptoms:
+//   a message (delivery or drop) one side never sent, shown by a run that ended
+//     quiescent with its receiver alive (or, for a drop, in a turn both reached):
+//     sent from inside `if`s only       §5 <operators of their conditions> (§6.2 if without)
+//     its sender failed since           §6.4 sends before a failure
+//   only drops missing, nothing else    §6.5 drop (§6.4 sends before a failure when each
+//                                          was sent by a handler that then failed)
+//   two given messages in another order §8.2 given when the oracle, sending the given
+//                                          messages in the target's order, gives the
+//                                          target's journal and a drop or a mailbox that
+//                                          kept its order rules out the mailbox, else §6.5 fifo
+//   deliver, `to` differs, as many ready §8.2 draw; another number ready: the first
+//                                          message on one side only, as above
+//   deliver, another message of the mailbox (given there, delivered there later by
+//     the oracle; of the same sender and tag with another address, or one it sends
+//     with literal arguments)           §6.5 fifo
+//   deliver, same sender and tag, other values
+//                                       §5 <operators of the sends of that tag>
+//   deliver, a message the oracle discarded with its receiver's exit
+//                                       §6.4 exit
+//   deliver, any other message          §6.5 send
+//   drops of one sender, tag and receiver, other values
+//                                       §5 <operators of the sends of that tag>
+//   start or exit shutdown after a restart decision
+//                                       §7.3 <strategy> order (the same starts in another
+//                                          order) or which (an event on one side only);
+//                                          terminations in another order: §7.5 termination order
+//   start at turn 0                     §8.2 start; later, not after a decision: its
+//                                          spawn's conditions (as for messages) or §6.6 spawn
+//   start, same kind, two names k-N     §2 spawned names, decimal (the number's digits
+//                                          backwards) or number (another count)
+//   exit DIV_ZERO / NO_HANDLER / SYSTEM_LIMIT / NOPROC
+//                                       §5 <operators of / and %> / §6.5 match / §6.6 limit / §6.6 noproc
+//   exit shutdown                       §7.4 intensity after a give_up, else §7.3 as above, or §7.5
+//   exit normal or a user code          §6.4 exit
+//   decision, restart against give_up   §7.4 intensity; any other pair of actions (or a
+//                                          decision on one side only): §7.2 restart type;
+//                                          the same decision elsewhere in its reaction:
+//                                          §7.2 decision order
+//   equal journals: alive state         §5 <operators of the assignments to that field>
+//   equal journals, other fields        §8.2 run (outcome, turns), §9.1 (the rest)
+// A version 2 program (attribution_v2.hpp) is asked these first:
+//   signal, same signal, another effect §16.3 <kind> signal <clause>, the clause the oracle
+//                                          applied: trapped (a message), normal (ignored),
+//                                          abnormal (an exit), kill, to itself; down: §16.3
+//                                          down signal; call: §18.2 failed call
+//   signal, same signal, another reason §15 reasons
+//   signals (or a signal and an exit)   §17.1 signal order (links by ascending id, then
+//     in another order                     downs and calls by monitor); against a
+//                                          decision: §17.2 settle order
+//   a signal on one side only           §16.2 link / monitor / exit (the link or monitor
+//                                          held, the exit sent, on one side only); call:
+//                                          §18.2 failed call
+//   decision auto_shutdown on a side    §21 auto_shutdown
+//   decisions of two supervisors swapped §17.2 settle order
+//   call against deliver                §18.1 call
+//   resume, same caller, another value  §18.1 reply; another caller or on one side only:
+//                                          §18.3 ready
+//   api, another result                 §20 <the op of an earlier request on that child>,
+//                                          else §20 <op>; on one side only: §20 <op>
+//   exit, same process, another reason  the clause of the signal that ended it (above)
+//   exit CALLING_SELF / BAD_REPLY       §18.1 calling self / §18.1 BAD_REPLY
+//   exit NOPROC                         §16.2 link, §18.1 call or §20 noproc (the first of
+//                                          these statements the program has), else §6.6 noproc
+//   start, a name whose start failed    §19.4 spawn (a failed or ignored start consumes
+//     before on the other side             its name)
+//   equal journals: outcome deadlock    §18.3 deadlock
+//   equal journals: failures            §22 failures
+//   equal journals: supervisors, with   §20 <op of the last request>
+//     API requests in the journal
+// Some results fit two rules (a run cut by the turn limit hides whether a message
+// was late or never sent; given messages delivered newest first are a mailbox
+// taking the newest first too): the rule is then not `sure`, and the campaign
+// looks for a run of the case that is (divergence.hpp attribute_divergences).
+// The attribution reads only the two results and the program (and reruns the
+// oracle on variants of it): the oracle itself is untouched.
+#pragma once
+
+#include <string>
+
+#include "oracle/program.hpp"
+#include "oracle/program_json.hpp"
+
+namespace concord {
+
+struct Attribution {
+  std::string rule;    // "§6.5 fifo", "§5 * +": section and what of it
+  std::string detail;  // where: "journal[3].args", the field path of the first causal difference
+  bool sure = true;    // false: another rule explains these two results as well (a run cut short hides the
+                       // difference between a late message and one never sent): another run may tell
+};
+
+// Both results are answers to the same run (canonical result objects; an error
+// answer on either side is attributed to "§10 error CODE").
+Attribution attribute(const Program& p, const ojson& oracle, const ojson& got);
+
+// "c:§6.5 fifo": the target and the rule.
+std::string rule_signature(const std::string& target, const Attribution& a);
+
+// Whether rule `candidate` is `rule` or narrows it: a value computed otherwise
+// (§5) by some of the same operators. Which operator of an expression is wrong
+// cannot be told from the results; a shrunk program has only the operators that
+// its divergence needs, so the shrinker keeps a candidate whose operators are a
+// part of the case's (§5 mul add -> §5 mul), and the case's rule is the shrunk one's.
+bool refines(const std::string& candidate, const std::string& rule);
+
+}  // namespace concord
