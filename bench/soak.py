@@ -179,7 +179,13 @@ def main():
     with open(os.path.join(work, "report", "summary.json")) as f:
         summary = json.load(f)
     report(samples, summary, wall, rc, cmd)
-    shutil.rmtree(work, ignore_errors=True)
+    if summary.get("divergent_cases") or summary.get("no_verdict") or summary.get("flaky"):
+        # What the campaign found or could not judge, with its case numbers (--case I).
+        print(f"kept: {work}/report and {work}/corpus")
+        shutil.rmtree(stats_dir, ignore_errors=True)
+        shutil.rmtree(tmpdir, ignore_errors=True)
+    else:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def slope_per_hour(points):
