@@ -70,6 +70,11 @@ void remove_at(int parent, const char* name, int depth) {
   ::unlinkat(parent, name, AT_REMOVEDIR);
 }
 
+void sleep_1ms() {
+  struct timespec ms = {0, 1000000};
+  ::nanosleep(&ms, nullptr);
+}
+
 void on_fatal(int sig) {
   int saved = errno;
   g_dying.store(true);
@@ -90,14 +95,10 @@ void on_fatal(int sig) {
         all = false;
     }
     if (all) break;
-    struct timespec ms = {0, 1000000};
-    ::nanosleep(&ms, nullptr);
+    sleep_1ms();
   }
   // Creations under way end with their path listed; no new one begins.
-  for (int waited = 0; waited < 1000 && g_creating.load() > t_creating; waited++) {
-    struct timespec ms = {0, 1000000};
-    ::nanosleep(&ms, nullptr);
-  }
+  for (int waited = 0; waited < 1000 && g_creating.load() > t_creating; waited++) sleep_1ms();
   for (auto& s : g_paths)
     if (s.state.load() == 2) remove_at(AT_FDCWD, s.path, 0);
   restore_default_signal(sig);
