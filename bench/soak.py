@@ -16,7 +16,8 @@ campaign's programs per second. A figure that keeps growing is a leak to fix: an
 usage: bench/soak.py BUILD_DIR [DURATION] [JOBS] [SAMPLE_SECONDS] [-- FUZZ_ARGS...]
        (defaults: 1h, all cores, 60; DURATION as concord fuzz --time: 90s, 15m, 1h).
        FUZZ_ARGS go to concord fuzz as they are (`-- --profile calls`); with
-       --cases N there, the campaign runs N programs instead of DURATION.
+       --cases N there, the campaign runs N programs instead of DURATION; with
+       --target NAME, one target instead of all.
        BUILD_DIR may be an install prefix (its bin/concord is used).
 """
 import collections
@@ -138,7 +139,8 @@ def main():
     env = dict(os.environ, CONCORD_NODE_STATS=stats_dir, TMPDIR=tmpdir)
     length = [] if "--cases" in FUZZ_ARGS else ["--time", DURATION]
     seed = [] if "--seed" in FUZZ_ARGS else ["--seed", str(SEED)]
-    cmd = [CONCORD, "fuzz"] + seed + length + ["--jobs", str(JOBS), "--target", "all", "--seeds-per-program", "8",
+    target = [] if "--target" in FUZZ_ARGS else ["--target", "all"]  # concord takes an option's first value
+    cmd = [CONCORD, "fuzz"] + seed + length + target + ["--jobs", str(JOBS), "--seeds-per-program", "8",
                                                "--corpus", os.path.join(work, "corpus"),
                                                "--report", os.path.join(work, "report")] + FUZZ_ARGS
     print(f"soak: {' '.join(cmd)}", flush=True)

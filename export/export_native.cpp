@@ -9,6 +9,7 @@
 #include "oracle/program_json.hpp"
 #include "targets/c/emitter/emit_c.hpp"
 #include "targets/c/launcher/c_launcher.hpp"
+#include "targets/common/build_paths.hpp"
 #include "targets/common/install_paths.hpp"
 
 namespace concord {
@@ -28,7 +29,7 @@ std::string readme(const Case& c, const std::string& what, const std::string& ru
 }
 
 // The C runtime's library in the build tree or an install (as `concord backend c` finds it).
-std::string c_runtime_lib() { return runtime_path("c/lib/libconcord_rt.a", CONCORD_RT_LIB_FOR_EXPORT); }
+std::string c_runtime_lib() { return runtime_path("c/lib/libconcord_rt.a", build_paths::c_runtime_lib); }
 
 }  // namespace
 

@@ -1,5 +1,6 @@
 // reports/spec_rule.cpp: a rule's section, anchor and text, from SPEC.md.
 #include "spec_rule.hpp"
+#include "targets/common/build_paths.hpp"
 
 #include <cctype>
 #include <fstream>
@@ -69,7 +70,7 @@ bool is_stop_word(const std::string& w) {
 
 std::string spec_md_path() {
   std::string share = installed_share_dir();
-  return share.empty() ? std::string(CONCORD_SPEC_MD) : share + "/spec/SPEC.md";
+  return share.empty() ? std::string(build_paths::spec_md) : share + "/spec/SPEC.md";
 }
 
 std::optional<SpecRule> spec_rule(const std::string& rule, const std::string& spec_text, const std::string& file) {

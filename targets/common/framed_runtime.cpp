@@ -39,7 +39,9 @@ std::string runtime_frame(const std::string& source, const std::vector<RunSettin
 
 FramedRuntime::FramedRuntime(FramedRuntimeConfig cfg) : cfg_(std::move(cfg)) {}
 
-FramedRuntime::~FramedRuntime() {
+FramedRuntime::~FramedRuntime() { retire(); }
+
+void FramedRuntime::retire() {
   if (!proc_) return;
   proc_->close_stdin();  // the interpreter ends at end of input
   Deadline d = deadline_after(0.5);
@@ -52,6 +54,7 @@ pid_t FramedRuntime::pid() const { return proc_ ? proc_->pid() : -1; }
 
 void FramedRuntime::start() {
   tmp_ = std::make_unique<TempDir>("concord-" + cfg_.target);
+  frames_ = 0;
   try {
     proc_ = std::make_unique<Subprocess>(cfg_.command(tmp_->path()));
   } catch (const SubprocessError& e) {
@@ -70,7 +73,9 @@ void FramedRuntime::run_frame(const std::string& f, const std::vector<RunSetting
                               const std::function<void(size_t, const std::string&)>& on_answer) {
   // An interpreter that printed between requests, or died, is replaced.
   if (proc_ && (proc_->wait_until(Clock::now()) || proc_->output_pending())) stop();
+  if (proc_ && cfg_.requests_per_process > 0 && frames_ >= cfg_.requests_per_process) retire();
   if (!proc_) start();
+  frames_++;
   Deadline request_deadline = deadline_after(cfg_.request_timeout);
   Deadline first = std::min(request_deadline, deadline_after(cfg_.run_timeout));
   if (proc_->write(f, first) == Subprocess::Io::kTimeout) {

@@ -2,7 +2,8 @@
 // node, a BEAM, ...) fed one frame per request: the emitted program and the
 // request's runs. The process is a harness-supervised subprocess like any backend,
 // but a long-lived one: started at the first request that has a good run, reused,
-// and replaced after it died, hung, printed garbage or printed between requests. Its
+// and replaced after it died, hung, printed garbage or printed between requests, and
+// after `requests_per_process` requests (below). Its
 // faults become TIMEOUT, CRASH, BAD_OUTPUT or MEMORY lines through collect_answers()
 // (runners/protocol/backend.hpp), costing the request they happen in and nothing more.
 //
@@ -39,6 +40,12 @@ struct FramedRuntimeConfig {
   std::vector<std::string> memory_markers;
   double run_timeout = 30;  // per run; run 0 includes loading the program
   double request_timeout = 240;
+  // After this many frames the interpreter is ended (its stdin closed) and the next
+  // request starts a fresh one, as AFL's persistent mode does: a long-lived node's
+  // memory grows with no live data behind it (an elixir node ~60 MiB/h over a calls
+  // campaign, its erlang:memory() flat: allocator fragmentation; bench/soak.py). A
+  // fresh node costs at most ~1.5 s (elixir's), under 0.1 % of 2,000 programs. 0: never.
+  int requests_per_process = 2000;
 };
 
 // One frame for `source` and `runs` (throws std::length_error past 4 GiB).
@@ -64,6 +71,7 @@ class FramedRuntime {
  private:
   void start();  // throws SubprocessError or std::runtime_error
   void stop();
+  void retire();  // closes the interpreter's stdin, gives it a moment to end, then stop()
   // Sends `frame` and reads one answer per run of `good`, each at most max_bytes[k]
   // (runners/protocol/answer_bound.hpp), handed to on_answer(k, line).
   void run_frame(const std::string& frame, const std::vector<RunSettings>& good, const std::vector<size_t>& max_bytes,
@@ -72,6 +80,7 @@ class FramedRuntime {
   FramedRuntimeConfig cfg_;
   std::unique_ptr<TempDir> tmp_;  // the interpreter's TMPDIR and working directory
   std::unique_ptr<Subprocess> proc_;
+  int frames_ = 0;  // frames the live interpreter has been sent
 };
 
 }  // namespace concord

@@ -18,8 +18,7 @@ struct Unsupported : std::runtime_error {
 // as a whole (SPEC §14: its semantics differ even where its statements are those of
 // version 1, e.g. an init that fails).
 inline void refuse_version_2(const Program& p, const std::string& target) {
-  if (p.version >= 2)
-    throw Unsupported(target + " target: version 2 programs (SPEC §14-§23) are not supported yet");
+  if (p.version >= 2) throw Unsupported(target + " target: version 2 programs (SPEC §14-§23) are not supported yet");
 }
 
 }  // namespace concord

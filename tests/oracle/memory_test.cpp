@@ -13,6 +13,7 @@
 #include "oracle/memory.hpp"
 #include "oracle/text.hpp"
 #include "runners/protocol/load.hpp"
+#include "targets/common/build_paths.hpp"
 #include "tests/oracle/checked_program.hpp"
 
 using namespace concord;
@@ -76,7 +77,7 @@ TEST(OracleMemory, NoResultLineIsLongerThanItsCountedText) {
     EXPECT_LE(res.world->text_bound, res.world->memory_used) << what;
     runs++;
   };
-  for (const std::string& f : find_cases(std::string(CONCORD_SOURCE_DIR) + "/corpus")) {
+  for (const std::string& f : find_cases(std::string(build_paths::source_dir) + "/corpus")) {
     Case c = load_case(f);
     for (const CaseRun& r : c.runs) expect_within(c.program, r.settings, f);
   }

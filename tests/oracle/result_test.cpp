@@ -5,11 +5,12 @@
 
 #include "oracle/interpreter.hpp"
 #include "runners/protocol/load.hpp"
+#include "targets/common/build_paths.hpp"
 
 using namespace concord;
 
 TEST(Result, LineWriterEqualsTheJsonTreeOnTheCorpus) {
-  std::vector<std::string> files = find_cases(std::string(CONCORD_SOURCE_DIR) + "/corpus");
+  std::vector<std::string> files = find_cases(std::string(build_paths::source_dir) + "/corpus");
   ASSERT_GE(files.size(), 30u);
   int compared = 0;
   for (const std::string& f : files) {

@@ -14,6 +14,7 @@
 #include "reports/report.hpp"
 #include "runners/process/subprocess.hpp"
 #include "runners/protocol/load.hpp"
+#include "targets/common/build_paths.hpp"
 #include "tests/runners/bent_oracles.hpp"
 
 using namespace concord;
@@ -25,7 +26,7 @@ const std::string kLiar = test_backends::bent_option("liar", test_backends::kSay
 const std::string kLiar2 = test_backends::bent_option("liar2", test_backends::kSecondReady2Is9);
 
 CommandResult run_concord(std::vector<std::string> args) {
-  args.insert(args.begin(), CONCORD_BINARY);
+  args.insert(args.begin(), build_paths::concord_binary);
   return run_command(Command{args, {}, "", {}}, "", 300);
 }
 

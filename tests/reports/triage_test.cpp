@@ -13,6 +13,7 @@
 #include "reports/triage_page.hpp"
 #include "runners/process/subprocess.hpp"
 #include "runners/protocol/load.hpp"
+#include "targets/common/build_paths.hpp"
 #include "tests/runners/bent_oracles.hpp"
 
 using namespace concord;
@@ -20,7 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kCase = std::string(CONCORD_SOURCE_DIR) + "/corpus/hand/fifo_mailbox.case.json";
+const std::string kCase = std::string(build_paths::source_dir) + "/corpus/hand/fifo_mailbox.case.json";
 
 using test_backends::honest;
 
@@ -31,7 +32,7 @@ BackendSpec refuser() {
 }
 
 CommandResult run_concord(std::vector<std::string> args) {
-  args.insert(args.begin(), CONCORD_BINARY);
+  args.insert(args.begin(), build_paths::concord_binary);
   return run_command(Command{args, {}, "", {}}, "", 120);
 }
 
@@ -94,7 +95,7 @@ TEST(Triage, ThePageNamesTheRuleLinksItsSectionAndQuotesIt) {
   Triage t = triage_case(kCase, load_case(kCase), {ready7()}, "");
   ASSERT_EQ(t.targets.size(), 1u);
   ASSERT_EQ(t.targets[0].rule, "§8.2 draw");
-  std::string spec_md = std::string(CONCORD_SOURCE_DIR) + "/spec/SPEC.md";
+  std::string spec_md = std::string(build_paths::source_dir) + "/spec/SPEC.md";
   std::ifstream in(spec_md);
   std::string line, draw_step, heading;
   while (std::getline(in, line)) {
@@ -115,7 +116,7 @@ TEST(Triage, ThePageNamesTheRuleLinksItsSectionAndQuotesIt) {
 // SPEC.md, and the quote is the paragraph of the clause: the trapping one for a
 // trapped link signal, the row of §20's table for a request.
 TEST(Triage, VersionTwoRulesNameTheirSectionsAndQuoteTheirClause) {
-  std::string spec_md = std::string(CONCORD_SOURCE_DIR) + "/spec/SPEC.md";
+  std::string spec_md = std::string(build_paths::source_dir) + "/spec/SPEC.md";
   std::ifstream in(spec_md);
   std::stringstream text;
   text << in.rdbuf();
@@ -229,7 +230,7 @@ TEST(TriageCli, ExitCodesAndThePage) {
   CommandResult b = run_concord({"triage", cut, "--target", "ready7", "--backend", kReady7Option});
   EXPECT_EQ(b.status.code, 2);
   EXPECT_NE(b.err.find("cut.case.json"), std::string::npos) << b.err;
-  EXPECT_EQ(run_concord({"triage", std::string(CONCORD_SOURCE_DIR) + "/corpus/hand/drops.conc"}).status.code, 2);
+  EXPECT_EQ(run_concord({"triage", std::string(build_paths::source_dir) + "/corpus/hand/drops.conc"}).status.code, 2);
   EXPECT_EQ(run_concord({"triage", dir.path() + "/none.case.json"}).status.code, 2);
   EXPECT_FALSE(fs::exists(dir.path() + "/none.case.json"));
 }

@@ -12,6 +12,7 @@
 #include "oracle/text.hpp"
 #include "runners/protocol/answer_bound.hpp"
 #include "runners/protocol/load.hpp"
+#include "targets/common/build_paths.hpp"
 #include "tests/oracle/checked_program.hpp"
 
 using namespace concord;
@@ -31,7 +32,7 @@ void expect_above_the_oracle(const Program& p, const RunSettings& r, const std::
 }  // namespace
 
 TEST(AnswerBound, NeverBelowTheOraclesLine) {
-  for (const std::string& f : find_cases(std::string(CONCORD_SOURCE_DIR) + "/corpus")) {
+  for (const std::string& f : find_cases(std::string(build_paths::source_dir) + "/corpus")) {
     Case c = load_case(f);
     for (const CaseRun& r : c.runs) {
       expect_above_the_oracle(c.program, r.settings, f);

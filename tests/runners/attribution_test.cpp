@@ -9,12 +9,13 @@
 #include "runners/protocol/load.hpp"
 #include "runners/triage/attribution.hpp"
 #include "runners/triage/rename_key.hpp"
+#include "targets/common/build_paths.hpp"
 
 namespace concord {
 namespace {
 
 Case hand(const std::string& name) {
-  return load_case(std::string(CONCORD_SOURCE_DIR) + "/corpus/hand/" + name + ".case.json");
+  return load_case(std::string(build_paths::source_dir) + "/corpus/hand/" + name + ".case.json");
 }
 
 std::string rule(const Case& c, const ojson& got) { return attribute(c.program, c.runs[0].expect, got).rule; }

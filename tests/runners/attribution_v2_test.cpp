@@ -10,12 +10,13 @@
 #include "runners/campaign/divergence.hpp"
 #include "runners/protocol/load.hpp"
 #include "runners/triage/attribution.hpp"
+#include "targets/common/build_paths.hpp"
 
 namespace concord {
 namespace {
 
 Program fault_program(const std::string& name) {
-  std::string path = std::string(CONCORD_SOURCE_DIR) + "/tests/targets/faults/" + name + ".conc";
+  std::string path = std::string(build_paths::source_dir) + "/tests/targets/faults/" + name + ".conc";
   std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();

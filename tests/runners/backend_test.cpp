@@ -19,6 +19,7 @@
 #include "runners/protocol/answer_bound.hpp"
 #include "runners/protocol/backend.hpp"
 #include "runners/protocol/load.hpp"
+#include "targets/common/build_paths.hpp"
 
 namespace fs = std::filesystem;
 using namespace concord;
@@ -104,7 +105,7 @@ class FakeBackend : public testing::Test {
     std::string name = testing::UnitTest::GetInstance()->current_test_info()->name();
     fs::path script = dir_ / (name + ".sh");
     std::ofstream(script) << "#!/bin/sh\n"
-                          << "CONCORD='" << CONCORD_BINARY << "'\n"
+                          << "CONCORD='" << build_paths::concord_binary << "'\n"
                           << "if [ -e '" << (dir_ / "started").string()
                           << "' ]; then exec \"$CONCORD\" backend oracle; fi\n"
                           << "echo $$ > '" << (dir_ / "started").string() << "'\n"
@@ -262,7 +263,7 @@ TEST_F(FakeBackend, ACommandThatCannotStartIsACrash) {
 TEST_F(FakeBackend, TheOracleBackendAnswersInvalidProgramsAndBadRunsPerRun) {
   BackendSpec s;
   s.name = "oracle";
-  s.command = {CONCORD_BINARY, "backend", "oracle"};
+  s.command = {build_paths::concord_binary, "backend", "oracle"};
   Backend b(s);
   ojson bad = program_;
   bad["system"][0]["supervisor"]["children"][0]["process"]["kind"] = "Nope";
@@ -283,18 +284,18 @@ TEST_F(FakeBackend, TheOracleBackendEqualsConcordRunForEachRun) {
   std::ofstream(file) << kPing;
   BackendSpec s;
   s.name = "oracle";
-  s.command = {CONCORD_BINARY, "backend", "oracle"};
+  s.command = {build_paths::concord_binary, "backend", "oracle"};
   Backend b(s);
   std::vector<Answer> got = b.request(program_, kRuns);
   ASSERT_EQ(got.size(), kRuns.size());
   for (size_t i = 0; i < kRuns.size(); i++) {
-    CommandResult r =
-        run_command(Command{{CONCORD_BINARY, "run", file.string(), "--seed", std::to_string(kRuns[i].seed), "--turns",
-                             std::to_string(kRuns[i].turns), "--max-processes", std::to_string(kRuns[i].max_processes)},
-                            {},
-                            "",
-                            {}},
-                    "", 10);
+    CommandResult r = run_command(
+        Command{{build_paths::concord_binary, "run", file.string(), "--seed", std::to_string(kRuns[i].seed), "--turns",
+                 std::to_string(kRuns[i].turns), "--max-processes", std::to_string(kRuns[i].max_processes)},
+                {},
+                "",
+                {}},
+        "", 10);
     ASSERT_EQ(r.status.code, 0) << r.err;
     EXPECT_EQ(got[i].line + "\n", r.out) << "run " << i;
   }

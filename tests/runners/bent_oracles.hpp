@@ -8,6 +8,7 @@
 #include <string>
 
 #include "runners/protocol/backend.hpp"
+#include "targets/common/build_paths.hpp"
 
 namespace concord::test_backends {
 
@@ -22,7 +23,7 @@ inline BackendSpec shell_backend(const std::string& name, const std::string& she
   BackendSpec s;
   s.name = name;
   s.command = {"sh", "-c", shell};
-  s.env = {{"CONCORD", CONCORD_BINARY}};
+  s.env = {{"CONCORD", build_paths::concord_binary}};
   return s;
 }
 
@@ -37,9 +38,9 @@ inline BackendSpec bent(const std::string& name, const std::string& sed) {
 inline std::string bent_option(const std::string& name, const std::string& sed) {
   std::string quoted;
   for (char c : sed) quoted += c == '"' ? std::string("\\\"") : std::string(1, c);
-  return name + "=sh -c '\"" + CONCORD_BINARY + "\" backend oracle | sed -u \"" + quoted + "\"'";
+  return name + "=sh -c '\"" + build_paths::concord_binary + "\" backend oracle | sed -u \"" + quoted + "\"'";
 }
 
-inline std::string honest_option() { return std::string("honest=") + CONCORD_BINARY + " backend oracle"; }
+inline std::string honest_option() { return std::string("honest=") + build_paths::concord_binary + " backend oracle"; }
 
 }  // namespace concord::test_backends

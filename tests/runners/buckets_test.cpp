@@ -13,11 +13,12 @@
 #include "runners/process/subprocess.hpp"
 #include "runners/protocol/load.hpp"
 #include "runners/triage/rename_key.hpp"
+#include "targets/common/build_paths.hpp"
 
 namespace concord {
 namespace {
 
-const std::string kSource = CONCORD_SOURCE_DIR;
+const std::string kSource = build_paths::source_dir;
 // A campaign by count with one worker runs the same cases every time.
 uint64_t env_or(const char* name, uint64_t fallback) {
   const char* v = std::getenv(name);
@@ -32,7 +33,7 @@ TEST(Buckets, AFifoBugIsOneBucketWhereItsFieldPathsWereSeveral) {
   TempDir work("concord-buckets-test");
   BackendSpec spec;
   spec.name = "c";
-  spec.command = {CONCORD_BINARY, "backend", "c"};
+  spec.command = {build_paths::concord_binary, "backend", "c"};
   spec.env = build_fault(*f, work.path(),
                          FaultSources{kSource + "/targets/c/runtime", kSource + "/targets/erlang/runtime", "cc -O1",
                                       kSource + "/targets/js/runtime", kSource + "/targets/elixir/runtime"});

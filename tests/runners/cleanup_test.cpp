@@ -16,6 +16,7 @@
 
 #include "runners/process/cleanup.hpp"
 #include "runners/process/subprocess.hpp"
+#include "targets/common/build_paths.hpp"
 
 namespace fs = std::filesystem;
 using namespace concord;
@@ -39,7 +40,7 @@ class Cleanup : public testing::Test {
   // a compiler process (CONCORD_CC), which writes prog.c and prog in a folder of its
   // own, the folder the audit found left behind (libtcc compiles in memory).
   Command command(std::vector<std::string> args) {
-    args.insert(args.begin(), CONCORD_BINARY);
+    args.insert(args.begin(), build_paths::concord_binary);
     return Command{args, {{"TMPDIR", (dir_ / "tmp").string()}, {"CONCORD_CC", "cc"}}, dir_.string(), {}};
   }
 

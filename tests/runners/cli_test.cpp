@@ -10,6 +10,8 @@
 #include <sstream>
 #include <tuple>
 
+#include "targets/common/build_paths.hpp"
+
 namespace bp = boost::process;
 namespace fs = std::filesystem;
 
@@ -21,13 +23,14 @@ struct Outcome {
 };
 
 // Runs concord with `args`, `input` on its stdin and `env` added to its environment.
-Outcome concord(const std::vector<std::string>& args, const std::string& input = "",
-                const std::vector<std::pair<std::string, std::string>>& env = {}) {
+Outcome run_concord(const std::vector<std::string>& args, const std::string& input = "",
+                    const std::vector<std::pair<std::string, std::string>>& env = {}) {
   bp::ipstream out, err;
   bp::opstream in;
   bp::environment e = boost::this_process::environment();
   for (const auto& [k, v] : env) e.set(k, v);
-  bp::child c(CONCORD_BINARY, bp::args(args), bp::std_out > out, bp::std_err > err, bp::std_in < in, e);
+  bp::child c(std::string(concord::build_paths::concord_binary), bp::args(args), bp::std_out > out, bp::std_err > err,
+              bp::std_in < in, e);
   in << input;
   in.flush();
   in.pipe().close();
@@ -68,7 +71,7 @@ given ping() to @a;
 }  // namespace
 
 TEST_F(Cli, HelpListsTheExitCodes) {
-  Outcome o = concord({"--help"});
+  Outcome o = run_concord({"--help"});
   EXPECT_EQ(o.code, 0);
   EXPECT_NE(o.out.find("2  bad input"), std::string::npos);
   EXPECT_NE(o.out.find("1  results disagree"), std::string::npos);
@@ -76,21 +79,21 @@ TEST_F(Cli, HelpListsTheExitCodes) {
 
 TEST_F(Cli, CheckPrintsTheProgramBack) {
   std::string f = write("p.conc", kPing);
-  Outcome o = concord({"check", f});
+  Outcome o = run_concord({"check", f});
   ASSERT_EQ(o.code, 0) << o.err;
   std::string again = write("again.conc", o.out);
-  Outcome o2 = concord({"check", again});
+  Outcome o2 = run_concord({"check", again});
   EXPECT_EQ(o2.out, o.out);  // the printer's output is a fixed point
-  Outcome j = concord({"check", f, "--json"});
+  Outcome j = run_concord({"check", f, "--json"});
   ASSERT_EQ(j.code, 0);
-  Outcome fromj = concord({"check", write("p.json", j.out)});
+  Outcome fromj = run_concord({"check", write("p.json", j.out)});
   EXPECT_EQ(fromj.out, o.out);
 }
 
 TEST_F(Cli, RunIsDeterministicAndHonoursSettings) {
   std::string f = write("p.conc", kPing);
-  Outcome a = concord({"run", f, "--seed", "0xff", "--turns", "7"});
-  Outcome b = concord({"run", f, "--seed=255", "--turns=7"});
+  Outcome a = run_concord({"run", f, "--seed", "0xff", "--turns", "7"});
+  Outcome b = run_concord({"run", f, "--seed=255", "--turns=7"});
   ASSERT_EQ(a.code, 0) << a.err;
   EXPECT_EQ(a.out, b.out);
   EXPECT_NE(a.out.find(R"("run":{"seed":255,"turns":7,"max_processes":10000},"outcome":"turn_limit","turns":7,)"),
@@ -101,29 +104,29 @@ TEST_F(Cli, RunIsDeterministicAndHonoursSettings) {
 }
 
 TEST_F(Cli, BadInputExitsTwoWithAPlace) {
-  Outcome o = concord({"run", write("bad.conc", "kind P() {\n  on t() { x = 1; }\n}\n")});
+  Outcome o = run_concord({"run", write("bad.conc", "kind P() {\n  on t() { x = 1; }\n}\n")});
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.err.find("bad.conc:2:12: unknown state field 'x'"), std::string::npos) << o.err;
 
-  o = concord({"check", write("bad.json", R"({"concord":1,"kinds":[],"system":[],"given":[],"x":0})")});
+  o = run_concord({"check", write("bad.json", R"({"concord":1,"kinds":[],"system":[],"given":[],"x":0})")});
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.err.find("bad.json: /x: unknown key 'x'"), std::string::npos) << o.err;
 
-  o = concord({"check", (dir_ / "missing.conc").string()});
+  o = run_concord({"check", (dir_ / "missing.conc").string()});
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.err.find("cannot open file"), std::string::npos);
 
-  EXPECT_EQ(concord({"run", write("p.conc", kPing), "--seed", "-1"}).code, 2);
-  EXPECT_EQ(concord({"run", write("p.conc", kPing), "--turns", "1000000001"}).code, 2);
-  EXPECT_EQ(concord({"run", write("p.conc", kPing), "--max-processes", "0"}).code, 2);
-  EXPECT_EQ(concord({"run", write("p.conc", kPing), "--bogus"}).code, 2);
-  EXPECT_EQ(concord({"frobnicate"}).code, 2);
+  EXPECT_EQ(run_concord({"run", write("p.conc", kPing), "--seed", "-1"}).code, 2);
+  EXPECT_EQ(run_concord({"run", write("p.conc", kPing), "--turns", "1000000001"}).code, 2);
+  EXPECT_EQ(run_concord({"run", write("p.conc", kPing), "--max-processes", "0"}).code, 2);
+  EXPECT_EQ(run_concord({"run", write("p.conc", kPing), "--bogus"}).code, 2);
+  EXPECT_EQ(run_concord({"frobnicate"}).code, 2);
 }
 
 TEST_F(Cli, CorpusReportsDisagreementWithExitOne) {
   write("p.conc", kPing);
   // Expected result deliberately wrong in one field: turns.
-  Outcome real = concord({"run", (dir_ / "p.conc").string(), "--turns", "3"});
+  Outcome real = run_concord({"run", (dir_ / "p.conc").string(), "--turns", "3"});
   ASSERT_EQ(real.code, 0);
   std::string wrong = real.out;
   const std::string from = R"("turns":3,"journal")";
@@ -131,7 +134,7 @@ TEST_F(Cli, CorpusReportsDisagreementWithExitOne) {
   write("p.case.json",
         R"({"concord_case":1,"name":"p","about":"x","source":"p.conc","runs":[{"seed":0,"turns":3,"expect":)" + wrong +
             "}]}");
-  Outcome o = concord({"corpus", dir_.string()});
+  Outcome o = run_concord({"corpus", dir_.string()});
   EXPECT_EQ(o.code, 1) << o.out << o.err;
   EXPECT_NE(o.out.find("first difference at /turns"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("0 passed, 1 failed"), std::string::npos) << o.out;
@@ -139,19 +142,19 @@ TEST_F(Cli, CorpusReportsDisagreementWithExitOne) {
 }
 
 TEST_F(Cli, RunOnACaseFileReproducesItsExpectedResult) {
-  std::string path = std::string(CONCORD_SOURCE_DIR) + "/corpus/hand/one_for_one_restart.case.json";
-  Outcome o = concord({"run", path});
+  std::string path = std::string(concord::build_paths::source_dir) + "/corpus/hand/one_for_one_restart.case.json";
+  Outcome o = run_concord({"run", path});
   ASSERT_EQ(o.code, 0) << o.err;
   std::ifstream in(path);
   nlohmann::json c = nlohmann::json::parse(in);
   EXPECT_EQ(nlohmann::json::parse(o.out), c["runs"][0]["expect"]);
   // Options override the case's settings.
-  Outcome limited = concord({"run", path, "--turns", "0"});
+  Outcome limited = run_concord({"run", path, "--turns", "0"});
   EXPECT_EQ(nlohmann::json::parse(limited.out)["outcome"], "turn_limit");
 }
 
 TEST_F(Cli, CorpusOnEveryTargetAgreesWithTheHandDerivedResults) {
-  Outcome o = concord({"corpus", std::string(CONCORD_SOURCE_DIR) + "/corpus", "--target", "all"});
+  Outcome o = run_concord({"corpus", std::string(concord::build_paths::source_dir) + "/corpus", "--target", "all"});
   EXPECT_EQ(o.code, 0) << o.out << o.err;
   EXPECT_NE(o.out.find("cases on oracle, c, erlang, js, elixir\n"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find(" 0 failed"), std::string::npos) << o.out;
@@ -174,7 +177,7 @@ TEST_F(Cli, ARunPastTheOracleMemoryLimitAnswersMemory) {
   // take 19 GB and die of std::bad_alloc; now it stops at the limit, here 32 MiB.
   std::string f = write("loop.conc", kLoop);
   auto t0 = std::chrono::steady_clock::now();
-  Outcome o = concord({"run", f, "--turns", "1000000000"}, "", {{"CONCORD_ORACLE_MEMORY", "32M"}});
+  Outcome o = run_concord({"run", f, "--turns", "1000000000"}, "", {{"CONCORD_ORACLE_MEMORY", "32M"}});
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(o.code, 3) << o.err;
   nlohmann::json j = nlohmann::json::parse(o.out);
@@ -183,12 +186,12 @@ TEST_F(Cli, ARunPastTheOracleMemoryLimitAnswersMemory) {
   EXPECT_NE(o.err.find("concord: oracle: MEMORY"), std::string::npos) << o.err;
   EXPECT_LT(seconds, 10.0);
   // The backend answers MEMORY for that run and serves the next one.
-  std::string program = concord({"check", f, "--json"}).out;
+  std::string program = run_concord({"check", f, "--json"}).out;
   nlohmann::json compact = nlohmann::json::parse(program);
-  Outcome b = concord({"backend", "oracle"},
-                      request_for(compact.dump(), R"([{"seed":0,"turns":1000000000,"max_processes":5},)"
-                                                  R"({"seed":0,"turns":3,"max_processes":5}])"),
-                      {{"CONCORD_ORACLE_MEMORY", "32M"}});
+  Outcome b = run_concord({"backend", "oracle"},
+                          request_for(compact.dump(), R"([{"seed":0,"turns":1000000000,"max_processes":5},)"
+                                                      R"({"seed":0,"turns":3,"max_processes":5}])"),
+                          {{"CONCORD_ORACLE_MEMORY", "32M"}});
   EXPECT_EQ(b.code, 0) << b.err;
   std::istringstream lines(b.out);
   std::string first, second;
@@ -197,36 +200,36 @@ TEST_F(Cli, ARunPastTheOracleMemoryLimitAnswersMemory) {
   EXPECT_EQ(nlohmann::json::parse(first)["code"], "MEMORY") << first;
   EXPECT_EQ(nlohmann::json::parse(second)["turns"], 3) << second;
   // A malformed limit is bad input.
-  Outcome bad = concord({"run", f}, "", {{"CONCORD_ORACLE_MEMORY", "lots"}});
+  Outcome bad = run_concord({"run", f}, "", {{"CONCORD_ORACLE_MEMORY", "lots"}});
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("$CONCORD_ORACLE_MEMORY"), std::string::npos) << bad.err;
 }
 
 TEST_F(Cli, AnUnreadableNumberInACaseFileIsBadInputWithItsPlace) {
-  std::string program = concord({"check", write("p.conc", kPing), "--json"}).out;
-  std::string expect = concord({"run", (dir_ / "p.conc").string(), "--turns", "3"}).out;
+  std::string program = run_concord({"check", write("p.conc", kPing), "--json"}).out;
+  std::string expect = run_concord({"run", (dir_ / "p.conc").string(), "--turns", "3"}).out;
   for (const std::string& seed : {std::string("1e400"), std::string(150, '9')}) {
     std::string f =
         write("big.case.json", R"({"concord_case":1,"name":"big","program":)" + program + R"(,"runs":[{"seed":)" +
                                    seed + R"(,"turns":3,"expect":)" + expect + "}]}");
     for (const char* cmd : {"check", "run"}) {
-      Outcome o = concord({cmd, f});
+      Outcome o = run_concord({cmd, f});
       EXPECT_EQ(o.code, 2) << cmd << " " << seed.substr(0, 8) << ": " << o.err;
       EXPECT_NE(o.err.find(f + ": /runs/0/seed: "), std::string::npos) << cmd << ": " << o.err;
       EXPECT_EQ(o.err.find("internal error"), std::string::npos) << o.err;
     }
-    Outcome c = concord({"corpus", f});
+    Outcome c = run_concord({"corpus", f});
     EXPECT_EQ(c.code, 2) << c.out << c.err;
     EXPECT_NE(c.out.find("/runs/0/seed: "), std::string::npos) << c.out;
   }
   // The same number in a plain program is located too.
-  Outcome o = concord({"check", write("big.json", R"({"concord":1,"kinds":[],"system":[],"given":[],"x":1e400})")});
+  Outcome o = run_concord({"check", write("big.json", R"({"concord":1,"kinds":[],"system":[],"given":[],"x":1e400})")});
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.err.find("big.json: /x: number out of range"), std::string::npos) << o.err;
 }
 
 TEST_F(Cli, TheOracleBackendAnswersOneBadRequestForJsonItCannotRead) {
-  std::string program = nlohmann::json::parse(concord({"check", write("p.conc", kPing), "--json"}).out).dump();
+  std::string program = nlohmann::json::parse(run_concord({"check", write("p.conc", kPing), "--json"}).out).dump();
   std::string good = request_for(program, R"([{"seed":0,"turns":3,"max_processes":5}])");
   for (const auto& [from, to, place] :
        {std::tuple<std::string, std::string, std::string>{R"("seed":0)", R"("seed":1e400)", "/runs/0/seed"},
@@ -234,7 +237,7 @@ TEST_F(Cli, TheOracleBackendAnswersOneBadRequestForJsonItCannotRead) {
         {R"("concord_protocol":1)", R"("concord_protocol":1,"concord_protocol":1)", "/concord_protocol"}}) {
     std::string bad = good;
     bad.replace(bad.find(from), from.size(), to);
-    Outcome o = concord({"backend", "oracle"}, bad + good);
+    Outcome o = run_concord({"backend", "oracle"}, bad + good);
     EXPECT_EQ(o.code, 0) << o.err;
     std::istringstream lines(o.out);
     std::string first, second, third;
@@ -250,14 +253,14 @@ TEST_F(Cli, TheOracleBackendAnswersOneBadRequestForJsonItCannotRead) {
   std::string exact = good;
   exact.replace(exact.find(R"("turns":3)"), 9, R"("turns":3.0)");
   exact.replace(exact.find(R"("max_processes":5)"), 17, R"("max_processes":5e0)");
-  Outcome o = concord({"backend", "oracle"}, exact);
+  Outcome o = run_concord({"backend", "oracle"}, exact);
   EXPECT_NE(o.out.find(R"("run":{"seed":0,"turns":3,"max_processes":5})"), std::string::npos) << o.out;
 }
 
 TEST_F(Cli, ACaseWhoseSourceIsMissingNamesTheCaseAndThePlace) {
   std::string f = write("lost.case.json",
                         R"({"concord_case":1,"name":"lost","source":"gone.conc","runs":[{"seed":0,"expect":{}}]})");
-  Outcome o = concord({"run", f});
+  Outcome o = run_concord({"run", f});
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.err.find(f + ": /source: the program file 'gone.conc' ("), std::string::npos) << o.err;
   EXPECT_NE(o.err.find("does not exist"), std::string::npos) << o.err;
@@ -266,15 +269,15 @@ TEST_F(Cli, ACaseWhoseSourceIsMissingNamesTheCaseAndThePlace) {
 TEST_F(Cli, MessagesQuoteInputEscaped) {
   // A newline and a RIGHT-TO-LEFT OVERRIDE in an option, a file name, a kind name:
   // each message stays one line and shows them as escapes.
-  Outcome opt = concord({"run", write("p.conc", kPing), "--bo\ngus\u202e"});
+  Outcome opt = run_concord({"run", write("p.conc", kPing), "--bo\ngus\u202e"});
   EXPECT_EQ(opt.code, 2);
   EXPECT_EQ(std::count(opt.err.begin(), opt.err.end(), '\n'), 1) << opt.err;
   EXPECT_NE(opt.err.find("--bo\\ngus\\u{202e}"), std::string::npos) << opt.err;
-  Outcome file = concord({"check", (dir_ / "no\nsuch\u202e.conc").string()});
+  Outcome file = run_concord({"check", (dir_ / "no\nsuch\u202e.conc").string()});
   EXPECT_EQ(file.code, 2);
   EXPECT_EQ(std::count(file.err.begin(), file.err.end(), '\n'), 1) << file.err;
   EXPECT_NE(file.err.find("no\\nsuch\\u{202e}.conc"), std::string::npos) << file.err;
-  Outcome kind = concord(
+  Outcome kind = run_concord(
       {"check",
        write(
            "k.json",
@@ -287,7 +290,7 @@ TEST_F(Cli, MessagesQuoteInputEscaped) {
       "liar.sh",
       "#!/bin/sh\nread r\nprintf '%s\\n' '{\"ok\":false,\"code\":\"UNSUPPORTED\",\"message\":\"a\\nb\\u202ec\"}'\n");
   fs::permissions(liar, fs::perms::owner_all);
-  Outcome relayed = concord({"run", (dir_ / "p.conc").string(), "--target", "liar", "--backend", "liar=" + liar});
+  Outcome relayed = run_concord({"run", (dir_ / "p.conc").string(), "--target", "liar", "--backend", "liar=" + liar});
   EXPECT_EQ(relayed.code, 1);
   EXPECT_NE(relayed.err.find("UNSUPPORTED: a\\nb\\u{202e}c"), std::string::npos) << relayed.err;
 }

@@ -8,6 +8,7 @@
 #include "runners/campaign/case_check.hpp"
 #include "runners/campaign/divergence.hpp"
 #include "runners/protocol/load.hpp"
+#include "targets/common/build_paths.hpp"
 
 using namespace concord;
 
@@ -34,7 +35,7 @@ class CaseTest : public testing::Test {
 };
 
 const std::string& corpus_root() {
-  static const std::string root = std::string(CONCORD_SOURCE_DIR) + "/corpus/";
+  static const std::string root = std::string(build_paths::source_dir) + "/corpus/";
   return root;
 }
 
@@ -57,7 +58,7 @@ int main(int argc, char** argv) {
     testing::RegisterTest("Corpus", test_name(f).c_str(), nullptr, nullptr, __FILE__, __LINE__,
                           [f]() -> testing::Test* { return new CaseTest(f); });
   if (files.empty()) {
-    std::fprintf(stderr, "no corpus cases found under %s/corpus\n", CONCORD_SOURCE_DIR);
+    std::fprintf(stderr, "no corpus cases found under %s/corpus\n", build_paths::source_dir);
     return 1;
   }
   return RUN_ALL_TESTS();

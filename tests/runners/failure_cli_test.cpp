@@ -11,6 +11,7 @@
 #include "runners/process/subprocess.hpp"
 #include "runners/protocol/load.hpp"
 #include "runners/shrink/shrink.hpp"
+#include "targets/common/build_paths.hpp"
 
 using namespace concord;
 namespace fs = std::filesystem;
@@ -18,12 +19,12 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string faulty(const std::string& mode) {
-  return "mine=python3 " + std::string(CONCORD_SOURCE_DIR) + "/tests/runners/faulty_backend.py " + mode + " " +
-         CONCORD_BINARY;
+  return "mine=python3 " + std::string(build_paths::source_dir) + "/tests/runners/faulty_backend.py " + mode + " " +
+         build_paths::concord_binary;
 }
 
 CommandResult run_concord(std::vector<std::string> args) {
-  args.insert(args.begin(), CONCORD_BINARY);
+  args.insert(args.begin(), build_paths::concord_binary);
   return run_command(Command{args, {}, "", {}}, "", 300);
 }
 

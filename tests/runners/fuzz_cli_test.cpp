@@ -11,6 +11,7 @@
 
 #include "runners/process/subprocess.hpp"
 #include "runners/protocol/load.hpp"
+#include "targets/common/build_paths.hpp"
 #include "tests/runners/bent_oracles.hpp"
 
 using namespace concord;
@@ -21,7 +22,7 @@ namespace {
 const std::string kLiar = test_backends::bent_option("liar", test_backends::kSaysTurnLimit);
 
 CommandResult run_concord(std::vector<std::string> args, const std::string& dir = "") {
-  args.insert(args.begin(), CONCORD_BINARY);
+  args.insert(args.begin(), build_paths::concord_binary);
   return run_command(Command{args, {}, dir, {}}, "", 300);
 }
 
@@ -145,8 +146,8 @@ TEST(FuzzCli, ADivergenceIsStoredShrunkReplayableAndShrinkableAgain) {
 }
 
 TEST(ShrinkCli, ACaseWithoutDivergenceIsExit2) {
-  CommandResult r = run_concord({"shrink", std::string(CONCORD_SOURCE_DIR) + "/corpus/hand/drops.case.json", "--target",
-                                 "honest", "--backend", test_backends::honest_option()});
+  CommandResult r = run_concord({"shrink", std::string(build_paths::source_dir) + "/corpus/hand/drops.case.json",
+                                 "--target", "honest", "--backend", test_backends::honest_option()});
   EXPECT_EQ(r.status.code, 2);
   EXPECT_NE(r.err.find("no divergence"), std::string::npos) << r.err;
 }
@@ -154,8 +155,8 @@ TEST(ShrinkCli, ACaseWithoutDivergenceIsExit2) {
 TEST(FuzzCli, CtrlCStopsCleanlyAndKeepsWhatWasFound) {
   TempDir dir("concord-fuzz");
   std::string found = dir.path() + "/found";
-  Subprocess p(Command{{CONCORD_BINARY, "fuzz", "--seed", "5", "--time", "120", "--target", "liar", "--backend", kLiar,
-                        "--corpus", found, "--report", dir.path() + "/report", "--quiet"},
+  Subprocess p(Command{{build_paths::concord_binary, "fuzz", "--seed", "5", "--time", "120", "--target", "liar",
+                        "--backend", kLiar, "--corpus", found, "--report", dir.path() + "/report", "--quiet"},
                        {},
                        "",
                        {}});
@@ -196,7 +197,8 @@ TEST(FuzzCli, ACorruptCaseInTheCorpusStopsTheCampaignBeforeItStarts) {
 TEST(CorpusMergeCli, MergesAndRefusesACorruptInput) {
   TempDir dir("concord-merge");
   std::string out = dir.path() + "/out";
-  CommandResult r = run_concord({"corpus", "merge", "--into", out, std::string(CONCORD_SOURCE_DIR) + "/corpus/hand"});
+  CommandResult r =
+      run_concord({"corpus", "merge", "--into", out, std::string(build_paths::source_dir) + "/corpus/hand"});
   ASSERT_EQ(r.status.code, 0) << r.err;
   size_t n = find_cases(out).size();
   EXPECT_GT(n, 30u);
@@ -221,7 +223,7 @@ TEST(DeviationsCli, ADeclaredDeviationIsShownAndCountedAndDoesNotFail) {
     std::string sed = test_backends::kSaysTurnLimit, quoted;
     for (char c : sed) quoted += c == '"' ? std::string("\\\\\\\"") : std::string(1, c);
     std::string path = dir.path() + "/" + file;
-    std::ofstream(path) << R"({"backends":{"liar":{"command":["sh","-c","\")" << CONCORD_BINARY
+    std::ofstream(path) << R"({"backends":{"liar":{"command":["sh","-c","\")" << build_paths::concord_binary
                         << R"(\" backend oracle | sed -u \")" << quoted << R"(\""],"deviations":[
         {"id":"never-quiescent","rule":"SPEC §8.2 step 2","signatures":["outcome"],
          "first_difference":{"oracle":")"
@@ -254,7 +256,7 @@ TEST(DeviationsCli, ADeclaredDeviationIsShownAndCountedAndDoesNotFail) {
   EXPECT_NE(n.out.find("NEW  liar:§8.2 run"), std::string::npos) << n.out;
 
   // concord corpus and concord triage on a hand-written case that ends quiescent.
-  std::string c = std::string(CONCORD_SOURCE_DIR) + "/corpus/hand/one_for_one_restart.case.json";
+  std::string c = std::string(build_paths::source_dir) + "/corpus/hand/one_for_one_restart.case.json";
   CommandResult corpus = run_concord({"corpus", c, "--target", "liar", "--backends", declared});
   EXPECT_EQ(corpus.status.code, 0) << corpus.out << corpus.err;
   EXPECT_NE(corpus.out.find("DEVIATION one_for_one_restart on liar (run 0): known deviation never-quiescent"),

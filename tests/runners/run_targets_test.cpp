@@ -8,6 +8,7 @@
 
 #include "runners/process/subprocess.hpp"
 #include "runners/protocol/backend.hpp"
+#include "targets/common/build_paths.hpp"
 
 namespace fs = std::filesystem;
 using namespace concord;
@@ -33,12 +34,12 @@ class RunTargets : public testing::Test {
   }
   CommandResult concord(std::vector<std::string> args, std::vector<std::pair<std::string, std::string>> env = {},
                         const std::string& input = "") {
-    args.insert(args.begin(), CONCORD_BINARY);
+    args.insert(args.begin(), build_paths::concord_binary);
     return run_command(Command{args, env, "", {}}, input, 60);
   }
   // A backend that is the oracle with its output passed through a sed script.
   std::string filtered(const std::string& sed) {
-    return std::string("sh -c '\"") + CONCORD_BINARY + "\" backend oracle | sed -u \"" + sed + "\"'";
+    return std::string("sh -c '\"") + build_paths::concord_binary + "\" backend oracle | sed -u \"" + sed + "\"'";
   }
   std::unique_ptr<TempDir> dir_;
   std::string file_;

@@ -31,6 +31,7 @@
 #include "runners/shrink/shrink.hpp"
 #include "runners/shrink/shrink_passes.hpp"
 #include "runners/shrink/shrink_walk.hpp"
+#include "targets/common/build_paths.hpp"
 
 namespace concord {
 namespace {
@@ -404,7 +405,7 @@ given m(@a, 1) to @a;
 // The runs of every candidate of a pass on the program of one_for_one_restart.conc
 // (2 turns, 2 processes made), as {seed, turns, max_processes}.
 std::vector<std::vector<int64_t>> candidate_runs(const std::string& pass, std::vector<RunSettings> runs) {
-  Program p = load_program(std::string(CONCORD_SOURCE_DIR) + "/corpus/hand/one_for_one_restart.conc");
+  Program p = load_program(std::string(build_paths::source_dir) + "/corpus/hand/one_for_one_restart.conc");
   std::vector<std::vector<int64_t>> out;
   for (const ShrinkState& c : candidates(pass, ShrinkState{p, std::move(runs)})) {
     EXPECT_TRUE(c.program == p);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "runners/protocol/backend.hpp"
+#include "targets/common/build_paths.hpp"
 
 namespace concord {
 
@@ -10,7 +11,7 @@ inline Backend& c_backend() {
   static Backend b([] {
     BackendSpec s;
     s.name = "c";
-    s.command = {CONCORD_BINARY, "backend", "c"};
+    s.command = {build_paths::concord_binary, "backend", "c"};
     s.run_timeout = 60;  // the first run of a program includes compiling it (slow under the sanitizers)
     s.request_timeout = 300;
     return s;

@@ -16,6 +16,7 @@
 #include "oracle/text.hpp"
 #include "runners/protocol/backend.hpp"
 #include "targets/c/emitter/emit_c.hpp"
+#include "targets/common/build_paths.hpp"
 #include "tests/targets/c_backend.hpp"
 #include "tests/targets/v2_programs.hpp"
 
@@ -54,8 +55,8 @@ TEST(CTarget, OutOfMemoryIsAnErrorLineAndTheNextRunStillWorks) {
   std::ofstream(dir / "p.c") << emit_c(p);
   // Built here from the runtime's sources, not from the build's library: in the
   // sanitizer build that library is instrumented, and ASan cannot run under ulimit -v.
-  std::vector<std::string> args = {"-O1", "-I" CONCORD_SOURCE_DIR "/targets/c/runtime", (dir / "p.c").string()};
-  for (const auto& e : fs::directory_iterator(CONCORD_SOURCE_DIR "/targets/c/runtime"))
+  std::vector<std::string> args = {"-O1", std::string("-I") + build_paths::c_runtime_include, (dir / "p.c").string()};
+  for (const auto& e : fs::directory_iterator(build_paths::c_runtime_include))
     if (e.path().extension() == ".c") args.push_back(e.path().string());
   args.insert(args.end(), {"-o", (dir / "p").string()});
   int cc = bp::system(bp::search_path("cc"), bp::args(args));

@@ -14,6 +14,7 @@
 #include "oracle/program_json.hpp"
 #include "oracle/text.hpp"
 #include "runners/protocol/backend.hpp"
+#include "targets/common/build_paths.hpp"
 #include "tests/targets/c_backend.hpp"
 #include "tests/targets/v2_programs.hpp"
 
@@ -28,7 +29,7 @@ Backend& c_backend_cc() {
   static Backend b([] {
     BackendSpec s;
     s.name = "c-cc";
-    s.command = {CONCORD_BINARY, "backend", "c"};
+    s.command = {build_paths::concord_binary, "backend", "c"};
     s.env = {{"CONCORD_CC", CONCORD_DEFAULT_CC}};
     s.run_timeout = 60;
     s.request_timeout = 300;

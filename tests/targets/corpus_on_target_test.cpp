@@ -30,6 +30,7 @@
 #include "runners/campaign/divergence.hpp"
 #include "runners/protocol/backend.hpp"
 #include "runners/protocol/load.hpp"
+#include "targets/common/build_paths.hpp"
 #include "targets/targets.hpp"
 
 using namespace concord;
@@ -51,7 +52,7 @@ Backend& backend() {
   static Backend b([] {
     BackendSpec s;
     s.name = g_target;
-    s.command = {CONCORD_BINARY, "backend", g_target};
+    s.command = {build_paths::concord_binary, "backend", g_target};
     s.run_timeout = 60;  // the first run of a program includes compiling it (slow under the sanitizers)
     s.request_timeout = 300;
     return s;
@@ -122,7 +123,7 @@ int main(int argc, char** argv) {
       g_ask_twice = true;
   }
   // (Listing the tests, as ctest's discovery does, needs no target.)
-  const std::string root = std::string(CONCORD_SOURCE_DIR) + "/corpus/";
+  const std::string root = std::string(build_paths::source_dir) + "/corpus/";
   std::vector<std::string> files = find_cases(root);
   if (files.empty()) return 1;
   for (const std::string& f : files) {

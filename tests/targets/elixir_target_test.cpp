@@ -23,6 +23,7 @@
 #include "runners/campaign/divergence.hpp"
 #include "runners/protocol/backend.hpp"
 #include "runners/protocol/load.hpp"
+#include "targets/common/build_paths.hpp"
 #include "targets/elixir/emitter/emit_elixir.hpp"
 #include "targets/elixir/launcher/elixir_launcher.hpp"
 #include "targets/targets.hpp"
@@ -38,7 +39,7 @@ Backend& backend(const std::string& name) {
   if (!b) {
     BackendSpec s;
     s.name = name;
-    s.command = {CONCORD_BINARY, "backend", name};
+    s.command = {build_paths::concord_binary, "backend", name};
     s.run_timeout = 60;  // the first run includes starting the node and compiling the program
     s.request_timeout = 300;
     b = std::make_unique<Backend>(s);
@@ -60,7 +61,7 @@ std::string code_of(const std::string& line) {
 
 CommandResult concord_backend_elixir(const std::vector<std::pair<std::string, std::string>>& env,
                                      const std::string& request) {
-  return run_command(Command{{CONCORD_BINARY, "backend", "elixir"}, env, "", {}}, request, 120);
+  return run_command(Command{{build_paths::concord_binary, "backend", "elixir"}, env, "", {}}, request, 120);
 }
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -80,7 +81,7 @@ process b = P(@a);
 given ping() to @a;
 )";
 
-std::string deviation_dir() { return std::string(CONCORD_SOURCE_DIR) + "/tests/targets/elixir_deviations"; }
+std::string deviation_dir() { return std::string(build_paths::source_dir) + "/tests/targets/elixir_deviations"; }
 
 }  // namespace
 
@@ -143,7 +144,7 @@ TEST(ElixirTarget, OneProgramPerDeclaredDeviationShowsIt) {
 // A declaration's experiment names checks (`E4/give_up_oldest_first`) of the Elixir
 // experiments, which ctest runs (elixir_supervision_experiments): each must exist.
 TEST(ElixirTarget, EveryDeviationNamesExperimentChecksThatExist) {
-  std::string exs = read_file(std::string(CONCORD_SOURCE_DIR) + "/spec/experiments/elixir_supervision.exs");
+  std::string exs = read_file(std::string(build_paths::source_dir) + "/spec/experiments/elixir_supervision.exs");
   for (const Deviation& d : deviations()) {
     EXPECT_NE(d.experiment.find("spec/experiments/elixir_supervision.exs"), std::string::npos) << d.id;
     size_t checks = 0;
@@ -163,9 +164,9 @@ TEST(ElixirTarget, AModuleThatDoesNotCompileIsInternalPerRunAndTheNodeStays) {
   Program p = parse_program(kPing);
   check(p);
   bool broken = true;
-  ErlangTargetConfig cfg = elixir_config_from_env(CONCORD_ERLANG_EBIN, CONCORD_ELIXIR_EBIN);
+  ErlangTargetConfig cfg = elixir_config_from_env(build_paths::erlang_ebin, build_paths::elixir_ebin);
   cfg.emit = [&](const Program& prog) { return emit_elixir(prog) + (broken ? "\ndefmodule do end end\n" : ""); };
-  ErlangTarget t(cfg);
+  FramedRuntime t(erlang_runtime_config(cfg));
   std::vector<RunSettings> runs = {{0, 100, 10}, {7, 3, 10}};
   auto ask = [&] {
     std::vector<std::string> out;
@@ -180,13 +181,13 @@ TEST(ElixirTarget, AModuleThatDoesNotCompileIsInternalPerRunAndTheNodeStays) {
     EXPECT_EQ(code_of(line), "INTERNAL") << line;
     EXPECT_NE(line.find("elixir: the emitted module does not compile"), std::string::npos) << line;
   }
-  pid_t node = t.node_pid();
+  pid_t node = t.pid();
   EXPECT_GT(node, 0);
   broken = false;
   got = ask();
   ASSERT_EQ(got.size(), runs.size());
   for (size_t i = 0; i < runs.size(); i++) EXPECT_EQ(got[i], oracle_line(p, runs[i])) << "run " << i;
-  EXPECT_EQ(t.node_pid(), node) << "a program that does not compile is not a fault of the node";
+  EXPECT_EQ(t.pid(), node) << "a program that does not compile is not a fault of the node";
 }
 
 // No skip: without Elixir every run is a CRASH whose message names what is missing.
@@ -209,7 +210,7 @@ TEST(ElixirTarget, AMissingElixirIsACrashThatSaysWhatIsMissing) {
     ASSERT_EQ(lines.size(), 2u) << r.out << r.err;
     for (const std::string& line : lines) {
       EXPECT_EQ(code_of(line), "CRASH") << line;
-      EXPECT_NE(line.find("elixir: cannot start the node"), std::string::npos) << line;
+      EXPECT_NE(line.find("elixir: cannot start the elixir node"), std::string::npos) << line;
       EXPECT_NE(line.find(s.named), std::string::npos) << line;
     }
   }

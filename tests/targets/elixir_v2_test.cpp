@@ -24,6 +24,7 @@
 #include "oracle/text.hpp"
 #include "runners/campaign/divergence.hpp"
 #include "runners/protocol/backend.hpp"
+#include "targets/common/build_paths.hpp"
 #include "targets/elixir/emitter/emit_elixir.hpp"
 #include "targets/targets.hpp"
 #include "tests/targets/oracle_compare.hpp"
@@ -37,7 +38,7 @@ Backend& elixir_backend() {
   static Backend b([] {
     BackendSpec s;
     s.name = "elixir";
-    s.command = {CONCORD_BINARY, "backend", "elixir"};
+    s.command = {build_paths::concord_binary, "backend", "elixir"};
     s.run_timeout = 60;  // the first run includes starting the node and compiling the program
     s.request_timeout = 300;
     return s;
@@ -113,7 +114,7 @@ TEST(ElixirVersion2, TheOracleTestsProgramsGiveTheOraclesLines) {
 // each says what it exercises): version 2's links, calls, failed restarts, the API
 // and termination by a parent among a DynamicSupervisor's children.
 TEST(ElixirVersion2, DynamicSupervisorProgramsGiveTheOraclesLines) {
-  std::string dir = std::string(CONCORD_SOURCE_DIR) + "/tests/targets/elixir_dynamic_supervisors/";
+  std::string dir = std::string(build_paths::source_dir) + "/tests/targets/elixir_dynamic_supervisors/";
   ElixirTally t;
   for (const char* name : {"api", "links", "parent", "retry"}) {
     SCOPED_TRACE(name);

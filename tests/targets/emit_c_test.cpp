@@ -11,6 +11,7 @@
 #include "oracle/text.hpp"
 #include "runners/protocol/load.hpp"
 #include "targets/c/emitter/emit_c.hpp"
+#include "targets/common/build_paths.hpp"
 
 namespace bp = boost::process;
 namespace fs = std::filesystem;
@@ -20,7 +21,7 @@ namespace {
 
 std::vector<std::string> corpus_programs() {
   std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(std::string(CONCORD_SOURCE_DIR) + "/corpus/hand"))
+  for (const auto& e : fs::directory_iterator(std::string(build_paths::source_dir) + "/corpus/hand"))
     if (e.path().extension() == ".conc") out.push_back(e.path().string());
   std::sort(out.begin(), out.end());
   return out;
@@ -38,7 +39,7 @@ void compiles_everything_with(const std::vector<std::string>& compiler) {
     fs::path c_file = dir / (fs::path(f).stem().string() + ".c");
     std::ofstream(c_file) << emit_c(load_program(f));
     std::vector<std::string> args(compiler.begin() + 1, compiler.end());
-    args.insert(args.end(), {"-Werror", "-I" CONCORD_SOURCE_DIR "/targets/c/runtime", "-c", "-o",
+    args.insert(args.end(), {"-Werror", std::string("-I") + build_paths::c_runtime_include, "-c", "-o",
                              (dir / "x.o").string(), c_file.string()});
     bp::ipstream err;
     int code = bp::system(exe, bp::args(args), bp::std_err > err, bp::std_out > bp::null);

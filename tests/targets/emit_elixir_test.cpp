@@ -21,6 +21,7 @@
 #include "oracle/text.hpp"
 #include "runners/process/subprocess.hpp"
 #include "runners/protocol/load.hpp"
+#include "targets/common/build_paths.hpp"
 #include "targets/common/unsupported.hpp"
 #include "targets/elixir/emitter/emit_elixir.hpp"
 #include "tests/oracle/checked_program.hpp"
@@ -46,7 +47,8 @@ Ran run_elixir(const TempDir& dir, const std::string& script) {
   CommandResult r;
   try {
     r = run_command(
-        Command{{"elixir", "-pa", CONCORD_ERLANG_EBIN, "-pa", CONCORD_ELIXIR_EBIN, file}, {}, dir.path(), {}}, "", 300);
+        Command{{"elixir", "-pa", build_paths::erlang_ebin, "-pa", build_paths::elixir_ebin, file}, {}, dir.path(), {}},
+        "", 300);
   } catch (const SubprocessError& e) {
     throw std::runtime_error(std::string("elixir cannot be run (Elixir 1.14 is needed: the Debian package elixir, "
                                          "which scripts/setup.sh installs): ") +
@@ -101,7 +103,7 @@ std::string definition(const std::string& source, const std::string& head) {
 
 std::vector<std::string> corpus_programs() {
   std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(std::string(CONCORD_SOURCE_DIR) + "/corpus/hand"))
+  for (const auto& e : fs::directory_iterator(std::string(build_paths::source_dir) + "/corpus/hand"))
     if (e.path().extension() == ".conc") out.push_back(e.path().string());
   std::sort(out.begin(), out.end());
   return out;

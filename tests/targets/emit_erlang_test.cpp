@@ -19,6 +19,7 @@
 #include "oracle/text.hpp"
 #include "runners/process/subprocess.hpp"
 #include "runners/protocol/load.hpp"
+#include "targets/common/build_paths.hpp"
 #include "targets/erlang/emitter/emit_erlang.hpp"
 #include "tests/oracle/checked_program.hpp"
 
@@ -61,7 +62,8 @@ std::string compile(const TempDir& dir, const std::string& module, const std::st
 // even when they crash.
 std::string eval(const TempDir& dir, const std::string& exprs) {
   CommandResult r = run_tool(
-      {"erl", "-noshell", "-pa", dir.path(), "-pz", CONCORD_ERLANG_EBIN, "-eval", exprs, "-s", "erlang", "halt"}, dir);
+      {"erl", "-noshell", "-pa", dir.path(), "-pz", build_paths::erlang_ebin, "-eval", exprs, "-s", "erlang", "halt"},
+      dir);
   EXPECT_FALSE(r.status.signaled || r.timed_out) << r.err;
   return r.out;
 }
@@ -77,7 +79,7 @@ std::string function_text(const std::string& module, const std::string& head) {
 
 std::vector<std::string> corpus_programs() {
   std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(std::string(CONCORD_SOURCE_DIR) + "/corpus/hand"))
+  for (const auto& e : fs::directory_iterator(std::string(build_paths::source_dir) + "/corpus/hand"))
     if (e.path().extension() == ".conc") out.push_back(e.path().string());
   std::sort(out.begin(), out.end());
   return out;
@@ -311,7 +313,7 @@ TEST(EmitErlang, BinaryLiteralsEscapeEverythingElse) {
 // edge values, and the values SPEC §5 spells out.
 TEST(EmitErlang, PreludeIsExactOnInt64) {
   TempDir dir("concord-emit-erlang");
-  ASSERT_TRUE(fs::exists(CONCORD_ERLANG_EBIN "/concord_ops.beam")) << "the runtime is not built";
+  ASSERT_TRUE(fs::exists(fs::path(build_paths::erlang_ebin) / "concord_ops.beam")) << "the runtime is not built";
 
   const std::vector<int64_t> values = {MIN, MIN + 1, -65, -64, -63, -8, -7, -2,      -1, 0,
                                        1,   2,       7,   63,  64,  65, 70, MAX - 1, MAX};

@@ -14,6 +14,7 @@
 #include "oracle/text.hpp"
 #include "runners/process/subprocess.hpp"
 #include "runners/protocol/load.hpp"
+#include "targets/common/build_paths.hpp"
 #include "targets/js/emitter/emit_js.hpp"
 #include "tests/oracle/checked_program.hpp"
 
@@ -54,7 +55,7 @@ std::string name(const Program& p, const std::string& n) {
 // then the program); it must return the tables.
 TEST(EmitJs, EveryCorpusProgramLoadsWithThePrelude) {
   std::vector<std::string> programs;
-  for (const auto& e : fs::directory_iterator(std::string(CONCORD_SOURCE_DIR) + "/corpus/hand"))
+  for (const auto& e : fs::directory_iterator(std::string(build_paths::source_dir) + "/corpus/hand"))
     if (e.path().extension() == ".conc") programs.push_back(e.path().string());
   std::sort(programs.begin(), programs.end());
   ASSERT_GE(programs.size(), 30u);
@@ -68,7 +69,7 @@ TEST(EmitJs, EveryCorpusProgramLoadsWithThePrelude) {
   std::string script = R"(
 const fs = require('fs');
 const { load } = require(')" +
-                       std::string(CONCORD_JS_RUNTIME) +
+                       std::string(build_paths::js_runtime) +
                        R"(/loader.js');
 for (const f of [)" + files +
                        R"(]) {

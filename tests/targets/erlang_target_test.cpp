@@ -20,6 +20,7 @@
 #include "oracle/interpreter.hpp"
 #include "oracle/text.hpp"
 #include "runners/protocol/backend.hpp"
+#include "targets/common/build_paths.hpp"
 #include "tests/oracle/checked_program.hpp"
 #include "tests/targets/erlang_backend.hpp"
 #include "tests/targets/kill_node.hpp"
@@ -68,7 +69,7 @@ void expect_oracle_lines(const Program& p, const std::vector<std::string>& got, 
 
 CommandResult concord_backend_erlang(const std::vector<std::pair<std::string, std::string>>& env,
                                      const std::string& request) {
-  return run_command(Command{{CONCORD_BINARY, "backend", "erlang"}, env, "", {}}, request, 60);
+  return run_command(Command{{build_paths::concord_binary, "backend", "erlang"}, env, "", {}}, request, 60);
 }
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -99,36 +100,46 @@ RC_GTEST_PROP(ErlangTarget, GeneratedProgramsGiveTheOraclesLines, ()) {
 
 TEST(ErlangTarget, StartsTheNodeOnTheFirstGoodRunAndKeepsIt) {
   Program p = checked(kPing);
-  ErlangTarget t(erlang_test_config());
+  FramedRuntime t(erlang_runtime_config(erlang_test_config()));
   std::vector<std::string> lines;
   t.answer(p, {RunRequest{{}, "turns: bad"}}, [&](const std::string& l) { lines.push_back(l); });
-  EXPECT_EQ(t.node_pid(), -1) << "a request without a good run needs no node";
+  EXPECT_EQ(t.pid(), -1) << "a request without a good run needs no node";
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(code_of(lines[0]), "BAD_REQUEST");
   expect_oracle_lines(p, ask(t, p, kRuns), kRuns);
-  pid_t node = t.node_pid();
+  pid_t node = t.pid();
   EXPECT_GT(node, 0);
   expect_oracle_lines(p, ask(t, p, kRuns), kRuns);
-  EXPECT_EQ(t.node_pid(), node);
+  EXPECT_EQ(t.pid(), node);
+}
+
+// A long-lived node's memory grows (fragmentation): it is replaced after
+// requests_per_process frames, and the fresh ones answer the same.
+TEST(ErlangTarget, ANodeIsReplacedAfterItsShareOfRequestsAndAnswersTheSame) {
+  Program p = checked(kPing);
+  FramedRuntimeConfig cfg = erlang_runtime_config(erlang_test_config());
+  cfg.requests_per_process = 3;
+  FramedRuntime t(cfg);
+  expect_replaced_every(t, 3, 7, [&] { expect_oracle_lines(p, ask(t, p, kRuns), kRuns); });
 }
 
 TEST(ErlangTarget, ANodeKilledBetweenRequestsIsReplaced) {
   Program p = checked(kPing);
-  ErlangTarget t(erlang_test_config());
+  FramedRuntime t(erlang_runtime_config(erlang_test_config()));
   expect_oracle_lines(p, ask(t, p, kRuns), kRuns);
-  pid_t node = t.node_pid();
+  pid_t node = t.pid();
   ASSERT_GT(node, 0);
   kill_and_wait(node);
   expect_oracle_lines(p, ask(t, p, kRuns), kRuns);
-  EXPECT_GT(t.node_pid(), 0);
-  EXPECT_NE(t.node_pid(), node);
+  EXPECT_GT(t.pid(), 0);
+  EXPECT_NE(t.pid(), node);
 }
 
 TEST(ErlangTarget, ANodeKilledDuringARequestCostsThatRequestOnly) {
   Program ping = checked(kPing), endless = checked(kEndless);
-  ErlangTarget t(erlang_test_config());
+  FramedRuntime t(erlang_runtime_config(erlang_test_config()));
   expect_oracle_lines(ping, ask(t, ping, kRuns), kRuns);  // the node is up: its pid is known before the long request
-  pid_t node = t.node_pid();
+  pid_t node = t.pid();
   ASSERT_GT(node, 0);
   std::thread killer([node] {
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
@@ -142,9 +153,9 @@ TEST(ErlangTarget, ANodeKilledDuringARequestCostsThatRequestOnly) {
     EXPECT_TRUE(code == "CRASH" || code == "TIMEOUT") << line;
   }
   EXPECT_NE(got[0].find("SIGKILL"), std::string::npos) << got[0];
-  EXPECT_EQ(t.node_pid(), -1) << "the dead node is forgotten";
+  EXPECT_EQ(t.pid(), -1) << "the dead node is forgotten";
   expect_oracle_lines(ping, ask(t, ping, kRuns), kRuns);
-  EXPECT_NE(t.node_pid(), node);
+  EXPECT_NE(t.pid(), node);
 }
 
 TEST(ErlangTarget, ANodeOutOfMemoryAnswersMemoryAndTheNextRequestWorks) {
@@ -157,7 +168,7 @@ TEST(ErlangTarget, ANodeOutOfMemoryAnswersMemoryAndTheNextRequestWorks) {
   Program ping = checked(kPing);
   ErlangTargetConfig cfg = erlang_test_config();
   cfg.address_space_bytes = int64_t{3} << 29;
-  ErlangTarget t(cfg);
+  FramedRuntime t(erlang_runtime_config(cfg));
   std::vector<std::string> got = ask(t, hog, {{1, 100000000, 10000000}});
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(code_of(got[0]), "MEMORY") << got[0];
@@ -170,7 +181,7 @@ TEST(ErlangTarget, AModuleThatNeverAnswersTimesOutAndTheNextRequestWorks) {
   bool endless = true;
   ErlangTargetConfig cfg = erlang_test_config(2);
   cfg.emit = [&](const Program& prog) { return endless ? with_endless_handlers(prog) : emit_erlang(prog); };
-  ErlangTarget t(cfg);
+  FramedRuntime t(erlang_runtime_config(cfg));
   auto start = std::chrono::steady_clock::now();
   std::vector<std::string> got = ask(t, p, kRuns);
   double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -188,29 +199,29 @@ TEST(ErlangTarget, AModuleThatDoesNotCompileIsInternalPerRunAndTheNodeStays) {
   bool broken = true;
   ErlangTargetConfig cfg = erlang_test_config();
   cfg.emit = [&](const Program& prog) { return emit_erlang(prog) + (broken ? "\nnot_erlang( -> .\n" : ""); };
-  ErlangTarget t(cfg);
+  FramedRuntime t(erlang_runtime_config(cfg));
   std::vector<std::string> got = ask(t, p, kRuns);
   ASSERT_EQ(got.size(), kRuns.size());
   for (const std::string& line : got) EXPECT_EQ(code_of(line), "INTERNAL") << line;
-  pid_t node = t.node_pid();
+  pid_t node = t.pid();
   EXPECT_GT(node, 0);
   broken = false;
   expect_oracle_lines(p, ask(t, p, kRuns), kRuns);
-  EXPECT_EQ(t.node_pid(), node) << "a module that does not compile is not a fault of the node";
+  EXPECT_EQ(t.pid(), node) << "a module that does not compile is not a fault of the node";
 }
 
 TEST(ErlangTarget, AnEmitterFailureIsInternalPerGoodRun) {
   Program p = checked(kPing);
   ErlangTargetConfig cfg = erlang_test_config();
   cfg.emit = [](const Program&) -> std::string { throw std::runtime_error("no such construct"); };
-  ErlangTarget t(cfg);
+  FramedRuntime t(erlang_runtime_config(cfg));
   std::vector<std::string> lines;
   t.answer(p, {RunRequest{{}, ""}, RunRequest{{}, "seed: bad"}}, [&](const std::string& l) { lines.push_back(l); });
   ASSERT_EQ(lines.size(), 2u);
   EXPECT_EQ(code_of(lines[0]), "INTERNAL");
   EXPECT_NE(lines[0].find("emit_erlang: no such construct"), std::string::npos) << lines[0];
   EXPECT_EQ(code_of(lines[1]), "BAD_REQUEST");
-  EXPECT_EQ(t.node_pid(), -1);
+  EXPECT_EQ(t.pid(), -1);
 }
 
 TEST(ErlangTarget, BadRunsAreAnsweredInPlaceBetweenTheNodesLines) {
@@ -241,7 +252,7 @@ TEST(ErlangTarget, AMissingEmulatorOrRuntimeIsACrashThatSaysWhich) {
     ASSERT_EQ(lines.size(), 2u) << r.out << r.err;
     for (const std::string& line : lines) {
       EXPECT_EQ(code_of(line), "CRASH") << line;
-      EXPECT_NE(line.find("erlang: cannot start the node"), std::string::npos) << line;
+      EXPECT_NE(line.find("erlang: cannot start the erlang node"), std::string::npos) << line;
       EXPECT_NE(line.find(s.named), std::string::npos) << line;
     }
   }

@@ -19,6 +19,7 @@
 #include "runners/campaign/faults.hpp"
 #include "runners/protocol/backend.hpp"
 #include "runners/protocol/load.hpp"
+#include "targets/common/build_paths.hpp"
 #include "tests/targets/c_backend.hpp"
 #include "tests/targets/erlang_backend.hpp"
 #include "tests/targets/js_backend.hpp"
@@ -28,14 +29,14 @@ using namespace concord;
 
 namespace {
 
-const std::string kSource = CONCORD_SOURCE_DIR;
+const std::string kSource = build_paths::source_dir;
 
 // The one `concord backend elixir` of this binary (the build's runtime).
 Backend& elixir_backend() {
   static Backend b([] {
     BackendSpec s;
     s.name = "elixir";
-    s.command = {CONCORD_BINARY, "backend", "elixir"};
+    s.command = {build_paths::concord_binary, "backend", "elixir"};
     s.run_timeout = 60;
     s.request_timeout = 300;
     return s;
@@ -147,7 +148,7 @@ TEST_P(PlantedFault, AgreesWhenOffDiffersWhenOn) {
   TempDir work("concord-fault-" + f->name);
   BackendSpec spec;
   spec.name = f->target + "+" + f->name;
-  spec.command = {CONCORD_BINARY, "backend", f->target};
+  spec.command = {build_paths::concord_binary, "backend", f->target};
   spec.run_timeout = 60;
   spec.request_timeout = 120;
   spec.env = build_fault(*f, work.path(),

@@ -15,6 +15,7 @@
 #include "oracle/ready_set.hpp"
 #include "oracle/splitmix.hpp"
 #include "runners/process/subprocess.hpp"
+#include "targets/common/build_paths.hpp"
 
 using namespace concord;
 
@@ -24,7 +25,7 @@ constexpr int64_t MIN = std::numeric_limits<int64_t>::min();
 constexpr int64_t MAX = std::numeric_limits<int64_t>::max();
 constexpr int64_t kMaxSafe = (int64_t{1} << 53) - 1;
 
-const std::string kRuntime = CONCORD_JS_RUNTIME;
+const std::string kRuntime = build_paths::js_runtime;
 
 std::string js_quote(const std::string& s) { return "'" + s + "'"; }  // paths without quotes
 

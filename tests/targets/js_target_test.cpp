@@ -23,6 +23,7 @@
 #include "oracle/text.hpp"
 #include "runners/protocol/answer_bound.hpp"
 #include "runners/protocol/backend.hpp"
+#include "targets/common/build_paths.hpp"
 #include "tests/oracle/checked_program.hpp"
 #include "tests/targets/js_backend.hpp"
 #include "tests/targets/kill_node.hpp"
@@ -74,7 +75,7 @@ void expect_oracle_lines(const Program& p, const std::vector<std::string>& got, 
 
 CommandResult concord_backend_js(const std::vector<std::pair<std::string, std::string>>& env,
                                  const std::string& request) {
-  return run_command(Command{{CONCORD_BINARY, "backend", "js"}, env, "", {}}, request, 60);
+  return run_command(Command{{build_paths::concord_binary, "backend", "js"}, env, "", {}}, request, 60);
 }
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -135,6 +136,16 @@ TEST(JsTarget, EachProgramRunsInAFreshContext) {
   first = false;
   expect_oracle_lines(p, ask(t, p, kRuns), kRuns);
   EXPECT_EQ(t.pid(), node) << "both programs ran on one node";
+}
+
+// A long-lived node's memory grows: it is replaced after requests_per_process
+// frames, and the fresh ones answer the same.
+TEST(JsTarget, ANodeIsReplacedAfterItsShareOfRequestsAndAnswersTheSame) {
+  Program p = checked(kPing);
+  FramedRuntimeConfig cfg = js_runtime_config(js_test_config());
+  cfg.requests_per_process = 3;
+  FramedRuntime t(cfg);
+  expect_replaced_every(t, 3, 7, [&] { expect_oracle_lines(p, ask(t, p, kRuns), kRuns); });
 }
 
 TEST(JsTarget, ANodeKilledBetweenRequestsIsReplaced) {

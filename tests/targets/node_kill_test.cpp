@@ -14,6 +14,7 @@
 
 #include "runners/process/subprocess.hpp"
 #include "runners/protocol/load.hpp"
+#include "targets/common/build_paths.hpp"
 
 using namespace concord;
 namespace fs = std::filesystem;
@@ -75,11 +76,12 @@ class NodeKill : public testing::TestWithParam<Interpreter> {};
 TEST_P(NodeKill, KilledByHandMidCampaignIsNoFinding) {
   const Interpreter& it = GetParam();
   TempDir dir("concord-kill");
-  Subprocess fuzz(Command{{CONCORD_BINARY, "fuzz", "--seed", "1", "--time", "20s", "--jobs", "1", "--target", it.target,
-                           "--corpus", dir.path() + "/found", "--report", dir.path() + "/report", "--quiet"},
-                          {},
-                          "",
-                          {}});
+  Subprocess fuzz(
+      Command{{build_paths::concord_binary, "fuzz", "--seed", "1", "--time", "20s", "--jobs", "1", "--target",
+               it.target, "--corpus", dir.path() + "/found", "--report", dir.path() + "/report", "--quiet"},
+              {},
+              "",
+              {}});
   // Twice: kill the node once it has worked a moment, then its replacement.
   pid_t killed = -1;
   for (int i = 0; i < 2; i++) {

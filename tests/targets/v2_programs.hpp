@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "oracle/interpreter.hpp"
+#include "targets/common/build_paths.hpp"
 
 namespace concord {
 
@@ -22,7 +23,7 @@ inline std::string slurp(const std::string& path) {
 
 // Every raw string literal R"(concord 2; ...)" of an oracle test file.
 inline std::vector<std::string> version_2_programs(const std::string& file) {
-  std::string src = slurp(std::string(CONCORD_SOURCE_DIR) + "/tests/oracle/" + file);
+  std::string src = slurp(std::string(build_paths::source_dir) + "/tests/oracle/" + file);
   std::vector<std::string> out;
   const std::string open = "R\"(concord 2;";
   for (size_t at = src.find(open); at != std::string::npos; at = src.find(open, at)) {

@@ -2,6 +2,7 @@
 // a harness-supervised subprocess like any backend: its faults become TIMEOUT,
 // CRASH or BAD_OUTPUT lines through collect_answers().
 #include "c_launcher.hpp"
+#include "targets/common/build_paths.hpp"
 
 #include <boost/process/search_path.hpp>
 #include <cmath>
@@ -146,7 +147,7 @@ void CTarget::answer(const Program& p, const std::vector<RunRequest>& runs, cons
   run_binary(p, *b, runs, emit);
 }
 
-std::string c_runtime_dir() { return runtime_path("c/runtime", CONCORD_RT_INCLUDE); }
+std::string c_runtime_dir() { return runtime_path("c/runtime", build_paths::c_runtime_include); }
 
 std::string default_c_compiler() {
   const char* cc = std::getenv("CONCORD_CC");
@@ -169,7 +170,7 @@ CTargetConfig c_config_from_env() {
   cfg.cc.push_back(CONCORD_FAULT_CC_FLAG);  // a build with a planted fault (CMake's CONCORD_FAULT)
   cfg.defines.emplace_back(std::string(CONCORD_FAULT_CC_FLAG).substr(2), "1");  // the same, for libtcc
 #endif
-  cfg.rt_lib = rt_lib && *rt_lib ? rt_lib : runtime_path("c/lib/libconcord_rt.a", CONCORD_RT_LIB);
+  cfg.rt_lib = rt_lib && *rt_lib ? rt_lib : runtime_path("c/lib/libconcord_rt.a", build_paths::c_runtime_lib);
 #ifdef CONCORD_RT_SANITIZED
   cfg.address_space_bytes = 0;  // ASan reserves terabytes of address space
 #endif

@@ -1,6 +1,7 @@
 // targets/elixir/launcher/elixir_launcher.cpp: `concord backend elixir`: the erlang
 // target's node, given Elixir.
 #include "elixir_launcher.hpp"
+#include "targets/common/build_paths.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -76,15 +77,15 @@ const char* elixir_deviations() {
       ;
 }
 
-std::string elixir_runtime_dir() { return runtime_path("elixir/runtime", CONCORD_ELIXIR_RUNTIME_SRC); }
+std::string elixir_runtime_dir() { return runtime_path("elixir/runtime", build_paths::elixir_runtime_src); }
 
 int serve_elixir(const LaunchOptions& o) {
-  ErlangTargetConfig cfg = elixir_config_from_env(runtime_path("erlang/ebin", CONCORD_ERLANG_EBIN),
-                                                  runtime_path("elixir/ebin", CONCORD_ELIXIR_EBIN));
+  ErlangTargetConfig cfg = elixir_config_from_env(runtime_path("erlang/ebin", build_paths::erlang_ebin),
+                                                  runtime_path("elixir/ebin", build_paths::elixir_ebin));
   if (o.run_timeout) cfg.run_timeout = *o.run_timeout;
-  ErlangTarget elixir(cfg);
+  FramedRuntime node(erlang_runtime_config(cfg));
   serve(std::cin, std::cout, [&](const Program& prog, const std::vector<RunRequest>& runs, const Emit& emit) {
-    elixir.answer(prog, runs, emit);
+    node.answer(prog, runs, emit);
   });
   return 0;
 }

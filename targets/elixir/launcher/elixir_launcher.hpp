@@ -3,7 +3,7 @@
 // (emitter/emit_elixir.hpp) and sent, with the request's runs, to a persistent BEAM
 // node with Elixir loaded, which compiles them in memory (Code.compile_string/2),
 // runs each seed under the conductor shared with the erlang target and purges them.
-// The node is the erlang target's ErlangTarget with the elixir target's emitter,
+// The node is the erlang target's (erlang_runtime_config) with the elixir target's emitter,
 // code paths and concord_target module (runtime/concord_elixir.erl).
 #pragma once
 

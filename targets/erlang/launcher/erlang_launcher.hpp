@@ -1,23 +1,20 @@
 // targets/erlang/launcher/erlang_launcher.hpp: the `erlang` target behind the protocol (`concord
 // backend erlang`): emit the program as one Erlang module and send it, with the
 // request's runs, as one frame to a persistent BEAM node (targets/erlang/README.md,
-// "Node input: frames"), relaying the node's lines unchanged. The node is started
-// on the first request and reused; a node that dies, hangs or prints garbage is
-// killed, its runs get CRASH, TIMEOUT or BAD_OUTPUT, and the next request starts a
-// fresh one. ErlangTarget serves every BEAM target: another one (elixir) gives it
-// its emitter, its runtime's code paths and its concord_target module.
+// "Node input: frames"), relaying the node's lines unchanged. The node is a
+// FramedRuntime (targets/common/framed_runtime.hpp): started on the first request
+// and reused; one that dies, hangs or prints garbage is killed, its runs get CRASH,
+// TIMEOUT or BAD_OUTPUT, and the next request starts a fresh one. This configuration
+// serves every BEAM target: another one (elixir) gives it its emitter, its runtime's
+// code paths and its concord_target module.
 #pragma once
-
-#include <sys/types.h>
 
 #include <cstdint>
 #include <functional>
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "runners/process/subprocess.hpp"
-#include "runners/protocol/serve.hpp"
+#include "targets/common/framed_runtime.hpp"
 #include "targets/erlang/emitter/emit_erlang.hpp"
 #include "targets/launch.hpp"
 
@@ -39,7 +36,7 @@ struct ErlangTargetConfig {
   std::string ebin;  // the compiled shared runtime: concord_node.beam and the rest
   // Another BEAM target's: its concord_target module (passed to concord_node:main;
   // "" is the erlang target's concord_otp), and the code paths it needs besides
-  // ebin, in -pa order; each found at start_node() or the start fails, saying which.
+  // ebin, in -pa order; each found when the node starts or the start fails, saying which.
   std::string node_target;
   std::function<std::vector<std::string>()> code_paths;
   double run_timeout = 30;  // per run; run 0 includes compiling the module
@@ -58,41 +55,17 @@ ErlangTargetConfig erlang_config_from_env(const std::string& default_ebin);
 // targets/erlang/runtime, or its copy under share/concord when installed.
 std::string erlang_runtime_dir();
 
+// The node's command line: the emulator, erl_flags, the emulator's own flags, then
+// -pa EBIN, -pa for each of `paths` (the target's code_paths) and -s concord_node
+// main [node_target].
+std::vector<std::string> erlang_node_command(const ErlangTargetConfig& cfg, const std::vector<std::string>& paths = {});
+
+// The FramedRuntime configuration that runs `cfg`'s node: BAD_REQUEST runs answered
+// in place, the others sent to the node in one frame; an emit failure INTERNAL per
+// run; a node that cannot be started, CRASH saying what is missing.
+FramedRuntimeConfig erlang_runtime_config(const ErlangTargetConfig& cfg);
+
 // `concord backend erlang`: serves the protocol on stdin/stdout until EOF.
 int serve_erlang(const LaunchOptions& o);
-
-class ErlangTarget {
- public:
-  explicit ErlangTarget(ErlangTargetConfig cfg);
-  ~ErlangTarget();  // closes the node's stdin, gives it a moment to halt, kills the rest
-  ErlangTarget(const ErlangTarget&) = delete;
-  ErlangTarget& operator=(const ErlangTarget&) = delete;
-
-  // An Answerer (serve.hpp). BAD_REQUEST runs are answered here; the others go to the
-  // node in one frame. An emit failure answers INTERNAL per run; a node that cannot
-  // be started, CRASH.
-  void answer(const Program& p, const std::vector<RunRequest>& runs, const Emit& emit);
-
-  // The live node's pid (its process group), or -1 before the first request and
-  // after a fault.
-  pid_t node_pid() const;
-  // The emulator, erl_flags, the emulator's own flags, then -pa EBIN, -pa for each
-  // of `paths` (the target's code_paths) and -s concord_node main [node_target].
-  std::vector<std::string> node_command(const std::vector<std::string>& paths = {}) const;
-
- private:
-  void start_node();                                       // throws SubprocessError or std::runtime_error
-  std::string who() const { return cfg_.name + " node"; }  // the node, in messages
-  void stop_node();
-  // Sends one frame (the runs `good`, then the module) and relays the node's answers
-  // (each at most max_bytes[k]) through on_answer(k, line). Throws when the node
-  // cannot be started.
-  void run_on_node(const std::string& frame, const std::vector<RunSettings>& good, const std::vector<size_t>& max_bytes,
-                   const std::function<void(size_t, const std::string&)>& on_answer);
-
-  ErlangTargetConfig cfg_;
-  std::unique_ptr<TempDir> tmp_;  // the node's TMPDIR and working directory (crash dumps land there)
-  std::unique_ptr<Subprocess> node_;
-};
 
 }  // namespace concord

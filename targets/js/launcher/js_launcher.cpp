@@ -1,6 +1,7 @@
 // targets/js/launcher/js_launcher.cpp: `concord backend js`: the js target's node,
 // a FramedRuntime (targets/common/framed_runtime.hpp) running targets/js/runtime/host.js.
 #include "js_launcher.hpp"
+#include "targets/common/build_paths.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -52,10 +53,10 @@ FramedRuntimeConfig js_runtime_config(const JsTargetConfig& cfg) {
   return f;
 }
 
-std::string js_runtime_dir() { return runtime_path("js/runtime-src", CONCORD_JS_RUNTIME_SRC); }
+std::string js_runtime_dir() { return runtime_path("js/runtime-src", build_paths::js_runtime_src); }
 
 int serve_js(const LaunchOptions& o) {
-  JsTargetConfig cfg = js_config_from_env(runtime_path("js/runtime", CONCORD_JS_RUNTIME));
+  JsTargetConfig cfg = js_config_from_env(runtime_path("js/runtime", build_paths::js_runtime));
   if (o.run_timeout) cfg.run_timeout = *o.run_timeout;
   FramedRuntime node(js_runtime_config(cfg));
   serve(std::cin, std::cout, [&](const Program& prog, const std::vector<RunRequest>& runs, const Emit& emit) {
