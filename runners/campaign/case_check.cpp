@@ -29,7 +29,7 @@ CaseVerdict failed(std::string message, size_t run, bool indefinite = false) {
 }  // namespace
 
 CaseVerdict check_case_answers(const Case& c, const std::string& target, const std::vector<Answer>& got,
-                               const std::vector<Deviation>& deviations) {
+                               const std::vector<Deviation>& deviations, const AskTarget& ask) {
   CaseVerdict v;
   std::string kind = c.status == "known-divergence" ? signature_kind(c.signature, target) : "";
   for (size_t i = 0; i < c.runs.size(); i++) {
@@ -40,7 +40,7 @@ CaseVerdict check_case_answers(const Case& c, const std::string& target, const s
       // By the form the signature has: a SPEC rule, or (failures, and signatures
       // written before they named rules) the kind.
       std::string now = difference_kind(expected_answer(c.runs[i].expect), got[i]);
-      if (is_rule(kind) && !is_failure_kind(now)) now = attribute(c.program, c.runs[i].expect, got[i].json).rule;
+      if (is_rule(kind) && !is_failure_kind(now)) now = attribute(c.program, c.runs[i].expect, got[i].json, ask).rule;
       if (now == kind) return v;
       return failed("  known divergence changed: the signature says " + target + ":" + kind + ", now " + now +
                         "\n      " + describe(*d, "expected", target),

@@ -13,6 +13,7 @@
 
 #include "runners/protocol/backend.hpp"
 #include "runners/protocol/load.hpp"
+#include "runners/triage/attribution.hpp"
 
 namespace concord {
 
@@ -25,8 +26,9 @@ struct CaseVerdict {
   size_t deviation_run = 0;
 };
 
+// `ask`: the target that answered, for the attribution's questions (attribution.hpp).
 CaseVerdict check_case_answers(const Case& c, const std::string& target, const std::vector<Answer>& got,
-                               const std::vector<Deviation>& deviations = {});
+                               const std::vector<Deviation>& deviations = {}, const AskTarget& ask = {});
 
 // An expected result as an answer, for comparisons.
 Answer expected_answer(const ojson& expect);

@@ -71,9 +71,21 @@ DiffOutcome Differ::run(const Program& p, const std::vector<RunSettings>& runs, 
     auto t0 = std::chrono::steady_clock::now();
     o.targets.push_back(TargetAnswers{spec.name, b->request(program, runs, limits), &spec.deviations});
     seconds_[spec.name] += since(t0);
+    limits_[spec.name] = limits;
   }
   o.divergences = find_divergences(o.oracle, o.targets, &o.no_verdict, &o.oracle_sizes);
-  attribute_divergences(p, o.oracle, o.targets, o.divergences);
+  // The attribution's questions go to the target that diverged, with its limits.
+  attribute_divergences(p, o.oracle, o.targets, o.divergences, [&](const std::string& target) -> AskTarget {
+    for (auto& b : backends_)
+      if (b->spec().name == target)
+        return [this, ask = asking(*b, limits_[target]), target](const Program& q, const RunSettings& s) {
+          auto t0 = std::chrono::steady_clock::now();
+          std::optional<ojson> a = ask(q, s);
+          seconds_[target] += since(t0);
+          return a;
+        };
+    return {};
+  });
   o.signature = signature_of(o.divergences);
   o.detail = detail_of(o.divergences);
   return o;

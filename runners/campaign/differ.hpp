@@ -69,6 +69,7 @@ class Differ {
 
   std::vector<std::unique_ptr<Backend>> backends_;
   std::map<std::string, double> seconds_;
+  std::map<std::string, RequestLimits> limits_;  // of each target's last request: its attribution's questions have them
   HangLimits hang_;
 };
 

@@ -148,19 +148,29 @@ bool all_explained(const std::vector<Divergence>& ds) {
   return !ds.empty() && std::all_of(ds.begin(), ds.end(), [](const Divergence& d) { return !d.deviation.empty(); });
 }
 
+AskTarget asking(Backend& b, RequestLimits limits) {
+  return [&b, limits](const Program& q, const RunSettings& s) -> std::optional<ojson> {
+    std::vector<Answer> a = b.request(program_to_json(q), {s}, limits);
+    if (a.size() != 1 || !a[0].ok()) return std::nullopt;
+    return a[0].json;
+  };
+}
+
 void attribute_divergences(const Program& p, const std::vector<Answer>& oracle,
-                           const std::vector<TargetAnswers>& targets, std::vector<Divergence>& ds) {
+                           const std::vector<TargetAnswers>& targets, std::vector<Divergence>& ds,
+                           const std::function<AskTarget(const std::string& target)>& ask_of) {
   for (Divergence& d : ds) {
     if (is_failure_kind(d.kind) || d.run >= oracle.size()) continue;
     // The first differing run's rule, unless it is not sure (attribution.hpp) and a
     // later differing run of the target's is.
     for (const TargetAnswers& t : targets) {
       if (t.target != d.target) continue;
+      AskTarget ask = ask_of ? ask_of(t.target) : AskTarget{};
       for (size_t r = d.run; r < oracle.size() && r < t.answers.size(); r++) {
         if (r > d.run &&
             (!oracle[r].ok() || !t.answers[r].ok() || !first_difference(oracle[r].json, t.answers[r].json)))
           continue;
-        Attribution a = attribute(p, oracle[r].json, t.answers[r].json);
+        Attribution a = attribute(p, oracle[r].json, t.answers[r].json, ask);
         if (r == d.run) d.rule = a.rule;
         if (a.sure) {
           d.rule = a.rule;

@@ -11,6 +11,7 @@
 // Neither names indices, values or process names, which change as a case shrinks.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "oracle/state.hpp"
 #include "runners/campaign/failure.hpp"
 #include "runners/protocol/backend.hpp"
+#include "runners/triage/attribution.hpp"
 
 namespace concord {
 
@@ -69,11 +71,15 @@ const Deviation* explaining(const std::vector<Deviation>& declared, const Answer
 // a "known deviation", shown and counted, not failing.
 bool all_explained(const std::vector<Divergence>& ds);
 
+// The attribution's questions (AskTarget) put to backend `b`, one run per request.
+AskTarget asking(Backend& b, RequestLimits limits = {});
+
 // Sets the rule of every divergence that is no failure: the SPEC rule behind the
 // first causal difference of its run (attribution.hpp). `p` is the program the
-// answers are to.
+// answers are to; ask_of(target), when given, asks that target more (AskTarget).
 void attribute_divergences(const Program& p, const std::vector<Answer>& oracle,
-                           const std::vector<TargetAnswers>& targets, std::vector<Divergence>& ds);
+                           const std::vector<TargetAnswers>& targets, std::vector<Divergence>& ds,
+                           const std::function<AskTarget(const std::string& target)>& ask_of = {});
 
 // What a divergence contributes to its signature: its rule, or for a failure (or
 // a divergence never attributed) its kind.

@@ -63,7 +63,7 @@ void again(const Fault* f, const BackendSpec& spec, const std::string& dir, Meas
       if (first_difference(c.runs[k].expect, got[k].json)) {
         std::string failure = answer_failure(got[k]);
         rule[i] =
-            f->target + ":" + (failure.empty() ? attribute(c.program, c.runs[k].expect, got[k].json).rule : failure);
+            f->target + ":" + (failure.empty() ? attribute(c.program, c.runs[k].expect, got[k].json, asking(b)).rule : failure);
         break;
       }
     renamed[i] = rename_key(c.program);

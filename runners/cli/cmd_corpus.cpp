@@ -73,9 +73,11 @@ int cmd_corpus(int argc, char** argv) {
     }
     for (auto& b : backends) answers.emplace_back(b->spec().name, b->request(program_to_json(c.program), runs));
     bool ok = true, deviates = false;
-    for (const auto& [name, got] : answers) {
+    for (size_t k = 0; k < answers.size(); k++) {
+      const auto& [name, got] = answers[k];
       const BackendSpec* spec = target ? t.reg->find(name) : nullptr;
-      CaseVerdict v = check_case_answers(c, name, got, spec ? spec->deviations : std::vector<Deviation>{});
+      AskTarget ask = backends.empty() ? AskTarget{} : asking(*backends[k]);
+      CaseVerdict v = check_case_answers(c, name, got, spec ? spec->deviations : std::vector<Deviation>{}, ask);
       if (v.pass && !v.deviation.empty()) {  // shown and counted, not failing
         deviates = true;
         std::cout << "DEVIATION " << c.name << " on " << name << " (run " << v.deviation_run << "): known deviation "

@@ -707,9 +707,160 @@ std::string path_of(const std::string& field, size_t i, const ojson& o, const oj
   return p + (o.is_null() ? " (extra)" : t.is_null() ? " (absent)" : "");
 }
 
-}  // namespace
+// Whether `longer` (the target's answer with more turns) extends `got`: the same
+// events first.
+bool extends(const ojson& longer, const ojson& got) {
+  if (!longer.value("ok", false) || !longer.contains("journal") || !got.contains("journal")) return false;
+  const ojson& lj = longer["journal"];
+  const ojson& gj = got["journal"];
+  if (lj.size() < gj.size()) return false;
+  for (size_t j = 0; j < gj.size(); j++)
+    if (lj[j] != gj[j]) return false;
+  return true;
+}
 
-Attribution attribute(const Program& p, const ojson& oracle, const ojson& got) {
+// Whether statements hold, at any depth, a send of `tag`.
+bool holds_send(const ojson& stmts, const std::string& tag) {
+  if (!stmts.is_array()) return false;
+  for (const ojson& st : stmts) {
+    if (str(st, "do") == "send" && str(st, "tag") == tag) return true;
+    for (const char* block : {"then", "else", "body"})
+      if (st.contains(block) && holds_send(st[block], tag)) return true;
+  }
+  return false;
+}
+
+// `stmts` with each `if` around a send of `tag` replaced by the branch that holds it.
+void hoist_sends(ojson& stmts, const std::string& tag) {
+  if (!stmts.is_array()) return;
+  ojson out = ojson::array();
+  for (ojson& st : stmts) {
+    if (str(st, "do") == "if" && (holds_send(st["then"], tag) || holds_send(st.value("else", ojson()), tag))) {
+      ojson branch = holds_send(st["then"], tag) ? st["then"] : st["else"];
+      hoist_sends(branch, tag);
+      for (ojson& x : branch) out.push_back(std::move(x));
+      continue;
+    }
+    if (st.contains("body")) hoist_sends(st["body"], tag);
+    out.push_back(std::move(st));
+  }
+  stmts = std::move(out);
+}
+
+// What the target answers to a variant of the program, against the oracle's
+// answer to it, at the oracle's event `i` of the case (a message, maybe missing on
+// the target's side):
+enum class VariantAnswer {
+  kAgrees,            // the oracle ran the variant as the case up to `i`, and the target agrees up to `i`
+  kDropsUnjournaled,  // the variant has drops, the target journals none of them and differs in nothing else
+  kOther,             // anything else: the variant tells nothing (it changed the oracle's run before
+                      // `i`, the target gave no answer, or it differs otherwise)
+};
+
+// `change` makes the variant from the program's JSON form (false: no variant, or
+// the same program).
+VariantAnswer ask_variant(const ojson& prog, const ojson& oracle, size_t i, const AskTarget& ask,
+                          const std::function<bool(ojson&)>& change) {
+  ojson variant = prog;
+  if (!change(variant) || variant == prog) return VariantAnswer::kOther;
+  std::optional<Program> q;
+  try {
+    q = program_from_json(variant);
+    check(*q);
+  } catch (const std::exception&) {
+    return VariantAnswer::kOther;
+  }
+  const ojson& oj = oracle["journal"];
+  const ojson& run = oracle["run"];
+  RunSettings s{run.value("seed", uint64_t{0}), run.value("turns", int64_t{0}), run.value("max_processes", int64_t{1})};
+  Answer vo = oracle_answer(*q, s);
+  std::optional<ojson> vt = ask(*q, s);
+  if (!vo.ok() || !vt || !vt->value("ok", false) || !vt->contains("journal")) return VariantAnswer::kOther;
+  const ojson& voj = vo.json["journal"];
+  const ojson& vtj = (*vt)["journal"];
+  auto same_through_i = [i](const ojson& a, const ojson& b) {
+    if (a.size() <= i || b.size() <= i) return false;
+    for (size_t j = 0; j <= i; j++)
+      if (a[j] != b[j]) return false;
+    return true;
+  };
+  if (same_through_i(voj, oj) && same_through_i(vtj, voj)) return VariantAnswer::kAgrees;
+  size_t drops = 0, journaled = 0;
+  for (const ojson& e : voj)
+    if (str(e, "ev") == "drop") {
+      drops++;
+      journaled += !missing_on_target(e, vtj, 0);
+    }
+  if (drops > 0 && journaled == 0 && only_drops_missing(voj, vtj)) return VariantAnswer::kDropsUnjournaled;
+  return VariantAnswer::kOther;
+}
+
+// The kind of the sender of the oracle's message at `i`, changed by `f` (each body).
+std::function<bool(ojson&)> in_sender(const ojson& oracle, size_t i, const std::function<void(ojson& body)>& f) {
+  const ojson& oj = oracle["journal"];
+  std::string kind = kind_at(oj, oj[i]["from"], i);
+  return [kind, f](ojson& prog) {
+    bool found = false;
+    for (ojson& k : prog["kinds"]) {
+      if (str(k, "name") != kind) continue;
+      found = true;
+      if (k.contains("init")) f(k["init"]);
+      for (ojson& h : k["handlers"]) f(h["body"]);
+    }
+    return found;
+  };
+}
+
+// Statements without their `fail`s, at any depth.
+void drop_fails(ojson& stmts) {
+  if (!stmts.is_array()) return;
+  ojson out = ojson::array();
+  for (ojson& st : stmts) {
+    if (str(st, "do") == "fail") continue;
+    for (const char* block : {"then", "else", "body"})
+      if (st.contains(block)) drop_fails(st[block]);
+    out.push_back(std::move(st));
+  }
+  stmts = std::move(out);
+}
+
+// The oracle's message at `i` was sent under a condition, and the mailbox's order
+// or the journaling of drops explains the results as well (event_rule not sure):
+// the target is asked again with the one send of that tag out of its `if`s in the
+// sender's kind (the oracle must run it as the case up to `i`: the conditions it
+// took were true there, and the target meets the same mailboxes and drops). The
+// target then agrees: the condition came out otherwise. It journals no drop: §6.5
+// drop.
+std::optional<std::string> guard_question(const ojson& prog, const ojson& oracle, size_t i, const AskTarget& ask) {
+  const ojson& oj = oracle["journal"];
+  std::optional<std::string> guard = guard_of(prog, oj, oj[i], i);
+  std::string tag = str(oj[i], "tag");
+  // One send of the tag: the oracle took the branch it is in, and the variant that
+  // takes it always runs as the case did (more sends would leave that open).
+  if (!guard || sends_of(prog, kind_at(oj, oj[i]["from"], i), tag) != 1) return std::nullopt;
+  switch (ask_variant(prog, oracle, i, ask, in_sender(oracle, i, [&](ojson& body) { hoist_sends(body, tag); }))) {
+    case VariantAnswer::kAgrees: return guard;
+    case VariantAnswer::kDropsUnjournaled: return "§6.5 drop";
+    case VariantAnswer::kOther: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// Only drops missing, sent by handlers that failed after: the sends lost with the
+// failure (§6.4) or drops not journaled? The target is asked again with the
+// sender's `fail`s taken out. It then agrees: the failure lost them. It journals no
+// drop: §6.5 drop.
+std::optional<std::string> failure_question(const ojson& prog, const ojson& oracle, size_t i, const AskTarget& ask) {
+  switch (ask_variant(prog, oracle, i, ask, in_sender(oracle, i, drop_fails))) {
+    case VariantAnswer::kAgrees: return "§6.4 sends before a failure";
+    case VariantAnswer::kDropsUnjournaled: return "§6.5 drop";
+    case VariantAnswer::kOther: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+Attribution attribute_run(const Program& p, const ojson& oracle, const ojson& got, const AskTarget& ask,
+                          bool may_ask_longer) {
   if (!got.value("ok", false) || !oracle.value("ok", false))
     return {"§10 error " + str(got.value("ok", false) ? oracle : got, "code"), "error"};
   ojson prog = program_to_json(p);
@@ -722,9 +873,31 @@ Attribution attribute(const Program& p, const ojson& oracle, const ojson& got) {
       RunSettings longer{run.value("seed", uint64_t{0}), run.value("turns", int64_t{0}) + 1000,
                          run.value("max_processes", int64_t{1})};
       Answer later = oracle_answer(p, longer);
+      std::string detail = path_of("journal", i, at(oj, i), at(tj, i));
+      // A target run cut by the turn limit is asked for the longer run too: what it
+      // did after the cut tells a late message from one never sent. The two longer
+      // runs (the same events first) are attributed instead, when they differ.
+      if (ask && may_ask_longer && str(got, "outcome") == "turn_limit" && later.ok())
+        if (std::optional<ojson> l = ask(p, longer);
+            l && extends(*l, got) && (*l)["journal"] != later.json["journal"]) {
+          Attribution a = attribute_run(p, later.json, *l, ask, false);
+          a.detail = detail;
+          return a;
+        }
       bool sure = true;
       std::string rule = event_rule(prog, run, oracle, got, later.ok() ? later.json : oracle, i, sure);
-      return {rule, path_of("journal", i, at(oj, i), at(tj, i)), sure};
+      // Two rules fit: the target is asked a question that tells them apart.
+      bool message = str(at(oj, i), "ev") == "deliver" || str(at(oj, i), "ev") == "drop";
+      std::optional<std::string> asked;
+      if (!sure && ask && message && (rule == "§6.5 drop" || rule == "§6.5 fifo"))
+        asked = guard_question(prog, oracle, i, ask);
+      if (!sure && ask && message && rule == "§6.4 sends before a failure")
+        asked = failure_question(prog, oracle, i, ask);
+      if (asked) {
+        rule = *asked;
+        sure = true;
+      }
+      return {rule, detail, sure};
     }
   // The journals agree: what follows from them but is not in them.
   if (is_version_2(prog))
@@ -747,6 +920,12 @@ Attribution attribute(const Program& p, const ojson& oracle, const ojson& got) {
   for (const char* f : {"failures", "decisions", "processes", "supervisors", "run"})
     if (oracle[f] != got.value(f, ojson())) return {std::string("§9.1 ") + f, f};
   return {"§9.3 bytes", "bytes"};
+}
+
+}  // namespace
+
+Attribution attribute(const Program& p, const ojson& oracle, const ojson& got, const AskTarget& ask) {
+  return attribute_run(p, oracle, got, ask, true);
 }
 
 std::string rule_signature(const std::string& target, const Attribution& a) { return target + ":" + a.rule; }

@@ -80,14 +80,28 @@
 // was late or never sent; given messages delivered newest first are a mailbox
 // taking the newest first too): the rule is then not `sure`, and the campaign
 // looks for a run of the case that is (divergence.hpp attribute_divergences).
-// The attribution reads only the two results and the program (and reruns the
-// oracle on variants of it): the oracle itself is untouched.
+// The attribution reads the two results and the program, reruns the oracle on
+// variants of it, and, given a way to (AskTarget), asks the target two more
+// questions where its results alone fit two rules:
+//   its run was cut by the turn limit  the same run with 1000 more turns (its events
+//                                       the same first): whether a message it did not
+//                                       deliver was late or never sent
+//   only drops missing, one of them    the program with the sends of that drop's tag
+//     sent under an `if`                taken out of their `if`s: a target that then
+//                                       journals the drops journals drops, so a
+//                                       condition came out otherwise (§5 <its
+//                                       operators>); one that still journals none,
+//                                       §6.5 drop
+// The oracle itself is untouched.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
 
 #include "oracle/program.hpp"
 #include "oracle/program_json.hpp"
+#include "oracle/state.hpp"
 
 namespace concord {
 
@@ -98,9 +112,14 @@ struct Attribution {
                        // difference between a late message and one never sent): another run may tell
 };
 
+// A question to the target: its result for program `p` (the case's or a variant of
+// it) and run `s`, or nullopt when it gives none (an error answer, no backend).
+using AskTarget = std::function<std::optional<ojson>(const Program& p, const RunSettings& s)>;
+
 // Both results are answers to the same run (canonical result objects; an error
-// answer on either side is attributed to "§10 error CODE").
-Attribution attribute(const Program& p, const ojson& oracle, const ojson& got);
+// answer on either side is attributed to "§10 error CODE"). `ask`, when given, is
+// the target that answered `got` (the questions above).
+Attribution attribute(const Program& p, const ojson& oracle, const ojson& got, const AskTarget& ask = {});
 
 // "c:§6.5 fifo": the target and the rule.
 std::string rule_signature(const std::string& target, const Attribution& a);
