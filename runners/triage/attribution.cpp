@@ -846,6 +846,65 @@ std::optional<std::string> guard_question(const ojson& prog, const ojson& oracle
   return std::nullopt;
 }
 
+// A name for something new in `prog` (a kind, a process): `base` and digits, unused.
+std::string unused_name(const ojson& prog, const std::string& base) {
+  std::string text = prog.dump();
+  for (int n = 0;; n++) {
+    std::string name = base + std::to_string(n);
+    if (text.find("\"" + name + "\"") == std::string::npos) return name;
+  }
+}
+
+// Given messages out of the oracle's order, the target's journal also that of the
+// given messages sent in its order (event_rule not sure: given in another order,
+// or a mailbox taking the newest first?). The target is asked again with the given
+// messages sent instead, in the same order, by a process of their own started
+// last (its init runs after the others', as the given messages are sent after
+// them, §8.2). The target agrees with the oracle on the whole variant: its
+// mailboxes keep their order, the given messages were given in another. It takes
+// the messages of that process out of order too: §6.5 fifo.
+std::optional<std::string> given_question(const ojson& prog, const ojson& oracle, const AskTarget& ask) {
+  if (prog.value("given", ojson::array()).empty()) return std::nullopt;
+  ojson variant = prog;
+  std::string kind = unused_name(prog, "Giver"), name = unused_name(prog, "giver");
+  ojson sends = ojson::array();
+  for (const ojson& g : prog["given"])
+    sends.push_back(ojson{{"do", "send"},
+                          {"tag", g["tag"]},
+                          {"args", g.value("args", ojson::array())},
+                          {"to", ojson{{"op", "addr"}, {"value", g["to"]}}}});
+  variant["kinds"].push_back(ojson{{"name", kind},
+                                   {"params", ojson::array()},
+                                   {"state", ojson::array()},
+                                   {"init", sends},
+                                   {"handlers", ojson::array()}});
+  variant["system"].push_back(ojson{{"process", ojson{{"name", name}, {"kind", kind}, {"args", ojson::array()}}}});
+  variant["given"] = ojson::array();
+  std::optional<Program> q;
+  try {
+    q = program_from_json(variant);
+    check(*q);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  const ojson& run = oracle["run"];
+  RunSettings s{run.value("seed", uint64_t{0}), run.value("turns", int64_t{0}), run.value("max_processes", int64_t{1})};
+  s.max_processes++;  // room for the giver
+  Answer vo = oracle_answer(*q, s);
+  std::optional<ojson> vt = ask(*q, s);
+  if (!vo.ok() || !vt || !vt->value("ok", false) || !vt->contains("journal")) return std::nullopt;
+  const ojson& voj = vo.json["journal"];
+  const ojson& vtj = (*vt)["journal"];
+  if (voj == vtj) return "§8.2 given";
+  for (size_t j = 0; j < voj.size() && j < vtj.size(); j++) {
+    if (voj[j] == vtj[j]) continue;
+    bool out_of_order = str(voj[j], "ev") == "deliver" && str(vtj[j], "ev") == "deliver" &&
+                        voj[j]["to"] == vtj[j]["to"] && voj[j]["from"] == name && vtj[j]["from"] == name;
+    return out_of_order ? std::optional<std::string>("§6.5 fifo") : std::nullopt;
+  }
+  return std::nullopt;
+}
+
 // Only drops missing, sent by handlers that failed after: the sends lost with the
 // failure (§6.4) or drops not journaled? The target is asked again with the
 // sender's `fail`s taken out. It then agrees: the failure lost them. It journals no
@@ -893,6 +952,8 @@ Attribution attribute_run(const Program& p, const ojson& oracle, const ojson& go
         asked = guard_question(prog, oracle, i, ask);
       if (!sure && ask && message && rule == "§6.4 sends before a failure")
         asked = failure_question(prog, oracle, i, ask);
+      if (!sure && ask && rule == "§6.5 fifo" && !asked && is_given(prog, at(oj, i)) && is_given(prog, at(tj, i)))
+        asked = given_question(prog, oracle, ask);
       if (asked) {
         rule = *asked;
         sure = true;

@@ -92,6 +92,12 @@
 //                                       condition came out otherwise (§5 <its
 //                                       operators>); one that still journals none,
 //                                       §6.5 drop
+//   only drops missing, from senders   the program without the sender's `fail`s:
+//     that failed after                 agrees, §6.4 sends before a failure; journals
+//                                       no drop, §6.5 drop
+//   given messages out of order, the   the given messages sent by a process of their
+//     target's order explaining all     own instead: agrees, §8.2 given; takes its
+//                                       messages out of order too, §6.5 fifo
 // The oracle itself is untouched.
 #pragma once
 

@@ -6,8 +6,11 @@
 // bent, so that what each bug does is written here, not taken from concord.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
+#include <map>
 #include <optional>
+#include <vector>
 
 #include "oracle/program_json.hpp"
 #include "runners/campaign/divergence.hpp"
@@ -57,6 +60,36 @@ process b = N(1);
 given inc(@b) to @w;
 )";
 
+// Two messages given to w: delivered a, then b (§8.2, §6.5).
+const char* kTwoGiven = R"(
+kind W() {
+    on a() {
+    }
+    on b() {
+    }
+}
+
+process w = W();
+given a() to @w;
+given b() to @w;
+)";
+
+// w's handler sends x to worker-9, never spawned (a drop, §6.5), then fails (§6.4: what
+// it sent before stays sent).
+const char* kSendThenFail = R"(
+kind Worker() {
+    init {
+        send inc() to self;
+    }
+    on inc() {
+        send x() to @worker-9;
+        fail E1;
+    }
+}
+
+process w = Worker();
+)";
+
 // Statements with each `if` whose condition has `op` replaced by its else branch.
 void conditions_false(ojson& stmts, const std::string& op) {
   ojson out = ojson::array();
@@ -98,6 +131,85 @@ AskTarget asking(std::function<ojson(const Program&, const RunSettings&)> target
   return [target](const Program& q, const RunSettings& s) -> std::optional<ojson> { return target(q, s); };
 }
 
+// A target that sends the given messages in reverse order.
+ojson given_reversed(const Program& p, const RunSettings& s) {
+  ojson j = program_to_json(p);
+  std::reverse(j["given"].begin(), j["given"].end());
+  Program q = program_from_json(j);
+  check(q);
+  return oracle_answer(q, s).json;
+}
+
+// A target whose mailboxes take the newest message first, for messages given or
+// sent from a process's init (all in the mailbox before the first delivery, in the
+// programs here): each receiver's deliveries of those, in reverse order.
+ojson newest_first(const Program& p, const RunSettings& s) {
+  ojson r = oracle_answer(p, s).json;
+  std::map<std::string, std::vector<size_t>> at;  // receiver -> its deliveries
+  for (size_t j = 0; j < r["journal"].size(); j++)
+    if (r["journal"][j]["ev"] == "deliver") at[r["journal"][j]["to"]].push_back(j);
+  for (auto& [to, js] : at) {
+    ojson journal = r["journal"];
+    for (size_t k = 0; k < js.size(); k++)
+      for (const char* f : {"from", "tag", "args"}) r["journal"][js[k]][f] = journal[js[js.size() - 1 - k]][f];
+  }
+  return r;
+}
+
+// A target that loses what a handler sent before it failed: the drops of a process
+// that exits later in the same turn.
+ojson sends_lost_on_fail(const Program& p, const RunSettings& s) {
+  ojson r = oracle_answer(p, s).json;
+  const ojson& j = r["journal"];
+  ojson kept = ojson::array();
+  for (size_t k = 0; k < j.size(); k++) {
+    bool lost = false;
+    for (size_t m = k + 1; m < j.size() && j[k]["ev"] == "drop"; m++)
+      lost = lost || (j[m]["ev"] == "exit" && j[m]["name"] == j[k]["from"] && j[m]["turn"] == j[k]["turn"]);
+    if (!lost) kept.push_back(j[k]);
+  }
+  r["journal"] = kept;
+  return r;
+}
+
+TEST(AttributionQuestions, DropsMissingFromAFailedHandlerAreTheFailureOrTheDropsJournal) {
+  Program p = checked(kSendThenFail);
+  RunSettings s{1, 1000, 10000};
+  ojson oracle = oracle_answer(p, s).json;
+  ojson failure_bug = sends_lost_on_fail(p, s), journal_bug = drops_unjournaled(p, s);
+  ASSERT_EQ(failure_bug["journal"], journal_bug["journal"]) << "the two bugs should look alike";
+  ASSERT_NE(failure_bug["journal"], oracle["journal"]);
+
+  Attribution unasked = attribute(p, oracle, failure_bug);
+  EXPECT_EQ(unasked.rule, "§6.4 sends before a failure");
+  EXPECT_FALSE(unasked.sure);
+  Attribution a = attribute(p, oracle, failure_bug, asking(sends_lost_on_fail));
+  EXPECT_EQ(a.rule, "§6.4 sends before a failure");
+  EXPECT_TRUE(a.sure);
+  Attribution b = attribute(p, oracle, journal_bug, asking(drops_unjournaled));
+  EXPECT_EQ(b.rule, "§6.5 drop");
+  EXPECT_TRUE(b.sure);
+}
+
+TEST(AttributionQuestions, GivenMessagesOutOfOrderAreTheGivenOrderOrTheMailbox) {
+  Program p = checked(kTwoGiven);
+  RunSettings s{1, 1000, 10000};
+  ojson oracle = oracle_answer(p, s).json;
+  ojson given_bug = given_reversed(p, s), mailbox_bug = newest_first(p, s);
+  ASSERT_EQ(given_bug["journal"], mailbox_bug["journal"]) << "the two bugs should look alike";
+  ASSERT_NE(given_bug["journal"], oracle["journal"]);
+
+  Attribution unasked = attribute(p, oracle, given_bug);
+  EXPECT_EQ(unasked.rule, "§6.5 fifo");
+  EXPECT_FALSE(unasked.sure);
+  Attribution a = attribute(p, oracle, given_bug, asking(given_reversed));
+  EXPECT_EQ(a.rule, "§8.2 given");
+  EXPECT_TRUE(a.sure);
+  Attribution b = attribute(p, oracle, mailbox_bug, asking(newest_first));
+  EXPECT_EQ(b.rule, "§6.5 fifo");
+  EXPECT_TRUE(b.sure);
+}
+
 TEST(AttributionQuestions, AMissingDropUnderAConditionIsTheConditionOrTheDropsJournal) {
   Program p = checked(kDropUnderIf);
   RunSettings s{1, 1000, 10000};
@@ -119,24 +231,15 @@ TEST(AttributionQuestions, AMissingDropUnderAConditionIsTheConditionOrTheDropsJo
 }
 
 // Run cut after turn 1: the target delivered inc where the oracle delivered go. Late
-// (a mailbox taking the newest first) or never sent (the condition)? Asked for the
-// longer run alone (no variant answered), each target shows which.
+// (a mailbox taking the newest first: w's holds go, then inc) or never sent (the
+// condition)? Asked for the longer run alone (no variant answered), each target
+// shows which.
 TEST(AttributionQuestions, ARunCutByTheTurnLimitIsAskedForMoreTurns) {
   Program p = checked(kSendUnderIf);
   RunSettings s{1, 1, 10000};
   ojson oracle = oracle_answer(p, s).json;
   ASSERT_EQ(oracle["outcome"], "turn_limit");
   ASSERT_EQ(oracle["journal"][2]["tag"], "go");
-  // Newest first: w's mailbox holds go, then inc; it takes inc, then go.
-  auto newest_first = [&](const Program&, const RunSettings& r) {
-    ojson out = oracle_answer(p, r).json;
-    ojson& j = out["journal"];
-    ojson go = j[2];
-    for (const char* f : {"from", "tag", "args"}) j[2][f] = j[3][f];
-    if (j.size() > 3)
-      for (const char* f : {"from", "tag", "args"}) j[3][f] = go[f];
-    return out;
-  };
   ojson longer = oracle_answer(p, RunSettings{1, 2, 10000}).json;
   ASSERT_EQ(longer["journal"].size(), 4u);
   ojson mailbox_bug = newest_first(p, RunSettings{1, 2, 10000});
@@ -159,10 +262,7 @@ TEST(AttributionQuestions, ARunCutByTheTurnLimitIsAskedForMoreTurns) {
   EXPECT_FALSE(unasked.sure);
   Attribution a = attribute(p, oracle, condition_bug, only_this(shr_conditions_false));
   EXPECT_EQ(a.rule, "§5 shr");
-  Attribution b = attribute(p, oracle, mailbox_bug, only_this([&](const Program& q, const RunSettings& r) {
-                              ojson out = newest_first(q, r);
-                              return out;
-                            }));
+  Attribution b = attribute(p, oracle, mailbox_bug, only_this(newest_first));
   EXPECT_EQ(b.rule, "§6.5 fifo");
   EXPECT_TRUE(b.sure);
 }
