@@ -212,6 +212,17 @@ std::string kind_at(const ojson& journal, const ojson& name, size_t i) {
   return kind;
 }
 
+// Whether statement `st` (a send from `from`) may send to `to`: a send whose
+// receiver is `self` or a name reaches only that name (a null `to`: any).
+bool may_send_to(const ojson& st, const ojson& from, const ojson& to) {
+  if (to.is_null() || str(st, "do") != "send") return true;
+  const ojson& r = st.value("to", ojson());
+  std::string op = str(r, "op");
+  if (op == "self") return from == to;
+  if (op == "addr") return r.value("value", ojson()) == to;
+  return true;
+}
+
 // The operators of the conditions of the `if`s around every send of `tag` (or
 // spawn of kind `tag`) in kind `kind` (and of what the fields they read were assigned), when every such send is
 // inside an `if`: the message was sent on one side and not on the other because a
@@ -222,15 +233,7 @@ std::optional<std::string> guard_rule(const ojson& prog, const std::string& kind
                                       const char* what_do = "send", const std::string* body = nullptr,
                                       const ojson& from = ojson(), const ojson& to = ojson()) {
   std::set<std::string> ops;
-  // A send whose receiver is `self` or a name reaches only that name.
-  auto may_reach = [&](const ojson& st) {
-    if (to.is_null() || str(st, "do") != "send") return true;
-    const ojson& r = st.value("to", ojson());
-    std::string op = str(r, "op");
-    if (op == "self") return from == to;
-    if (op == "addr") return r.value("value", ojson()) == to;
-    return true;
-  };
+  auto may_reach = [&](const ojson& st) { return may_send_to(st, from, to); };
   bool any = false, unguarded = false;
   std::vector<const ojson*> conds;
   std::function<void(const ojson&)> walk = [&](const ojson& stmts) {
@@ -476,7 +479,10 @@ std::optional<std::string> spawn_guard(const ojson& prog, const ojson& e, const 
   for (size_t j = i; j-- > 0;) {
     const ojson& x = journal[j];
     if (x.value("turn", -1) != e.value("turn", -2)) break;
-    if (str(x, "ev") == "deliver") return guard_rule(prog, kind_at(journal, x["to"], j), str(e, "kind"), "spawn");
+    if (str(x, "ev") == "deliver") {  // the handler that spawned it: its spawns only
+      std::string body = str(x, "tag");
+      return guard_rule(prog, kind_at(journal, x["to"], j), str(e, "kind"), "spawn", &body);
+    }
   }
   return std::nullopt;
 }
@@ -719,29 +725,39 @@ bool extends(const ojson& longer, const ojson& got) {
   return true;
 }
 
-// Whether statements hold, at any depth, a send of `tag`.
-bool holds_send(const ojson& stmts, const std::string& tag) {
-  if (!stmts.is_array()) return false;
-  for (const ojson& st : stmts) {
-    if (str(st, "do") == "send" && str(st, "tag") == tag) return true;
-    for (const char* block : {"then", "else", "body"})
-      if (st.contains(block) && holds_send(st[block], tag)) return true;
-  }
-  return false;
+// A send of the message of event `e` (its tag, and a receiver that may be its).
+using SendOf = std::function<bool(const ojson& st)>;
+SendOf send_of(const ojson& e) {
+  return [tag = str(e, "tag"), from = e["from"], to = e["to"]](const ojson& st) {
+    return str(st, "do") == "send" && str(st, "tag") == tag && may_send_to(st, from, to);
+  };
 }
 
-// `stmts` with each `if` around a send of `tag` replaced by the branch that holds it.
-void hoist_sends(ojson& stmts, const std::string& tag) {
+// How many statements of `stmts`, at any depth, `is` holds.
+int count_sends(const ojson& stmts, const SendOf& is) {
+  int n = 0;
+  if (!stmts.is_array()) return n;
+  for (const ojson& st : stmts) {
+    n += is(st);
+    for (const char* block : {"then", "else", "body"})
+      if (st.contains(block)) n += count_sends(st[block], is);
+  }
+  return n;
+}
+
+// `stmts` with each `if` around a send `is` holds replaced by the branch it is in.
+void hoist_sends(ojson& stmts, const SendOf& is) {
   if (!stmts.is_array()) return;
   ojson out = ojson::array();
   for (ojson& st : stmts) {
-    if (str(st, "do") == "if" && (holds_send(st["then"], tag) || holds_send(st.value("else", ojson()), tag))) {
-      ojson branch = holds_send(st["then"], tag) ? st["then"] : st["else"];
-      hoist_sends(branch, tag);
+    bool in_then = count_sends(st.value("then", ojson()), is) > 0;
+    if (str(st, "do") == "if" && (in_then || count_sends(st.value("else", ojson()), is) > 0)) {
+      ojson branch = in_then ? st["then"] : st["else"];
+      hoist_sends(branch, is);
       for (ojson& x : branch) out.push_back(std::move(x));
       continue;
     }
-    if (st.contains("body")) hoist_sends(st["body"], tag);
+    if (st.contains("body")) hoist_sends(st["body"], is);
     out.push_back(std::move(st));
   }
   stmts = std::move(out);
@@ -834,11 +850,16 @@ void drop_fails(ojson& stmts) {
 std::optional<std::string> guard_question(const ojson& prog, const ojson& oracle, size_t i, const AskTarget& ask) {
   const ojson& oj = oracle["journal"];
   std::optional<std::string> guard = guard_of(prog, oj, oj[i], i);
-  std::string tag = str(oj[i], "tag");
-  // One send of the tag: the oracle took the branch it is in, and the variant that
-  // takes it always runs as the case did (more sends would leave that open).
-  if (!guard || sends_of(prog, kind_at(oj, oj[i]["from"], i), tag) != 1) return std::nullopt;
-  switch (ask_variant(prog, oracle, i, ask, in_sender(oracle, i, [&](ojson& body) { hoist_sends(body, tag); }))) {
+  if (!guard) return std::nullopt;
+  // One send in the sender's kind that may be this message's: the oracle took the
+  // branch it is in, and the variant that always takes it runs as the case did
+  // (more sends would leave that open).
+  SendOf is = send_of(oj[i]);
+  int sends = 0;
+  ojson counted = prog;
+  in_sender(oracle, i, [&](ojson& body) { sends += count_sends(body, is); })(counted);
+  if (sends != 1) return std::nullopt;
+  switch (ask_variant(prog, oracle, i, ask, in_sender(oracle, i, [&](ojson& body) { hoist_sends(body, is); }))) {
     case VariantAnswer::kAgrees: return guard;
     case VariantAnswer::kDropsUnjournaled: return "§6.5 drop";
     case VariantAnswer::kOther: return std::nullopt;
