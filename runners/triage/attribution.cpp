@@ -689,11 +689,14 @@ std::string event_rule(const ojson& prog, const ojson& run, const ojson& oracle,
   }
   if (ev == "start") {
     if (e.value("turn", 0) == 0) return "§8.2 start";
-    if (std::optional<std::string> r = spawned_name_rule(o, t)) return *r;
+    // After a restart decision the same starts in another order are the strategy's
+    // order, even when the names are spawned ones (k-1, k-2 swapped are not a
+    // numbering); other names there may be the numbering (§2).
     const ojson* d = reaction_decision(o.is_null() ? tj : oj, i);
-    if (d)
-      return "§7.3 " + strategy_of(prog.value("system", ojson::array()), str(*d, "supervisor")) +
-             reaction_kind(oj, tj, i);
+    std::string strategy = d ? "§7.3 " + strategy_of(prog.value("system", ojson::array()), str(*d, "supervisor")) : "";
+    if (d && reaction_kind(oj, tj, i) == " order") return strategy + " order";
+    if (std::optional<std::string> r = spawned_name_rule(o, t)) return *r;
+    if (d) return strategy + reaction_kind(oj, tj, i);
     // A process started on one side and never on the other, spawned from inside an
     // `if`: its conditions came out otherwise.
     if (str(o, "ev") == "start" && o.value("turn", int64_t{0}) <= target.value("turns", int64_t{-1}))

@@ -10,6 +10,7 @@
 #include "runners/triage/attribution.hpp"
 #include "runners/triage/rename_key.hpp"
 #include "targets/common/build_paths.hpp"
+#include "tests/oracle/checked_program.hpp"
 
 namespace concord {
 namespace {
@@ -136,6 +137,39 @@ TEST(Attribution, ADropLostWithItsFailingSenderIsTheExitRule) {
       }
   }
   FAIL() << "no seed below 64 makes d stop first";
+}
+
+// a spawns pinger-1 and pinger-2 under top (rest_for_one); pinger-1 fails at the
+// process limit, top restarts pinger-1, then pinger-2 (§7.3). Restarted the other way
+// round, the spawned names at the restart look swapped: the strategy's order, not
+// their numbering (§2).
+TEST(Attribution, SpawnedChildrenRestartedInAnotherOrderAreTheStrategysOrder) {
+  Program p = checked(R"(
+kind Pinger() {
+    init {
+        send go() to self;
+    }
+    on go() {
+        repeat 2 {
+            spawn Pinger() under top transient;
+        }
+    }
+}
+
+process a = Pinger();
+
+supervisor top rest_for_one intensity 1 {}
+)");
+  ojson oracle = oracle_answer(p, RunSettings{0, 3, 2}).json;
+  ojson got = oracle;
+  size_t first = 0;
+  for (size_t i = 0; i + 1 < got["journal"].size() && !first; i++)
+    if (got["journal"][i]["ev"] == "decision" && got["journal"][i + 2]["ev"] == "start") first = i + 2;
+  ASSERT_GT(first, 0u);
+  ASSERT_EQ(oracle["journal"][first]["name"], "pinger-1");
+  ASSERT_EQ(oracle["journal"][first + 1]["name"], "pinger-2");
+  std::swap(got["journal"][first], got["journal"][first + 1]);
+  EXPECT_EQ(attribute(p, oracle, got).rule, "§7.3 rest_for_one order");
 }
 
 TEST(Attribution, AnErrorAnswerIsItsCode) {
