@@ -776,27 +776,37 @@ enum class VariantAnswer {
                       // `i`, the target gave no answer, or it differs otherwise)
 };
 
+// The journals of the oracle and of the target for program `variant` (JSON form),
+// run as the case's run was (with `more_processes` more allowed); nullopt when the
+// variant is no program or either gives no result.
+std::optional<std::pair<ojson, ojson>> journals_of(const ojson& variant, const ojson& oracle, const AskTarget& ask,
+                                                   int64_t more_processes = 0) {
+  std::optional<Program> q;
+  try {
+    q = program_from_json(variant);
+    check(*q);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  const ojson& run = oracle["run"];
+  RunSettings s{run.value("seed", uint64_t{0}), run.value("turns", int64_t{0}),
+                run.value("max_processes", int64_t{1}) + more_processes};
+  Answer vo = oracle_answer(*q, s);
+  std::optional<ojson> vt = ask(*q, s);
+  if (!vo.ok() || !vt || !vt->value("ok", false) || !vt->contains("journal")) return std::nullopt;
+  return std::pair{vo.json["journal"], (*vt)["journal"]};
+}
+
 // `change` makes the variant from the program's JSON form (false: no variant, or
 // the same program).
 VariantAnswer ask_variant(const ojson& prog, const ojson& oracle, size_t i, const AskTarget& ask,
                           const std::function<bool(ojson&)>& change) {
   ojson variant = prog;
   if (!change(variant) || variant == prog) return VariantAnswer::kOther;
-  std::optional<Program> q;
-  try {
-    q = program_from_json(variant);
-    check(*q);
-  } catch (const std::exception&) {
-    return VariantAnswer::kOther;
-  }
+  std::optional<std::pair<ojson, ojson>> js = journals_of(variant, oracle, ask);
+  if (!js) return VariantAnswer::kOther;
   const ojson& oj = oracle["journal"];
-  const ojson& run = oracle["run"];
-  RunSettings s{run.value("seed", uint64_t{0}), run.value("turns", int64_t{0}), run.value("max_processes", int64_t{1})};
-  Answer vo = oracle_answer(*q, s);
-  std::optional<ojson> vt = ask(*q, s);
-  if (!vo.ok() || !vt || !vt->value("ok", false) || !vt->contains("journal")) return VariantAnswer::kOther;
-  const ojson& voj = vo.json["journal"];
-  const ojson& vtj = (*vt)["journal"];
+  const auto& [voj, vtj] = *js;
   auto same_through_i = [i](const ojson& a, const ojson& b) {
     if (a.size() <= i || b.size() <= i) return false;
     for (size_t j = 0; j <= i; j++)
@@ -904,21 +914,9 @@ std::optional<std::string> given_question(const ojson& prog, const ojson& oracle
                                    {"handlers", ojson::array()}});
   variant["system"].push_back(ojson{{"process", ojson{{"name", name}, {"kind", kind}, {"args", ojson::array()}}}});
   variant["given"] = ojson::array();
-  std::optional<Program> q;
-  try {
-    q = program_from_json(variant);
-    check(*q);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-  const ojson& run = oracle["run"];
-  RunSettings s{run.value("seed", uint64_t{0}), run.value("turns", int64_t{0}), run.value("max_processes", int64_t{1})};
-  s.max_processes++;  // room for the giver
-  Answer vo = oracle_answer(*q, s);
-  std::optional<ojson> vt = ask(*q, s);
-  if (!vo.ok() || !vt || !vt->value("ok", false) || !vt->contains("journal")) return std::nullopt;
-  const ojson& voj = vo.json["journal"];
-  const ojson& vtj = (*vt)["journal"];
+  std::optional<std::pair<ojson, ojson>> js = journals_of(variant, oracle, ask, 1);  // room for the giver
+  if (!js) return std::nullopt;
+  const auto& [voj, vtj] = *js;
   if (voj == vtj) return "§8.2 given";
   for (size_t j = 0; j < voj.size() && j < vtj.size(); j++) {
     if (voj[j] == vtj[j]) continue;

@@ -172,62 +172,44 @@ ojson sends_lost_on_fail(const Program& p, const RunSettings& s) {
   return r;
 }
 
-TEST(AttributionQuestions, DropsMissingFromAFailedHandlerAreTheFailureOrTheDropsJournal) {
-  Program p = checked(kSendThenFail);
-  RunSettings s{1, 1000, 10000};
-  ojson oracle = oracle_answer(p, s).json;
-  ojson failure_bug = sends_lost_on_fail(p, s), journal_bug = drops_unjournaled(p, s);
-  ASSERT_EQ(failure_bug["journal"], journal_bug["journal"]) << "the two bugs should look alike";
-  ASSERT_NE(failure_bug["journal"], oracle["journal"]);
+using Target = std::function<ojson(const Program&, const RunSettings&)>;
 
-  Attribution unasked = attribute(p, oracle, failure_bug);
-  EXPECT_EQ(unasked.rule, "§6.4 sends before a failure");
-  EXPECT_FALSE(unasked.sure);
-  Attribution a = attribute(p, oracle, failure_bug, asking(sends_lost_on_fail));
-  EXPECT_EQ(a.rule, "§6.4 sends before a failure");
-  EXPECT_TRUE(a.sure);
-  Attribution b = attribute(p, oracle, journal_bug, asking(drops_unjournaled));
-  EXPECT_EQ(b.rule, "§6.5 drop");
-  EXPECT_TRUE(b.sure);
+struct Bug {
+  Target target;
+  std::string rule;  // what asking it should give
+};
+
+// Two bugs give the same journal for p's run s: unasked, the attribution says
+// `unasked` and is not sure; asked, each bug gets its own rule, sure.
+void expect_told_apart(const char* text, const RunSettings& s, const std::string& unasked, const Bug& a, const Bug& b) {
+  Program p = checked(text);
+  ojson oracle = oracle_answer(p, s).json;
+  ojson got_a = a.target(p, s), got_b = b.target(p, s);
+  ASSERT_EQ(got_a["journal"], got_b["journal"]) << "the two bugs should look alike";
+  ASSERT_NE(got_a["journal"], oracle["journal"]);
+  Attribution u = attribute(p, oracle, got_a);
+  EXPECT_EQ(u.rule, unasked);
+  EXPECT_FALSE(u.sure);
+  for (const auto& [bug, got] : {std::pair{&a, got_a}, std::pair{&b, got_b}}) {
+    Attribution asked = attribute(p, oracle, got, asking(bug->target));
+    EXPECT_EQ(asked.rule, bug->rule);
+    EXPECT_TRUE(asked.sure) << bug->rule;
+  }
+}
+
+TEST(AttributionQuestions, DropsMissingFromAFailedHandlerAreTheFailureOrTheDropsJournal) {
+  expect_told_apart(kSendThenFail, {1, 1000, 10000}, "§6.4 sends before a failure",
+                    {sends_lost_on_fail, "§6.4 sends before a failure"}, {drops_unjournaled, "§6.5 drop"});
 }
 
 TEST(AttributionQuestions, GivenMessagesOutOfOrderAreTheGivenOrderOrTheMailbox) {
-  Program p = checked(kTwoGiven);
-  RunSettings s{1, 1000, 10000};
-  ojson oracle = oracle_answer(p, s).json;
-  ojson given_bug = given_reversed(p, s), mailbox_bug = newest_first(p, s);
-  ASSERT_EQ(given_bug["journal"], mailbox_bug["journal"]) << "the two bugs should look alike";
-  ASSERT_NE(given_bug["journal"], oracle["journal"]);
-
-  Attribution unasked = attribute(p, oracle, given_bug);
-  EXPECT_EQ(unasked.rule, "§6.5 fifo");
-  EXPECT_FALSE(unasked.sure);
-  Attribution a = attribute(p, oracle, given_bug, asking(given_reversed));
-  EXPECT_EQ(a.rule, "§8.2 given");
-  EXPECT_TRUE(a.sure);
-  Attribution b = attribute(p, oracle, mailbox_bug, asking(newest_first));
-  EXPECT_EQ(b.rule, "§6.5 fifo");
-  EXPECT_TRUE(b.sure);
+  expect_told_apart(kTwoGiven, {1, 1000, 10000}, "§6.5 fifo", {given_reversed, "§8.2 given"},
+                    {newest_first, "§6.5 fifo"});
 }
 
 TEST(AttributionQuestions, AMissingDropUnderAConditionIsTheConditionOrTheDropsJournal) {
-  Program p = checked(kDropUnderIf);
-  RunSettings s{1, 1000, 10000};
-  ojson oracle = oracle_answer(p, s).json;
-  ojson condition_bug = shr_conditions_false(p, s), journal_bug = drops_unjournaled(p, s);
-  ASSERT_EQ(condition_bug["journal"], journal_bug["journal"]) << "the two bugs should look alike";
-  ASSERT_EQ(condition_bug["journal"].size() + 1, oracle["journal"].size());
-
-  Attribution unasked = attribute(p, oracle, condition_bug);
-  EXPECT_EQ(unasked.rule, "§6.5 drop");
-  EXPECT_FALSE(unasked.sure);
-
-  Attribution a = attribute(p, oracle, condition_bug, asking(shr_conditions_false));
-  EXPECT_EQ(a.rule, "§5 shr");
-  EXPECT_TRUE(a.sure);
-  Attribution b = attribute(p, oracle, journal_bug, asking(drops_unjournaled));
-  EXPECT_EQ(b.rule, "§6.5 drop");
-  EXPECT_TRUE(b.sure);
+  expect_told_apart(kDropUnderIf, {1, 1000, 10000}, "§6.5 drop", {shr_conditions_false, "§5 shr"},
+                    {drops_unjournaled, "§6.5 drop"});
 }
 
 // Run cut after turn 1: the target delivered inc where the oracle delivered go. Late
