@@ -127,7 +127,10 @@ ojson drops_unjournaled(const Program& p, const RunSettings& s) {
   return r;
 }
 
-AskTarget asking(std::function<ojson(const Program&, const RunSettings&)> target) {
+// A fake target: its result for a program and a run.
+using Target = std::function<ojson(const Program&, const RunSettings&)>;
+
+AskTarget asking(Target target) {
   return [target](const Program& q, const RunSettings& s) -> std::optional<ojson> { return target(q, s); };
 }
 
@@ -171,8 +174,6 @@ ojson sends_lost_on_fail(const Program& p, const RunSettings& s) {
   r["journal"] = kept;
   return r;
 }
-
-using Target = std::function<ojson(const Program&, const RunSettings&)>;
 
 struct Bug {
   Target target;
@@ -233,7 +234,7 @@ TEST(AttributionQuestions, ARunCutByTheTurnLimitIsAskedForMoreTurns) {
   ASSERT_EQ(condition_bug["journal"], mailbox_bug["journal"]) << "the two bugs should look alike";
 
   // Only the case's program is answered: the longer run is the one question.
-  auto only_this = [&](std::function<ojson(const Program&, const RunSettings&)> t) -> AskTarget {
+  auto only_this = [&](Target t) -> AskTarget {
     return [&p, t](const Program& q, const RunSettings& r) -> std::optional<ojson> {
       if (program_to_json(q) != program_to_json(p)) return std::nullopt;
       return t(q, r);
