@@ -770,10 +770,11 @@ void hoist_sends(ojson& stmts, const SendOf& is) {
 // answer to it, at the oracle's event `i` of the case (a message, maybe missing on
 // the target's side):
 enum class VariantAnswer {
-  kAgrees,            // the oracle ran the variant as the case up to `i`, and the target agrees up to `i`
+  kAgrees,            // the oracle ran the variant as it ran the case (wholly, or up to `i` when the
+                      // variant changes what follows), and the target's journal is the oracle's
   kDropsUnjournaled,  // the variant has drops, the target journals none of them and differs in nothing else
-  kOther,             // anything else: the variant tells nothing (it changed the oracle's run before
-                      // `i`, the target gave no answer, or it differs otherwise)
+  kOther,             // anything else: the variant tells nothing (it changed the oracle's run, the
+                      // target gave no answer, or it differs otherwise)
 };
 
 // The journals of the oracle and of the target for program `variant` (JSON form),
@@ -798,9 +799,12 @@ std::optional<std::pair<ojson, ojson>> journals_of(const ojson& variant, const o
 }
 
 // `change` makes the variant from the program's JSON form (false: no variant, or
-// the same program).
+// the same program). `after_i_changes`: the variant changes the oracle's run after
+// `i` (a failure taken out), else it must not change it at all: a variant that
+// changes what the oracle does before a difference shows (a message sent that sits
+// in a mailbox) would ask another question.
 VariantAnswer ask_variant(const ojson& prog, const ojson& oracle, size_t i, const AskTarget& ask,
-                          const std::function<bool(ojson&)>& change) {
+                          const std::function<bool(ojson&)>& change, bool after_i_changes) {
   ojson variant = prog;
   if (!change(variant) || variant == prog) return VariantAnswer::kOther;
   std::optional<std::pair<ojson, ojson>> js = journals_of(variant, oracle, ask);
@@ -813,7 +817,8 @@ VariantAnswer ask_variant(const ojson& prog, const ojson& oracle, size_t i, cons
       if (a[j] != b[j]) return false;
     return true;
   };
-  if (same_through_i(voj, oj) && same_through_i(vtj, voj)) return VariantAnswer::kAgrees;
+  bool oracle_same = after_i_changes ? same_through_i(voj, oj) : voj == oj;
+  if (oracle_same && vtj == voj) return VariantAnswer::kAgrees;
   size_t drops = 0, journaled = 0;
   for (const ojson& e : voj)
     if (str(e, "ev") == "drop") {
@@ -872,7 +877,7 @@ std::optional<std::string> guard_question(const ojson& prog, const ojson& oracle
   ojson counted = prog;
   in_sender(oracle, i, [&](ojson& body) { sends += count_sends(body, is); })(counted);
   if (sends != 1) return std::nullopt;
-  switch (ask_variant(prog, oracle, i, ask, in_sender(oracle, i, [&](ojson& body) { hoist_sends(body, is); }))) {
+  switch (ask_variant(prog, oracle, i, ask, in_sender(oracle, i, [&](ojson& body) { hoist_sends(body, is); }), false)) {
     case VariantAnswer::kAgrees: return guard;
     case VariantAnswer::kDropsUnjournaled: return "§6.5 drop";
     case VariantAnswer::kOther: return std::nullopt;
@@ -932,7 +937,7 @@ std::optional<std::string> given_question(const ojson& prog, const ojson& oracle
 // sender's `fail`s taken out. It then agrees: the failure lost them. It journals no
 // drop: §6.5 drop.
 std::optional<std::string> failure_question(const ojson& prog, const ojson& oracle, size_t i, const AskTarget& ask) {
-  switch (ask_variant(prog, oracle, i, ask, in_sender(oracle, i, drop_fails))) {
+  switch (ask_variant(prog, oracle, i, ask, in_sender(oracle, i, drop_fails), true)) {
     case VariantAnswer::kAgrees: return "§6.4 sends before a failure";
     case VariantAnswer::kDropsUnjournaled: return "§6.5 drop";
     case VariantAnswer::kOther: return std::nullopt;
