@@ -3,6 +3,7 @@
 #include "attribution.hpp"
 
 #include "oracle/check.hpp"
+#include "oracle/interpreter.hpp"
 #include "runners/campaign/divergence.hpp"
 #include "runners/triage/attribution_json.hpp"
 #include "runners/triage/attribution_v2.hpp"
@@ -538,6 +539,83 @@ std::optional<std::string> one_sided_message(const ojson& prog, const ojson& ora
   return std::nullopt;
 }
 
+// Whether message `m` sat in process `name`'s mailbox at the end of turn `turn`
+// (not counting the first message when `popped`: the next turn delivered it).
+bool in_mailbox_after(const Program& p, const RunSettings& s, int64_t turn, const ojson& name, const ojson& m,
+                      bool popped) {
+  try {
+    RunResult r = run(p, RunSettings{s.seed, turn, s.max_processes});
+    const World& w = *r.world;
+    for (const Process& proc : w.procs) {
+      if (!proc.alive || w.names[static_cast<size_t>(proc.name)] != name) continue;
+      Mailbox box = proc.mailbox;
+      for (bool first = true; !box.empty(); first = false) {
+        Message q = box.pop_front();
+        if (first && popped) continue;
+        const Signature& sig = w.prog.sigs[static_cast<size_t>(q.sig)];
+        ojson args = ojson::array();
+        for (size_t k = 0; k < q.args.size(); k++)
+          args.push_back(sig.types[k] == Type::Int ? ojson(q.args[k]) : ojson(w.names[static_cast<size_t>(q.args[k])]));
+        ojson from = q.from < 0 ? ojson(nullptr) : ojson(w.names[static_cast<size_t>(q.from)]);
+        if (from == m["from"] && sig.tag == str(m, "tag") && args == m["args"]) return true;
+      }
+    }
+  } catch (const std::bad_alloc&) {
+    // past the memory limit by then: nothing to see
+  }
+  return false;
+}
+
+// Whether the target's delivery `tj[j]` is a message that sat in its receiver's
+// mailbox when the receiver exited at event `x` < `i` (before the first difference,
+// so on both sides): the oracle discarded it with the exit (§6.4), the target kept
+// it for the next incarnation. So the target delivers that message more often
+// after the exit (to `j`) than the oracle ever does, and the oracle's run to the
+// turn before the exit's has it in the mailbox (less the message the exit's turn
+// delivered there). The journal shows no send; a message sent to the receiver in
+// the exit's turn itself is not seen.
+bool discarded_with_exit(const Program& p, const RunSettings& s, const ojson& oj, const ojson& tj, const ojson& lj,
+                         size_t j, size_t i) {
+  const ojson& d = tj[j];
+  auto copies = [&](const ojson& journal, size_t from, size_t to) {
+    int n = 0;
+    for (size_t k = from; k < to && k < journal.size(); k++)
+      n += str(journal[k], "ev") == "deliver" && journal[k]["to"] == d["to"] && same_message(journal[k], d);
+    return n;
+  };
+  for (size_t x = 0; x < i && x < oj.size(); x++) {
+    const ojson& e = oj[x];
+    int64_t turn = e.value("turn", int64_t{0});
+    if (str(e, "ev") != "exit" || e["name"] != d["to"] || turn < 1) continue;
+    if (copies(tj, x + 1, j + 1) <= copies(lj, x + 1, lj.size())) continue;
+    bool popped = false;
+    for (size_t k = 0; k < x; k++)
+      popped = popped ||
+               (str(oj[k], "ev") == "deliver" && oj[k].value("turn", int64_t{0}) == turn && oj[k]["to"] == d["to"]);
+    if (in_mailbox_after(p, s, turn - 1, d["to"], d, popped)) return true;
+  }
+  return false;
+}
+
+// A message the oracle discarded with its receiver's exit, delivered by the target
+// to the next incarnation: the target's delivery at `i`, or, when the two
+// deliveries there saw another number of ready processes (the kept message made its
+// receiver ready), one of the target's next deliveries (a restarted process is ready
+// at once, and is drawn soon).
+std::optional<std::string> kept_message(const Program& p, const RunSettings& s, const ojson& oj, const ojson& tj,
+                                        const ojson& lj, size_t i) {
+  const ojson& o = at(oj, i);
+  if (str(at(tj, i), "ev") != "deliver") return std::nullopt;
+  std::set<std::string> exited;
+  for (size_t x = 0; x < i && x < oj.size(); x++)
+    if (str(oj[x], "ev") == "exit") exited.insert(str(oj[x], "name"));
+  size_t last = str(o, "ev") == "deliver" && o["ready"] != tj[i]["ready"] ? std::min(tj.size(), i + 64) : i + 1;
+  for (size_t j = i; j < last; j++)
+    if (str(tj[j], "ev") == "deliver" && exited.count(str(tj[j], "to")) && discarded_with_exit(p, s, oj, tj, lj, j, i))
+      return "§6.4 exit";
+  return std::nullopt;
+}
+
 // The oracle's event `i` (or, when the oracle has none there, the target's),
 // attributed. `later` is the oracle's result for the same run with a higher turn
 // limit (the same events first): what the oracle would do after a turn limit cut it.
@@ -595,7 +673,10 @@ std::string event_rule(const ojson& prog, const ojson& run, const ojson& oracle,
   // newest first (§6.5) explains the same journal, unless the journal shows a
   // mailbox keeping its order: then the simpler cause, what was seen (messages out
   // of one mailbox's order), not sure.
-  if (message_o && message_t && is_given(prog, o) && is_given(prog, t) && !same_message(o, t)) {
+  // Two deliveries to two receivers are the draw's, given messages or not (a mailbox's
+  // order or the order given messages were sent in shows within one mailbox).
+  bool one_receiver = !(ev == "deliver" && other == "deliver" && o["to"] != t["to"]);
+  if (message_o && message_t && one_receiver && is_given(prog, o) && is_given(prog, t) && !same_message(o, t)) {
     if (given_order_explains(prog, run, tj) && (ev == "drop" || other == "drop" || mailbox_kept_order(prog, tj)))
       return "§8.2 given";
     sure = !given_order_explains(prog, run, tj);
@@ -945,10 +1026,22 @@ std::optional<std::string> failure_question(const ojson& prog, const ojson& orac
   return std::nullopt;
 }
 
+// An error answer's rule: its code, and for INTERNAL where the backend met its bug
+// when the message ends by naming it ("... [at WHERE]", runners/PROTOCOL.md): two
+// bugs that throw in two places are two buckets, one bug one whatever the program.
+std::string error_rule(const ojson& answer) {
+  std::string code = str(answer, "code"), message = str(answer, "message");
+  std::string rule = "§10 error " + code;
+  size_t at = message.rfind(" [at ");
+  if (code == "INTERNAL" && at != std::string::npos && message.back() == ']' && message.size() - at <= 100)
+    rule += " at " + message.substr(at + 5, message.size() - at - 6);
+  return rule;
+}
+
 Attribution attribute_run(const Program& p, const ojson& oracle, const ojson& got, const AskTarget& ask,
                           bool may_ask_longer) {
   if (!got.value("ok", false) || !oracle.value("ok", false))
-    return {"§10 error " + str(got.value("ok", false) ? oracle : got, "code"), "error"};
+    return {error_rule(got.value("ok", false) ? oracle : got), "error"};
   ojson prog = program_to_json(p);
   const ojson& oj = oracle["journal"];
   const ojson& tj = got.contains("journal") ? got["journal"] : kNull;
@@ -970,6 +1063,11 @@ Attribution attribute_run(const Program& p, const ojson& oracle, const ojson& go
           a.detail = detail;
           return a;
         }
+      if (tj.is_array())
+        if (std::optional<std::string> r =
+                kept_message(p, RunSettings{longer.seed, run.value("turns", int64_t{0}), longer.max_processes}, oj, tj,
+                             later.ok() ? later.json["journal"] : oj, i))
+          return {*r, detail};
       bool sure = true;
       std::string rule = event_rule(prog, run, oracle, got, later.ok() ? later.json : oracle, i, sure);
       // Two rules fit: the target is asked a question that tells them apart.

@@ -24,7 +24,10 @@
 //     with literal arguments)           §6.5 fifo
 //   deliver, same sender and tag, other values
 //                                       §5 <operators of the sends of that tag>
-//   deliver, a message the oracle discarded with its receiver's exit
+//   deliver, a message the oracle discarded with its receiver's exit (in its
+//     mailbox in the oracle's run to the turn before; looked for first, and, when
+//     the two sides saw another number of ready processes, in the target's
+//     first delivery the oracle never shows)
 //                                       §6.4 exit
 //   deliver, any other message          §6.5 send
 //   drops of one sender, tag and receiver, other values
@@ -123,8 +126,9 @@ struct Attribution {
 using AskTarget = std::function<std::optional<ojson>(const Program& p, const RunSettings& s)>;
 
 // Both results are answers to the same run (canonical result objects; an error
-// answer on either side is attributed to "§10 error CODE"). `ask`, when given, is
-// the target that answered `got` (the questions above).
+// answer on either side is attributed to "§10 error CODE", an INTERNAL one whose
+// message ends with "[at WHERE]" to "§10 error INTERNAL at WHERE", PROTOCOL.md).
+// `ask`, when given, is the target that answered `got` (the questions above).
 Attribution attribute(const Program& p, const ojson& oracle, const ojson& got, const AskTarget& ask = {});
 
 // "c:§6.5 fifo": the target and the rule.

@@ -42,6 +42,18 @@ TEST(Attribution, AnotherReceiverIsTheSchedulersDraw) {
   for (ojson& e : got["journal"])
     if (e["ev"] == "deliver" && e["turn"] == 1) e["to"] = e["to"] == "a" ? "b" : "a";
   EXPECT_EQ(rule(c, got), "§8.2 draw");
+  // The draw chose another receiver, whose own given message came out: two given
+  // messages, but not one mailbox's.
+  const ojson& j = c.runs[0].expect["journal"];
+  size_t first = 0;
+  while (j[first]["ev"] != "deliver") first++;
+  size_t elsewhere = first + 1;
+  while (j[elsewhere]["ev"] != "deliver" || j[elsewhere]["to"] == j[first]["to"]) elsewhere++;
+  ojson drawn = c.runs[0].expect;
+  drawn["journal"][first] = j[elsewhere];
+  drawn["journal"][first]["turn"] = j[first]["turn"];
+  drawn["journal"][first]["ready"] = j[first]["ready"];
+  EXPECT_EQ(rule(c, drawn), "§8.2 draw");
 }
 
 TEST(Attribution, ASentValueComputedOtherwiseIsItsOperators) {
@@ -175,6 +187,53 @@ supervisor top rest_for_one intensity 1 {}
 TEST(Attribution, AnErrorAnswerIsItsCode) {
   Case c = hand("fifo_mailbox");
   EXPECT_EQ(rule(c, ojson::parse(R"({"ok":false,"code":"INTERNAL","message":"x"})")), "§10 error INTERNAL");
+}
+
+// runners/PROTOCOL.md: an INTERNAL message may end with " [at WHERE]".
+TEST(Attribution, AnInternalErrorIsAlsoWhereTheBackendMetIt) {
+  Case c = hand("fifo_mailbox");
+  auto internal = [&](const std::string& message) {
+    return rule(c, ojson{{"ok", false}, {"code", "INTERNAL"}, {"message", message}});
+  };
+  EXPECT_EQ(internal("js: TypeError: Cannot read properties of undefined (reading 'links') [at links.js unlink]"),
+            "§10 error INTERNAL at links.js unlink");
+  EXPECT_EQ(internal("erlang: the conductor crashed: {badarg,[...]} [at concord_conductor:settle/2]"),
+            "§10 error INTERNAL at concord_conductor:settle/2");
+  EXPECT_EQ(internal("erlang: the conductor crashed: [at x] is no place when more follows"), "§10 error INTERNAL");
+  EXPECT_EQ(internal("js: " + std::string(200, 'x') + " [at " + std::string(95, 'y') + "]"), "§10 error INTERNAL");
+  EXPECT_EQ(rule(c, ojson::parse(R"({"ok":false,"code":"UNSUPPORTED","message":"[at x]"})")), "§10 error UNSUPPORTED");
+}
+
+// restart_fresh_state: w fails at turn 4 with one bump() still queued, which the
+// oracle discards with the exit (§6.4). A target that keeps the mailbox for w's next
+// incarnation delivers that bump too: before obs's hello at turn 5, or after it
+// (the two sides then saw another number of ready processes at turn 5, and the
+// message itself is one the oracle delivers once later).
+TEST(Attribution, AMessageKeptForTheNextIncarnationIsTheExitRule) {
+  Case c = hand("restart_fresh_state");
+  const ojson& expect = c.runs[0].expect;
+  const ojson& hello = expect["journal"][10];
+  const ojson& bump = expect["journal"][11];
+  ASSERT_EQ(hello["tag"], "hello");
+  ASSERT_EQ(bump["tag"], "bump");
+  auto kept = [&](std::vector<ojson> from_turn_5, int ready_at_5) {
+    ojson got = expect;
+    got["journal"].erase(got["journal"].begin() + 10, got["journal"].end());
+    int64_t turn = 5;
+    for (ojson& e : from_turn_5) {
+      e["turn"] = turn;
+      e["ready"] = turn++ == 5 ? ready_at_5 : 1;
+      got["journal"].push_back(e);
+    }
+    got["turns"] = 7;
+    got["alive"][1]["state"]["n"] = 2;
+    return got;
+  };
+  EXPECT_EQ(rule(c, kept({bump, hello, bump}, 2)), "§6.4 exit");
+  EXPECT_EQ(rule(c, kept({hello, bump, bump}, 2)), "§6.4 exit");
+  // A second bump that was not in the mailbox at the exit (a hello instead, sent
+  // twice) is not that.
+  EXPECT_NE(rule(c, kept({hello, bump, hello}, 2)), "§6.4 exit");
 }
 
 TEST(Attribution, SignatureIsTargetAndRule) {

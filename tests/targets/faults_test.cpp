@@ -168,6 +168,13 @@ TEST_P(PlantedFault, AgreesWhenOffDiffersWhenOn) {
     EXPECT_EQ(faulty.line.rfind("{\"ok\":true", 0), 0u) << f->name << ": not a result: " << faulty.line;
   else
     EXPECT_EQ(difference_kind(oracle_answer(p, r), faulty), f->failure) << f->name << ": " << faulty.line;
+  // The js and erlang runtimes say where they met a bug (runners/PROTOCOL.md, "[at
+  // WHERE]"): in the file the fault is planted in.
+  if (f->failure == "error/INTERNAL" && (f->target == "js" || f->target == "erlang")) {
+    std::string file = std::filesystem::path(f->file).filename().string();  // journal.js, concord_conductor.erl
+    std::string where = f->target == "js" ? file : file.substr(0, file.size() - 4) + ":";
+    EXPECT_NE(faulty.line.find("[at " + where), std::string::npos) << f->name << ": " << faulty.line;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Faults, PlantedFault, testing::ValuesIn([] {

@@ -95,5 +95,22 @@ run_one(Who, Target, Mod, Seed, Turns, Max) ->
             Line;
         {'DOWN', Ref, process, Pid, Why} ->
             Text = lists:sublist(lists:flatten(io_lib:format("~0p", [Why])), 2000),
-            concord_json:error_line(<<"INTERNAL">>, [Who, ": the conductor crashed: ", Text])
+            concord_json:error_line(<<"INTERNAL">>, [Who, ": the conductor crashed: ", Text, where(Why)])
     end.
+
+%% Where the crash was raised, as " [at M:F/A]" (runners/PROTOCOL.md): the innermost
+%% frame of its stack in this runtime's modules (a crash in lists:nth/2 is met in
+%% the concord_ function that called it), else the innermost; nothing for a reason
+%% without a stack. Triage puts crashes raised in two places in two buckets, one in
+%% one however its programs differ.
+where({_, [{_, _, _, _} | _] = Stack}) ->
+    Ours = [Frame || {M, _, _, _} = Frame <- Stack, is_atom(M), lists:prefix("concord", atom_to_list(M))],
+    case Ours ++ Stack of
+        [{M, F, A, _} | _] when is_atom(M), is_atom(F) ->
+            Arity = if is_list(A) -> length(A); true -> A end,
+            io_lib:format(" [at ~s:~s/~b]", [M, F, Arity]);
+        _ ->
+            ""
+    end;
+where(_) ->
+    "".

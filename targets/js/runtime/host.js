@@ -111,6 +111,19 @@ function parseRuns(line) {
   return runs;
 }
 
+// Where in this target's code an error was thrown: the innermost frame's file and
+// function, without line numbers ("supervision.js restartChild"), or '' when its
+// stack names none. An INTERNAL message ends with it as "[at WHERE]"
+// (runners/PROTOCOL.md): triage puts two bugs thrown in two places in two buckets,
+// and one bug in one however its programs differ.
+function whereThrown(e) {
+  for (const line of String(e.stack || '').split('\n').slice(1)) {
+    const m = /^\s*at (?:(\S+) \()?(?:.*[\\/])?([^\\/():]+):\d+:\d+\)?$/.exec(line);
+    if (m) return m[1] ? `${m[2]} ${m[1]}` : m[2];
+  }
+  return '';
+}
+
 // A run that cannot finish: out of memory when V8 says so in a way it survives (a
 // string or array past its maximum length), else a bug of this target.
 function failureLine(e) {
@@ -118,7 +131,8 @@ function failureLine(e) {
   const text = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
   if (e instanceof RangeError && /Invalid (string|array|typed array) length|allocation failed/i.test(e.message))
     return errorLine('MEMORY', `js: ${text}`);
-  return errorLine('INTERNAL', `js: ${text}`);
+  const where = e instanceof Error ? whereThrown(e) : '';
+  return errorLine('INTERNAL', `js: ${text}${where ? ` [at ${where}]` : ''}`);
 }
 
 function serveFrame(frame) {
