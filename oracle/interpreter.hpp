@@ -22,7 +22,9 @@ struct RunResult {
 // Throws InputError (code BAD_REQUEST) when the settings are out of range.
 void check_settings(const RunSettings& r);
 // Throws OutOfMemory (a std::bad_alloc) past the memory limit (memory.hpp, SPEC §11).
-RunResult run(const Program& p, const RunSettings& r);
+// `discarding`, when given, sees each mailbox an exit discards (World::discarding).
+RunResult run(const Program& p, const RunSettings& r,
+              const std::function<void(const World&, const Process&)>& discarding = {});
 
 ojson result_to_json(const RunResult& r);
 std::string result_line(const RunResult& r);  // canonical, newline-terminated

@@ -99,6 +99,7 @@ void forget_monitors(World& w, int32_t id, const std::vector<Monitor>& mine, std
 void exit_worker(World& w, int32_t id, int32_t reason, ExitCause cause) {
   Process& p = w.procs[id];
   // 1. Not alive; mailbox, state, trap flag and pending call discarded; the exit event.
+  if (w.discarding) w.discarding(w, p);
   p.alive = false;
   w.queued -= static_cast<int64_t>(p.mailbox.size());
   w.memory_used -= p.mailbox.bytes();

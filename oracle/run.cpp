@@ -82,12 +82,14 @@ void check_settings(const RunSettings& r) {
                                           std::to_string(kMaxProcesses));
 }
 
-RunResult run(const Program& p, const RunSettings& settings) {
+RunResult run(const Program& p, const RunSettings& settings,
+              const std::function<void(const World&, const Process&)>& discarding) {
   if (!p.checked) throw std::logic_error("run() needs a program that check() accepted");
   check_settings(settings);
   RunResult r;
   r.world = std::make_unique<World>(p, settings);
   World& w = *r.world;
+  w.discarding = discarding;
   init_world(w);
   start_up(w);
   for (;;) {

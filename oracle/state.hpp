@@ -31,6 +31,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -263,6 +264,11 @@ struct World {
   int64_t queued = 0;           // messages in all mailboxes now
   int64_t peak_queued = 0;      // the most at once
   int64_t deepest_mailbox = 0;  // the most in one mailbox at once
+
+  // Observation only, for triage (runners/triage/attribution.cpp: which messages an
+  // exit discarded): called with a worker as its exit discards its mailbox (§6.4).
+  // No rule reads it; null in every run but triage's.
+  std::function<void(const World&, const Process&)> discarding;
 
   World(const Program& p, const RunSettings& r) : prog(p), run(r), rng{r.seed} {}
 };

@@ -539,43 +539,43 @@ std::optional<std::string> one_sided_message(const ojson& prog, const ojson& ora
   return std::nullopt;
 }
 
-// Whether message `m` sat in process `name`'s mailbox at the end of turn `turn`
-// (not counting the first message when `popped`: the next turn delivered it).
-bool in_mailbox_after(const Program& p, const RunSettings& s, int64_t turn, const ojson& name, const ojson& m,
-                      bool popped) {
+// A message as a journal shows it (from, tag, args).
+ojson message_json(const World& w, const Message& m) {
+  const Signature& sig = w.prog.sigs[static_cast<size_t>(m.sig)];
+  ojson args = ojson::array();
+  for (size_t k = 0; k < m.args.size(); k++)
+    args.push_back(sig.types[k] == Type::Int ? ojson(m.args[k]) : ojson(w.names[static_cast<size_t>(m.args[k])]));
+  return ojson{{"from", m.from < 0 ? ojson(nullptr) : ojson(w.names[static_cast<size_t>(m.from)])},
+               {"tag", sig.tag},
+               {"args", std::move(args)}};
+}
+
+// The messages each exit of a worker discarded in the oracle's run `s` (§6.4), by
+// the name and turn of the exit. The journal shows no send; the oracle's run shows
+// the mailbox as the exit discards it (World::discarding, for triage only).
+using Discarded = std::map<std::pair<std::string, int64_t>, std::vector<ojson>>;
+Discarded discarded_messages(const Program& p, const RunSettings& s) {
+  Discarded out;
   try {
-    RunResult r = run(p, RunSettings{s.seed, turn, s.max_processes});
-    const World& w = *r.world;
-    for (const Process& proc : w.procs) {
-      if (!proc.alive || w.names[static_cast<size_t>(proc.name)] != name) continue;
+    run(p, s, [&](const World& w, const Process& proc) {
+      std::vector<ojson>& messages = out[{w.names[static_cast<size_t>(proc.name)], w.turn}];
       Mailbox box = proc.mailbox;
-      for (bool first = true; !box.empty(); first = false) {
-        Message q = box.pop_front();
-        if (first && popped) continue;
-        const Signature& sig = w.prog.sigs[static_cast<size_t>(q.sig)];
-        ojson args = ojson::array();
-        for (size_t k = 0; k < q.args.size(); k++)
-          args.push_back(sig.types[k] == Type::Int ? ojson(q.args[k]) : ojson(w.names[static_cast<size_t>(q.args[k])]));
-        ojson from = q.from < 0 ? ojson(nullptr) : ojson(w.names[static_cast<size_t>(q.from)]);
-        if (from == m["from"] && sig.tag == str(m, "tag") && args == m["args"]) return true;
-      }
-    }
+      while (!box.empty()) messages.push_back(message_json(w, box.pop_front()));
+    });
   } catch (const std::bad_alloc&) {
-    // past the memory limit by then: nothing to see
+    // past the memory limit: what the exits until then discarded
   }
-  return false;
+  return out;
 }
 
 // Whether the target's delivery `tj[j]` is a message that sat in its receiver's
-// mailbox when the receiver exited at event `x` < `i` (before the first difference,
-// so on both sides): the oracle discarded it with the exit (§6.4), the target kept
-// it for the next incarnation. So the target delivers that message more often
-// after the exit (to `j`) than the oracle ever does, and the oracle's run to the
-// turn before the exit's has it in the mailbox (less the message the exit's turn
-// delivered there). The journal shows no send; a message sent to the receiver in
-// the exit's turn itself is not seen.
-bool discarded_with_exit(const Program& p, const RunSettings& s, const ojson& oj, const ojson& tj, const ojson& lj,
-                         size_t j, size_t i) {
+// mailbox when the receiver exited at an event `x` < `i` (before the first
+// difference, so on both sides): the oracle discarded it with the exit (§6.4), the
+// target kept it for the next incarnation. So the target delivers that message
+// more often after the exit (to `j`) than the oracle ever does, and the oracle's
+// run shows it discarded there. `discarded` is computed once, when first needed.
+bool discarded_with_exit(const ojson& oj, const ojson& tj, const ojson& lj, size_t j, size_t i,
+                         const std::function<const Discarded&()>& discarded) {
   const ojson& d = tj[j];
   auto copies = [&](const ojson& journal, size_t from, size_t to) {
     int n = 0;
@@ -585,23 +585,51 @@ bool discarded_with_exit(const Program& p, const RunSettings& s, const ojson& oj
   };
   for (size_t x = 0; x < i && x < oj.size(); x++) {
     const ojson& e = oj[x];
-    int64_t turn = e.value("turn", int64_t{0});
-    if (str(e, "ev") != "exit" || e["name"] != d["to"] || turn < 1) continue;
+    if (str(e, "ev") != "exit" || e["name"] != d["to"]) continue;
     if (copies(tj, x + 1, j + 1) <= copies(lj, x + 1, lj.size())) continue;
-    bool popped = false;
-    for (size_t k = 0; k < x; k++)
-      popped = popped ||
-               (str(oj[k], "ev") == "deliver" && oj[k].value("turn", int64_t{0}) == turn && oj[k]["to"] == d["to"]);
-    if (in_mailbox_after(p, s, turn - 1, d["to"], d, popped)) return true;
+    auto it = discarded().find({str(e, "name"), e.value("turn", int64_t{0})});
+    if (it != discarded().end())
+      for (const ojson& m : it->second)
+        if (same_message(m, d)) return true;
   }
   return false;
+}
+
+// Whether the target's extra ready processes at event `i` (a delivery on both sides,
+// the target's with more processes ready) are as many processes that are alive
+// again after an exit that discarded messages (before `i`), with an empty mailbox
+// in the oracle's run to the turn before: the target kept those messages, and they
+// made it ready.
+bool ready_with_kept(const Program& p, const RunSettings& s, const ojson& oj, const ojson& tj, size_t i,
+                     const Discarded& discarded) {
+  int64_t extra = tj[i].value("ready", int64_t{0}) - oj[i].value("ready", int64_t{0});
+  int64_t turn = oj[i].value("turn", int64_t{0});
+  if (extra <= 0 || turn < 1) return false;
+  std::set<std::string> kept;
+  for (size_t x = 0; x < i; x++)
+    if (str(oj[x], "ev") == "exit") {
+      auto it = discarded.find({str(oj[x], "name"), oj[x].value("turn", int64_t{0})});
+      if (it != discarded.end() && !it->second.empty()) kept.insert(str(oj[x], "name"));
+    }
+  if (static_cast<int64_t>(kept.size()) < extra) return false;
+  try {
+    RunResult r = run(p, RunSettings{s.seed, turn - 1, s.max_processes});
+    const World& w = *r.world;
+    int64_t idle = 0;
+    for (const Process& proc : w.procs)
+      idle += proc.alive && proc.mailbox.empty() && !proc.wait && kept.count(w.names[static_cast<size_t>(proc.name)]);
+    return idle >= extra;
+  } catch (const std::bad_alloc&) {
+    return false;
+  }
 }
 
 // A message the oracle discarded with its receiver's exit, delivered by the target
 // to the next incarnation: the target's delivery at `i`, or, when the two
 // deliveries there saw another number of ready processes (the kept message made its
 // receiver ready), one of the target's next deliveries (a restarted process is ready
-// at once, and is drawn soon).
+// at once, and is drawn soon), or, delivered or not, kept messages that explain the
+// processes ready on the target's side only.
 std::optional<std::string> kept_message(const Program& p, const RunSettings& s, const ojson& oj, const ojson& tj,
                                         const ojson& lj, size_t i) {
   const ojson& o = at(oj, i);
@@ -609,10 +637,18 @@ std::optional<std::string> kept_message(const Program& p, const RunSettings& s, 
   std::set<std::string> exited;
   for (size_t x = 0; x < i && x < oj.size(); x++)
     if (str(oj[x], "ev") == "exit") exited.insert(str(oj[x], "name"));
-  size_t last = str(o, "ev") == "deliver" && o["ready"] != tj[i]["ready"] ? std::min(tj.size(), i + 64) : i + 1;
+  bool more_ready = str(o, "ev") == "deliver" && o["ready"] != tj[i]["ready"];
+  size_t last = more_ready ? std::min(tj.size(), i + 64) : i + 1;
+  std::optional<Discarded> discarded;
+  auto of_exits = [&]() -> const Discarded& {
+    if (!discarded) discarded = discarded_messages(p, s);
+    return *discarded;
+  };
   for (size_t j = i; j < last; j++)
-    if (str(tj[j], "ev") == "deliver" && exited.count(str(tj[j], "to")) && discarded_with_exit(p, s, oj, tj, lj, j, i))
+    if (str(tj[j], "ev") == "deliver" && exited.count(str(tj[j], "to")) &&
+        discarded_with_exit(oj, tj, lj, j, i, of_exits))
       return "§6.4 exit";
+  if (more_ready && ready_with_kept(p, s, oj, tj, i, of_exits())) return "§6.4 exit";
   return std::nullopt;
 }
 

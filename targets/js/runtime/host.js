@@ -111,15 +111,16 @@ function parseRuns(line) {
   return runs;
 }
 
-// Where in this target's code an error was thrown: the innermost frame's file and
-// function, without line numbers ("supervision.js restartChild"), or '' when its
-// stack names none. An INTERNAL message ends with it as "[at WHERE]"
-// (runners/PROTOCOL.md): triage puts two bugs thrown in two places in two buckets,
-// and one bug in one however its programs differ.
+// Where in this target's code an error was thrown, and what it was: the innermost
+// frame's file, and the error's name and message with numbers as N ("journal.js
+// TypeError: Cannot set properties of undefined (setting 'N')"), or '' when its
+// stack names no file. Not the function: one bug met in three journal methods is
+// one bug. An INTERNAL message ends with it as "[at WHERE]" (runners/PROTOCOL.md):
+// triage puts two bugs in two buckets, one in one however its programs differ.
 function whereThrown(e) {
   for (const line of String(e.stack || '').split('\n').slice(1)) {
-    const m = /^\s*at (?:(\S+) \()?(?:.*[\\/])?([^\\/():]+):\d+:\d+\)?$/.exec(line);
-    if (m) return m[1] ? `${m[2]} ${m[1]}` : m[2];
+    const m = /^\s*at (?:\S+ \()?(?:.*[\\/])?([^\\/():]+):\d+:\d+\)?$/.exec(line);
+    if (m) return `${m[1]} ${e.name}: ${e.message}`.replace(/\d+/g, 'N').replace(/[\[\]\n]/g, ' ').slice(0, 94);
   }
   return '';
 }
