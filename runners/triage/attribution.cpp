@@ -321,14 +321,6 @@ bool failed_before(const ojson& journal, const ojson& name, size_t i) {
   return false;
 }
 
-// Whether process `name` exited before event `i` of the journal (a restarted
-// process's mailbox was discarded with it, §6.4).
-bool exited_before(const ojson& journal, const ojson& name, size_t i) {
-  for (size_t j = 0; j < i && j < journal.size(); j++)
-    if (str(journal[j], "ev") == "exit" && journal[j]["name"] == name) return true;
-  return false;
-}
-
 // Whether the target's journal is the oracle's without any of its drops: the
 // target journals no drop at all, and nothing else differs.
 bool only_drops_missing(const ojson& oj, const ojson& tj) {
@@ -600,28 +592,30 @@ bool discarded_with_exit(const ojson& oj, const ojson& tj, const ojson& lj, size
 // again after an exit that discarded messages (before `i`), with an empty mailbox
 // in the oracle's run to the turn before: the target kept those messages, and they
 // made it ready.
-bool ready_with_kept(const Program& p, const RunSettings& s, const ojson& oj, const ojson& tj, size_t i,
-                     const Discarded& discarded) {
+bool ready_with_kept(const ojson& oj, const ojson& tj, size_t i, const Discarded& discarded, const World* before) {
   int64_t extra = tj[i].value("ready", int64_t{0}) - oj[i].value("ready", int64_t{0});
-  int64_t turn = oj[i].value("turn", int64_t{0});
-  if (extra <= 0 || turn < 1) return false;
+  if (extra <= 0 || !before) return false;
   std::set<std::string> kept;
   for (size_t x = 0; x < i; x++)
     if (str(oj[x], "ev") == "exit") {
       auto it = discarded.find({str(oj[x], "name"), oj[x].value("turn", int64_t{0})});
       if (it != discarded.end() && !it->second.empty()) kept.insert(str(oj[x], "name"));
     }
-  if (static_cast<int64_t>(kept.size()) < extra) return false;
-  try {
-    RunResult r = run(p, RunSettings{s.seed, turn - 1, s.max_processes});
-    const World& w = *r.world;
-    int64_t idle = 0;
-    for (const Process& proc : w.procs)
-      idle += proc.alive && proc.mailbox.empty() && !proc.wait && kept.count(w.names[static_cast<size_t>(proc.name)]);
-    return idle >= extra;
-  } catch (const std::bad_alloc&) {
-    return false;
+  int64_t idle = 0;
+  for (const Process& proc : before->procs)
+    idle +=
+        proc.alive && proc.mailbox.empty() && !proc.wait && kept.count(before->names[static_cast<size_t>(proc.name)]);
+  return idle >= extra;
+}
+
+// Whether message `d` (a delivery) waits in its receiver's mailbox in `w`.
+bool waiting_in(const World& w, const ojson& d) {
+  for (const Process& proc : w.procs) {
+    if (!proc.alive || w.names[static_cast<size_t>(proc.name)] != d["to"]) continue;
+    for (Mailbox box = proc.mailbox; !box.empty();)
+      if (same_message(message_json(w, box.pop_front()), d)) return true;
   }
+  return false;
 }
 
 // A message the oracle discarded with its receiver's exit, delivered by the target
@@ -644,11 +638,26 @@ std::optional<std::string> kept_message(const Program& p, const RunSettings& s, 
     if (!discarded) discarded = discarded_messages(p, s);
     return *discarded;
   };
+  // The oracle's world at the end of the turn before `i`'s: a message waiting
+  // there in the receiver's mailbox is one of this incarnation's, taken in another
+  // order or by another draw, not one kept.
+  std::optional<RunResult> before_run;
+  const World* before = nullptr;
+  auto world_before = [&]() -> const World* {
+    int64_t turn = tj[i].value("turn", int64_t{0});
+    if (!before_run && turn >= 1) try {
+        before_run = run(p, RunSettings{s.seed, turn - 1, s.max_processes});
+        before = before_run->world.get();
+      } catch (const std::bad_alloc&) {
+        // past the memory limit by then: nothing to compare with
+      }
+    return before;
+  };
   for (size_t j = i; j < last; j++)
     if (str(tj[j], "ev") == "deliver" && exited.count(str(tj[j], "to")) &&
-        discarded_with_exit(oj, tj, lj, j, i, of_exits))
+        discarded_with_exit(oj, tj, lj, j, i, of_exits) && world_before() && !waiting_in(*world_before(), tj[j]))
       return "§6.4 exit";
-  if (more_ready && ready_with_kept(p, s, oj, tj, i, of_exits())) return "§6.4 exit";
+  if (more_ready && ready_with_kept(oj, tj, i, of_exits(), world_before())) return "§6.4 exit";
   return std::nullopt;
 }
 
@@ -753,10 +762,8 @@ std::string event_rule(const ojson& prog, const ojson& run, const ojson& oracle,
       if (std::optional<std::string> g = guard_of(prog, oj, o, i)) return *g;
     }
     if (is_given(prog, t) || in_later) return "§6.5 fifo";
-    if (!shows(lj, t) && exited_before(oj, t["to"], i)) {
-      sure = never_sent(later, lj, t, i);  // else it may be late and its receiver gone since
-      return "§6.4 exit";
-    }
+    // (A message the oracle discarded with its receiver's exit was looked for
+    // before, in the oracle's own run: kept_message.)
     if (never_sent(later, lj, t, i))
       if (std::optional<std::string> g = guard_of(prog, tj, t, i)) return *g;
     sure = false;
@@ -764,7 +771,6 @@ std::string event_rule(const ojson& prog, const ojson& run, const ojson& oracle,
     return "§6.5 send";
   }
   if (ev == "deliver") {  // delivered on one side only
-    if (o.is_null() && !shows(lj, t) && exited_before(oj, t["to"], i) && !is_given(prog, t)) return "§6.4 exit";
     if (!o.is_null() && never_sent(target, tj, o, i) && failed_before(oj, o["from"], i) && !sent_anywhere(tj, o))
       return "§6.4 sends before a failure";
     if (o.is_null() ? never_sent(later, lj, t, i) : never_sent(target, tj, o, i))
