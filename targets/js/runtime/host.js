@@ -118,9 +118,10 @@ function parseRuns(line) {
 // one bug. An INTERNAL message ends with it as "[at WHERE]" (runners/PROTOCOL.md):
 // triage puts two bugs in two buckets, one in one however its programs differ.
 function whereThrown(e) {
+  const what = `${e.name}: ${e.message}`.replace(/\d+/g, 'N');  // not the file's digits: int64.js
   for (const line of String(e.stack || '').split('\n').slice(1)) {
     const m = /^\s*at (?:\S+ \()?(?:.*[\\/])?([^\\/():]+):\d+:\d+\)?$/.exec(line);
-    if (m) return `${m[1]} ${e.name}: ${e.message}`.replace(/\d+/g, 'N').replace(/[\[\]\n]/g, ' ').slice(0, 94);
+    if (m) return `${m[1]} ${what}`.replace(/[[\]\n]/g, ' ').slice(0, 94);
   }
   return '';
 }
