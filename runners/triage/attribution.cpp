@@ -1091,8 +1091,10 @@ Attribution attribute_run(const Program& p, const ojson& oracle, const ojson& go
   for (size_t i = 0; i < n; i++)
     if (at(oj, i) != at(tj, i)) {
       const ojson& run = oracle["run"];
-      RunSettings longer{run.value("seed", uint64_t{0}), run.value("turns", int64_t{0}) + 1000,
-                         run.value("max_processes", int64_t{1})};
+      RunSettings settings{run.value("seed", uint64_t{0}), run.value("turns", int64_t{0}),
+                           run.value("max_processes", int64_t{1})};
+      RunSettings longer = settings;
+      longer.turns += 1000;
       Answer later = oracle_answer(p, longer);
       std::string detail = path_of("journal", i, at(oj, i), at(tj, i));
       // A target run cut by the turn limit is asked for the longer run too: what it
@@ -1107,8 +1109,7 @@ Attribution attribute_run(const Program& p, const ojson& oracle, const ojson& go
         }
       if (tj.is_array())
         if (std::optional<std::string> r =
-                kept_message(p, RunSettings{longer.seed, run.value("turns", int64_t{0}), longer.max_processes}, oj, tj,
-                             later.ok() ? later.json["journal"] : oj, i))
+                kept_message(p, settings, oj, tj, later.ok() ? later.json["journal"] : oj, i))
           return {*r, detail};
       bool sure = true;
       std::string rule = event_rule(prog, run, oracle, got, later.ok() ? later.json : oracle, i, sure);
