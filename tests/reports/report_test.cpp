@@ -34,7 +34,7 @@ CommandResult run_concord(std::vector<std::string> args) {
 CommandResult campaign(const std::string& corpus, const std::string& report, const std::string& shard = "") {
   // Unshrunk: shrinking is the shrinker's tests' business, and the merge is the same.
   std::vector<std::string> args{
-      "fuzz",     "--seed",      "7",        "--cases",    "40",        "--jobs", "1",         "--seeds-per-program",
+      "fuzz",     "--seed",      "7",        "--cases",    "16",        "--jobs", "1",         "--seeds-per-program",
       "2",        "--no-shrink", "--target", "liar,liar2", "--backend", kLiar,    "--backend", kLiar2,
       "--corpus", corpus,        "--report", report,       "--quiet"};
   if (!shard.empty()) args.insert(args.end(), {"--shard", shard});
