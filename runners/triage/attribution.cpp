@@ -214,9 +214,12 @@ std::string kind_at(const ojson& journal, const ojson& name, size_t i) {
 }
 
 // Whether statement `st` (a send from `from`) may send to `to`: a send whose
-// receiver is `self` or a name reaches only that name (a null `to`: any).
-bool may_send_to(const ojson& st, const ojson& from, const ojson& to) {
-  if (to.is_null() || str(st, "do") != "send") return true;
+// receiver is `self` or a name reaches only that name (a null `to`: any); one
+// with another number of arguments than `args` (when given) sends another message.
+bool may_send_to(const ojson& st, const ojson& from, const ojson& to, const ojson& args = ojson()) {
+  if (str(st, "do") != "send") return true;
+  if (args.is_array() && st.value("args", ojson::array()).size() != args.size()) return false;
+  if (to.is_null()) return true;
   const ojson& r = st.value("to", ojson());
   std::string op = str(r, "op");
   if (op == "self") return from == to;
@@ -232,9 +235,10 @@ bool may_send_to(const ojson& st, const ojson& from, const ojson& to) {
 // `body`: the tag of the handler that ran ("" : the init body); nullptr: every body.
 std::optional<std::string> guard_rule(const ojson& prog, const std::string& kind, const std::string& tag,
                                       const char* what_do = "send", const std::string* body = nullptr,
-                                      const ojson& from = ojson(), const ojson& to = ojson()) {
+                                      const ojson& from = ojson(), const ojson& to = ojson(),
+                                      const ojson& args = ojson()) {
   std::set<std::string> ops;
-  auto may_reach = [&](const ojson& st) { return may_send_to(st, from, to); };
+  auto may_reach = [&](const ojson& st) { return may_send_to(st, from, to, args); };
   bool any = false, unguarded = false;
   std::vector<const ojson*> conds;
   std::function<void(const ojson&)> walk = [&](const ojson& stmts) {
@@ -288,7 +292,7 @@ std::optional<std::string> guard_of(const ojson& prog, const ojson& journal, con
   // A drop is journaled by the body that sent it; a delivery later, from any body.
   std::string body = running_body(journal, e["from"], i);
   return guard_rule(prog, kind_at(journal, e["from"], i), str(e, "tag"), "send",
-                    str(e, "ev") == "drop" ? &body : nullptr, e["from"], e["to"]);
+                    str(e, "ev") == "drop" ? &body : nullptr, e["from"], e["to"], e.value("args", ojson()));
 }
 
 // Whether a journal shows the message of event `e` (delivered or dropped) anywhere.
@@ -563,9 +567,12 @@ Discarded discarded_messages(const Program& p, const RunSettings& s) {
 // Whether the target's delivery `tj[j]` is a message that sat in its receiver's
 // mailbox when the receiver exited at an event `x` < `i` (before the first
 // difference, so on both sides): the oracle discarded it with the exit (§6.4), the
-// target kept it for the next incarnation. So the target delivers that message
-// more often after the exit (to `j`) than the oracle ever does, and the oracle's
-// run shows it discarded there. `discarded` is computed once, when first needed.
+// target kept it for the next incarnation. The oracle's run shows it discarded
+// there; and the target's delivery at `i` is of a message not waiting in the
+// oracle's mailbox then (kept_message asks), or a later one (`j` > `i`) is one the
+// target delivers more often after the exit than the oracle ever does (a message
+// sent again and again is not told from a kept copy by what waits at `i`).
+// `discarded` is computed once, when first needed.
 bool discarded_with_exit(const ojson& oj, const ojson& tj, const ojson& lj, size_t j, size_t i,
                          const std::function<const Discarded&()>& discarded) {
   const ojson& d = tj[j];
@@ -578,7 +585,7 @@ bool discarded_with_exit(const ojson& oj, const ojson& tj, const ojson& lj, size
   for (size_t x = 0; x < i && x < oj.size(); x++) {
     const ojson& e = oj[x];
     if (str(e, "ev") != "exit" || e["name"] != d["to"]) continue;
-    if (copies(tj, x + 1, j + 1) <= copies(lj, x + 1, lj.size())) continue;
+    if (j > i && copies(tj, x + 1, j + 1) <= copies(lj, x + 1, lj.size())) continue;
     auto it = discarded().find({str(e, "name"), e.value("turn", int64_t{0})});
     if (it != discarded().end())
       for (const ojson& m : it->second)
@@ -675,8 +682,12 @@ std::string event_rule(const ojson& prog, const ojson& run, const ojson& oracle,
   const ojson& tj = target.contains("journal") ? target["journal"] : kNull;
   if (is_version_2(prog))
     if (std::optional<std::string> r = version2_event_rule(prog, oj, tj, i)) return *r;
-  const ojson& o = at(oj, i);
+  // The target's event in an earlier turn than the oracle's: the oracle has no more
+  // events in that turn, so the target's is one it lacks (not a counterpart).
   const ojson& t = at(tj, i);
+  bool t_earlier =
+      t.is_object() && at(oj, i).is_object() && t.value("turn", int64_t{0}) < at(oj, i).value("turn", int64_t{0});
+  const ojson& o = t_earlier ? kNull : at(oj, i);
   const ojson& e = o.is_null() ? t : o;
   std::string ev = str(e, "ev");
   std::string other = str(o.is_null() ? o : t, "ev");
@@ -709,7 +720,7 @@ std::string event_rule(const ojson& prog, const ojson& run, const ojson& oracle,
   }
   // A drop on the target's side that the oracle never journals (in a turn both
   // reached): never sent on the oracle's side, so its condition came out otherwise.
-  if (other == "drop" && !shows(lj, t) && t.value("turn", int64_t{0}) <= later.value("turns", int64_t{-1}))
+  if (str(t, "ev") == "drop" && !shows(lj, t) && t.value("turn", int64_t{0}) <= later.value("turns", int64_t{-1}))
     if (std::optional<std::string> g = guard_of(prog, tj, t, i)) return *g;
   // Two given messages in another order: the order they were sent in at turn 0 when
   // sending them in the target's order explains its whole journal, else a mailbox's
@@ -721,7 +732,8 @@ std::string event_rule(const ojson& prog, const ojson& run, const ojson& oracle,
   // Two deliveries to two receivers are the draw's, given messages or not (a mailbox's
   // order or the order given messages were sent in shows within one mailbox).
   bool one_receiver = !(ev == "deliver" && other == "deliver" && o["to"] != t["to"]);
-  if (message_o && message_t && one_receiver && is_given(prog, o) && is_given(prog, t) && !same_message(o, t)) {
+  bool same_given = same_message(o, t) && o["to"] == t["to"];  // same_message ignores the receiver
+  if (message_o && message_t && one_receiver && is_given(prog, o) && is_given(prog, t) && !same_given) {
     if (given_order_explains(prog, run, tj) && (ev == "drop" || other == "drop" || mailbox_kept_order(prog, tj)))
       return "§8.2 given";
     sure = !given_order_explains(prog, run, tj);
@@ -777,8 +789,6 @@ std::string event_rule(const ojson& prog, const ojson& run, const ojson& oracle,
       if (std::optional<std::string> g = guard_of(prog, o.is_null() ? tj : oj, e, i)) return *g;
     return "§6.5 send";  // never enqueued on the other side
   }
-  if (other == "drop" && !shows(lj, t) && t.value("turn", int64_t{0}) <= later.value("turns", int64_t{-1}))
-    if (std::optional<std::string> g = guard_of(prog, tj, t, i)) return *g;  // the oracle never sent it: its condition
   if (ev == "drop") return "§6.5 drop";
   if (ev == "decision" || other == "decision") {
     // The same decision elsewhere in the same reaction: it is journaled when the
@@ -854,8 +864,8 @@ bool extends(const ojson& longer, const ojson& got) {
 // A send of the message of event `e` (its tag, and a receiver that may be its).
 using SendOf = std::function<bool(const ojson& st)>;
 SendOf send_of(const ojson& e) {
-  return [tag = str(e, "tag"), from = e["from"], to = e["to"]](const ojson& st) {
-    return str(st, "do") == "send" && str(st, "tag") == tag && may_send_to(st, from, to);
+  return [tag = str(e, "tag"), from = e["from"], to = e["to"], args = e.value("args", ojson())](const ojson& st) {
+    return str(st, "do") == "send" && str(st, "tag") == tag && may_send_to(st, from, to, args);
   };
 }
 
@@ -926,14 +936,18 @@ std::optional<std::pair<ojson, ojson>> journals_of(const ojson& variant, const o
 // `i` (a failure taken out), else it must not change it at all: a variant that
 // changes what the oracle does before a difference shows (a message sent that sits
 // in a mailbox) would ask another question.
+// `asks`, when given, tells from the oracle's journal of the variant whether the
+// variant asks the question at all (the change did what it was meant to).
 VariantAnswer ask_variant(const ojson& prog, const ojson& oracle, size_t i, const AskTarget& ask,
-                          const std::function<bool(ojson&)>& change, bool after_i_changes) {
+                          const std::function<bool(ojson&)>& change, bool after_i_changes,
+                          const std::function<bool(const ojson& voj)>& asks = {}) {
   ojson variant = prog;
   if (!change(variant) || variant == prog) return VariantAnswer::kOther;
   std::optional<std::pair<ojson, ojson>> js = journals_of(variant, oracle, ask);
   if (!js) return VariantAnswer::kOther;
   const ojson& oj = oracle["journal"];
   const auto& [voj, vtj] = *js;
+  if (asks && !asks(voj)) return VariantAnswer::kOther;
   auto same_through_i = [i](const ojson& a, const ojson& b) {
     if (a.size() <= i || b.size() <= i) return false;
     for (size_t j = 0; j <= i; j++)
@@ -1055,12 +1069,31 @@ std::optional<std::string> given_question(const ojson& prog, const ojson& oracle
   return std::nullopt;
 }
 
+// `stmts` ending with the top-level statement that holds a send `is` holds: what
+// follows it, where a handler fails after that send, is taken out.
+void end_at_send(ojson& stmts, const SendOf& is) {
+  if (!stmts.is_array()) return;
+  for (size_t k = 0; k < stmts.size(); k++)
+    if (count_sends(ojson::array({stmts[k]}), is) > 0) {
+      stmts.erase(stmts.begin() + static_cast<std::ptrdiff_t>(k) + 1, stmts.end());
+      return;
+    }
+}
+
 // Only drops missing, sent by handlers that failed after: the sends lost with the
 // failure (§6.4) or drops not journaled? The target is asked again with the
-// sender's `fail`s taken out. It then agrees: the failure lost them. It journals no
-// drop: §6.5 drop.
+// sender's `fail`s taken out, and its bodies ended at the send (a failure may be a
+// division by zero after it). It then agrees: the failure lost them. It journals no
+// drop: §6.5 drop. A variant whose sender still fails at that turn asks nothing.
 std::optional<std::string> failure_question(const ojson& prog, const ojson& oracle, size_t i, const AskTarget& ask) {
-  switch (ask_variant(prog, oracle, i, ask, in_sender(oracle, i, drop_fails), true)) {
+  const ojson& oj = oracle["journal"];
+  SendOf is = send_of(oj[i]);
+  auto change = in_sender(oracle, i, [&](ojson& body) {
+    drop_fails(body);
+    end_at_send(body, is);
+  });
+  auto asks = [i](const ojson& voj) { return voj.size() > i && !sender_failed(voj, voj[i]); };
+  switch (ask_variant(prog, oracle, i, ask, change, true, asks)) {
     case VariantAnswer::kAgrees: return "§6.4 sends before a failure";
     case VariantAnswer::kDropsUnjournaled: return "§6.5 drop";
     case VariantAnswer::kOther: return std::nullopt;

@@ -6,7 +6,9 @@
 // order (the journal first, event by event; the fields derived from it after) and
 // the event there is attributed to the rule that produced it, from the oracle's
 // journal and the program (values: the operators of the expressions that computed
-// them, through the state fields they read). Causes before symptoms:
+// them, through the state fields they read). Where the two events are of two turns,
+// the earlier one is the event the other side lacks (it has no more in that turn).
+// Causes before symptoms:
 //   a message (delivery or drop) one side never sent, shown by a run that ended
 //     quiescent with its receiver alive (or, for a drop, in a turn both reached):
 //     sent from inside `if`s only       §5 <operators of their conditions> (§6.2 if without)
@@ -24,14 +26,15 @@
 //     with literal arguments)           §6.5 fifo
 //   deliver, same sender and tag, other values
 //                                       §5 <operators of the sends of that tag>
-//   deliver, a message the oracle discarded with its receiver's exit (in its
-//     mailbox in the oracle's run to the turn before; looked for first, and, when
-//     the two sides saw another number of ready processes, in the target's
-//     first delivery the oracle never shows)
+//   deliver, a message the oracle discarded with its receiver's exit and that
+//     is not in its mailbox in the oracle's run to the turn before (looked for
+//     first, and, when the two sides saw another number of ready processes, in
+//     the target's first delivery the oracle never shows)
 //                                       §6.4 exit
 //   deliver, any other message          §6.5 send
 //   drops of one sender, tag and receiver, other values
 //                                       §5 <operators of the sends of that tag>
+//   a drop on the target's side only    its send's conditions (as for messages)
 //   start or exit shutdown after a restart decision
 //                                       §7.3 <strategy> order (the same starts in another
 //                                          order) or which (an event on one side only);
@@ -51,6 +54,9 @@
 //   equal journals: alive state         §5 <operators of the assignments to that field>
 //   equal journals, other fields        §8.2 run (outcome, turns), §9.1 (the rest)
 // A version 2 program (attribution_v2.hpp) is asked these first:
+//   a link or down signal on the        §16.5 restarted (a restarted process has no links
+//     target's side only, either end       and is not watched), unless the program
+//     restarted before                     unlinks or demonitors
 //   signal, same signal, another effect §16.3 <kind> signal <clause>, the clause the oracle
 //                                          applied: trapped (a message), normal (ignored),
 //                                          abnormal (an exit), kill, to itself; down: §16.3
@@ -67,8 +73,8 @@
 //   call against deliver                §18.1 call
 //   resume, same caller, another value  §18.1 reply; another caller or on one side only:
 //                                          §18.3 ready
-//   api, another result                 §20 <the op of an earlier request on that child>,
-//                                          else §20 <op>; on one side only: §20 <op>
+//   api, another result, or a request   §20 <the op of an earlier request on that child>,
+//     against what it did (a start)        else §20 <op>; on one side only: §20 <op>
 //   exit, same process, another reason  the clause of the signal that ended it (above)
 //   exit CALLING_SELF / BAD_REPLY       §18.1 calling self / §18.1 BAD_REPLY
 //   exit NOPROC                         §16.2 link, §18.1 call or §20 noproc (the first of
@@ -95,9 +101,10 @@
 //                                       condition came out otherwise (§5 <its
 //                                       operators>); one that still journals none,
 //                                       §6.5 drop
-//   only drops missing, from senders   the program without the sender's `fail`s:
-//     that failed after                 agrees, §6.4 sends before a failure; journals
-//                                       no drop, §6.5 drop
+//   only drops missing, from senders   the program without the sender's `fail`s, its
+//     that failed after                 bodies ended at the send: agrees, §6.4 sends
+//                                       before a failure; journals no drop, §6.5 drop
+//                                       (asked only when the sender then no longer fails)
 //   given messages out of order, the   the given messages sent by a process of their
 //     target's order explaining all     own instead: agrees, §8.2 given; takes its
 //                                       messages out of order too, §6.5 fifo

@@ -80,6 +80,14 @@ bool start_failed_before(const ojson& journal, const ojson& name, size_t i) {
   return false;
 }
 
+// Whether process `name` was restarted before event `i`: started more than once.
+bool restarted_before(const ojson& journal, const ojson& name, size_t i) {
+  int starts = 0;
+  for (size_t j = 0; j < i && j < journal.size(); j++)
+    starts += str(journal[j], "ev") == "start" && journal[j]["name"] == name;
+  return starts > 1;
+}
+
 // The exit reasons that only version 2's statements make, by the statement.
 std::optional<std::string> reason_rule(const ojson& prog, const std::string& reason) {
   if (reason == "CALLING_SELF") return "§18.1 calling self";
@@ -111,6 +119,15 @@ std::optional<std::string> version2_event_rule(const ojson& prog, const ojson& o
   const ojson& o = at(oj, i);
   const ojson& t = at(tj, i);
   std::string ev = str(o, "ev"), other = str(t, "ev");
+  // A link or down signal that only the target applies in this turn, between two
+  // processes one of which was restarted: the target kept links or monitors that a
+  // restarted process starts without (§16.5) [R23/restarted_has_no_links,
+  // R23/restarted_not_watched]. A program that unlinks or demonitors leaves open
+  // which of the two was kept wrongly.
+  if (other == "signal" && (str(t, "kind") == "link" || str(t, "kind") == "down") && !later_in_turn(oj, i, t) &&
+      (restarted_before(tj, t["from"], i) || restarted_before(tj, t["to"], i)) &&
+      !program_has(prog, {"unlink", "demonitor"}))
+    return "§16.5 restarted";
   // Signals (§16.3, §17.1 step 3).
   if (ev == "signal" && other == "signal") {
     bool same = o["kind"] == t["kind"] && o["from"] == t["from"] && o["to"] == t["to"];
@@ -137,12 +154,17 @@ std::optional<std::string> version2_event_rule(const ojson& prog, const ojson& o
   if ((ev == "call") != (other == "call") && (ev == "deliver" || other == "deliver")) return "§18.1 call";
   if (ev == "resume" && other == "resume") return o["to"] == t["to"] ? "§18.1 reply" : "§18.3 ready";
   if ((ev == "resume") != (other == "resume")) return "§18.3 ready";
-  // The supervisor API (§20): another result, or a request on one side only.
+  // The supervisor API (§20): another result, or a request on one side only. The
+  // same request with another result, or a request on one side where the other
+  // shows what it did (a restart's start): the child list an earlier request about
+  // the same child left otherwise, if there was one.
   if (ev == "api" || other == "api") {
     const ojson& a = ev == "api" ? o : t;
-    if (ev == "api" && other == "api" && o["op"] == t["op"] && o["supervisor"] == t["supervisor"] &&
-        o["child"] == t["child"])
-      if (const ojson* before = api_before(oj, o["supervisor"], o["child"], i)) return "§20 " + str(*before, "op");
+    bool same_request = ev == "api" && other == "api" && o["op"] == t["op"] && o["supervisor"] == t["supervisor"] &&
+                        o["child"] == t["child"];
+    if (same_request || ev != other)
+      if (const ojson* before = api_before(ev == "api" ? oj : tj, a["supervisor"], a["child"], i))
+        return "§20 " + str(*before, "op");
     return "§20 " + str(a, "op");
   }
   // Exits for a reason that a signal gave (the signal's clause), or that only version

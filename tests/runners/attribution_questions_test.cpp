@@ -90,6 +90,43 @@ kind Worker() {
 process w = Worker();
 )";
 
+// Like kSendThenFail, but w's handler fails by dividing by zero after its send: there
+// is no `fail` to take out.
+const char* kSendThenDivide = R"(
+kind Worker() {
+    init {
+        send inc() to self;
+    }
+    on inc() {
+        send x() to @worker-9;
+        if 1 / 0 {
+        }
+    }
+}
+
+process w = Worker();
+)";
+
+// b's init sends go(b, b) to a, and go(b, b, b) to itself when 1 << x is not 0
+// (x = -1: 1 << 63, §5); the given inc comes after them in b's mailbox (§8.2).
+const char* kSendUnderShl = R"(
+kind A() {
+}
+
+kind N(x: int, peer: addr) {
+    init {
+        send go(self, self) to peer;
+        if 1 << x {
+            send go(self, self, self) to self;
+        }
+    }
+}
+
+process a = A();
+process b = N(-1, @a);
+given inc(@a) to @b;
+)";
+
 // Statements with each `if` whose condition has `op` replaced by its else branch.
 void conditions_false(ojson& stmts, const std::string& op) {
   ojson out = ojson::array();
@@ -105,17 +142,21 @@ void conditions_false(ojson& stmts, const std::string& op) {
   stmts = out;
 }
 
-// A target whose `>>` is wrong where it decides an `if`: every such condition false.
-ojson shr_conditions_false(const Program& p, const RunSettings& s) {
+// A target whose operator `op` is wrong where it decides an `if`: every such
+// condition false.
+ojson op_conditions_false(const std::string& op, const Program& p, const RunSettings& s) {
   ojson j = program_to_json(p);
   for (ojson& k : j["kinds"]) {
-    conditions_false(k["init"], "shr");
-    for (ojson& h : k["handlers"]) conditions_false(h["body"], "shr");
+    conditions_false(k["init"], op);
+    for (ojson& h : k["handlers"]) conditions_false(h["body"], op);
   }
   Program q = program_from_json(j);
   check(q);
   return oracle_answer(q, s).json;
 }
+
+ojson shr_conditions_false(const Program& p, const RunSettings& s) { return op_conditions_false("shr", p, s); }
+ojson shl_conditions_false(const Program& p, const RunSettings& s) { return op_conditions_false("shl", p, s); }
 
 // A target that journals no drop.
 ojson drops_unjournaled(const Program& p, const RunSettings& s) {
@@ -201,6 +242,30 @@ void expect_told_apart(const char* text, const RunSettings& s, const std::string
 TEST(AttributionQuestions, DropsMissingFromAFailedHandlerAreTheFailureOrTheDropsJournal) {
   expect_told_apart(kSendThenFail, {1, 1000, 10000}, "§6.4 sends before a failure",
                     {sends_lost_on_fail, "§6.4 sends before a failure"}, {drops_unjournaled, "§6.5 drop"});
+}
+
+TEST(AttributionQuestions, DropsMissingFromAHandlerThatDividesByZeroAreTheFailureOrTheDropsJournal) {
+  expect_told_apart(kSendThenDivide, {1, 1000, 10000}, "§6.4 sends before a failure",
+                    {sends_lost_on_fail, "§6.4 sends before a failure"}, {drops_unjournaled, "§6.5 drop"});
+}
+
+// A target whose `<<` is wrong where it decides an `if` delivers inc first: a
+// condition, or b's mailbox out of order? Asked with the send out of its `if`, it
+// agrees: the condition. The question is about the send of go with three
+// arguments; the unguarded send of go with two is another message.
+TEST(AttributionQuestions, AMessageMissingUnderAConditionIsAskedAboutTheSendOfItsArity) {
+  Program p = checked(kSendUnderShl);
+  RunSettings s{0, 1, 1};
+  ojson oracle = oracle_answer(p, s).json;
+  ojson got = shl_conditions_false(p, s);
+  ASSERT_EQ(oracle["journal"][2]["args"].size(), 3u);
+  ASSERT_EQ(got["journal"][2]["tag"], "inc");
+  Attribution unasked = attribute(p, oracle, got);
+  EXPECT_EQ(unasked.rule, "§6.5 fifo");
+  EXPECT_FALSE(unasked.sure);
+  Attribution asked = attribute(p, oracle, got, asking(shl_conditions_false));
+  EXPECT_EQ(asked.rule, "§5 shl");
+  EXPECT_TRUE(asked.sure);
 }
 
 TEST(AttributionQuestions, GivenMessagesOutOfOrderAreTheGivenOrderOrTheMailbox) {

@@ -242,6 +242,118 @@ TEST(Attribution, AMessageKeptForTheNextIncarnationIsTheExitRule) {
   EXPECT_NE(rule(c, kept({hello, bump, hello}, 1)), "§6.4 exit");
 }
 
+// A target that keeps a restarted process's mailbox, where the message kept is one
+// the process also sends itself again and again: a's tick handler sends
+// tick(a, ticker-9) to itself each turn. The given tick(@a) (one argument) has no
+// handler: a fails at turn 2 with tick(a, ticker-9) queued, which the oracle
+// discards (§6.4); the restarted a's init sends tick(a, a). The target delivers the
+// kept tick(a, ticker-9) first, although the oracle delivers as many of those
+// later: not one waiting in the oracle's mailbox then, so kept.
+TEST(Attribution, AKeptMessageThatIsAlsoSentAgainIsTheExitRule) {
+  Program p = checked(R"(
+kind Ticker() {
+    init {
+        send tick(self, self) to self;
+    }
+    on tick(n: addr, count: addr) {
+        send tick(self, @ticker-9) to self;
+    }
+}
+
+supervisor root rest_for_one intensity 1 {
+    transient process a = Ticker();
+}
+
+given tick(@a) to @a;
+)");
+  ojson oracle = oracle_answer(p, RunSettings{0, 5, 1}).json;
+  ojson got = oracle;
+  ojson& j = got["journal"];
+  ASSERT_EQ(j[6]["ev"], "start");
+  ASSERT_EQ(j[7]["args"], ojson::parse(R"(["a","a"])"));
+  ASSERT_EQ(j[8]["args"], ojson::parse(R"(["a","ticker-9"])"));
+  std::swap(j[7]["args"], j[8]["args"]);
+  EXPECT_EQ(attribute(p, oracle, got).rule, "§6.4 exit");
+}
+
+// Two messages given to processes that never start, both dropped at turn 0 (§6.5) in
+// the order given (§8.2). Dropped the other way round, they are the given order,
+// though they are equal messages but for their receivers.
+TEST(Attribution, GivenMessagesDroppedInAnotherOrderAreTheGivenOrder) {
+  Program p = checked("kind Self() {\n}\nkind Kind() {\n}\ngiven tick() to @self-1;\ngiven tick() to @kind-2;\n");
+  ojson oracle = oracle_answer(p, RunSettings{0, 0, 1}).json;
+  ojson got = oracle;
+  ASSERT_EQ(got["journal"].size(), 2u);
+  ASSERT_EQ(got["journal"][0]["ev"], "drop");
+  std::swap(got["journal"][0], got["journal"][1]);
+  EXPECT_EQ(attribute(p, oracle, got).rule, "§8.2 given");
+}
+
+// 1 / -2 is 0 (division truncates, §5): main's init sends nothing. A target whose
+// division floors (-1: true) sends go to a process that never starts, and journals
+// its drop: the operator of the send's condition.
+TEST(Attribution, ADropOnTheTargetsSideOnlyIsItsConditionsOperators) {
+  Program p = checked(R"(
+kind Kind() {
+}
+
+kind SpawnMe(peer: addr) {
+    init {
+        if 1 / -2 {
+            send go() to peer;
+        }
+    }
+}
+
+process main = SpawnMe(@kind-3);
+)");
+  ojson oracle = oracle_answer(p, RunSettings{0, 0, 1}).json;
+  ojson got = oracle;
+  ASSERT_EQ(got["journal"].size(), 1u);
+  got["journal"].push_back(ojson::parse(R"({"ev":"drop","turn":0,"from":"main","to":"kind-3","tag":"go","args":[]})"));
+  EXPECT_EQ(attribute(p, oracle, got).rule, "§5 div");
+}
+
+// w1 fails at turn 1 (no handler for ping); one_for_all terminates the temporary
+// pinger and restarts w1 only (§7.3: a temporary child is not restarted). A target
+// that restarts pinger too shows its start at the end of turn 1, where the oracle's
+// next event is turn 2's delivery: the target's start is the event the oracle lacks,
+// not a counterpart of that delivery. The run is cut at turn 1, so the target is
+// asked for a longer one, as a campaign asks it.
+TEST(Attribution, AnEventInAnEarlierTurnIsTheOneTheOtherSideLacks) {
+  Program p = checked(R"(
+kind Int() {
+}
+
+kind Self() {
+    init {
+        send ping(self) to self;
+    }
+}
+
+supervisor s1 one_for_all intensity 1 {
+    transient process w1 = Self();
+    temporary process pinger = Int();
+}
+)");
+  auto restarts_temporary = [&](const Program& q, const RunSettings& s) -> std::optional<ojson> {
+    ojson r = oracle_answer(q, s).json;
+    ojson& j = r["journal"];
+    for (size_t k = 0; k < j.size(); k++)
+      if (j[k]["ev"] == "start" && j[k]["name"] == "w1" && j[k]["turn"] == 1) {
+        j.insert(j.begin() + static_cast<std::ptrdiff_t>(k) + 1,
+                 ojson::parse(R"({"ev":"start","turn":1,"name":"pinger","kind":"Int"})"));
+        break;
+      }
+    return r;
+  };
+  RunSettings s{0, 1, 1};
+  ojson oracle = oracle_answer(p, s).json;
+  ojson got = *restarts_temporary(p, s);
+  ASSERT_NE(got["journal"], oracle["journal"]);
+  EXPECT_EQ(attribute(p, oracle, got, restarts_temporary).rule, "§7.3 one_for_all which");
+}
+
 TEST(Attribution, SignatureIsTargetAndRule) {
   EXPECT_EQ(rule_signature("c", {"§6.5 fifo", "journal[3].args"}), "c:§6.5 fifo");
 }

@@ -222,5 +222,94 @@ TEST(AttributionV2, ADecisionAfterItsRestartIsTheDecisionsOrder) {
   EXPECT_EQ(rule(p, got), "§7.2 decision order");
 }
 
+// §20: pinger terminates the temporary echo_2 (its entry goes) and asks to restart
+// it: not_found. A target that kept the entry restarts it: the request on the
+// oracle's side, a start on the target's. The child list the terminate_child
+// left, not the restart_child, is what differs.
+TEST(AttributionV2, ARestartOfAChildAnEarlierRequestLeftIsThatRequestsRule) {
+  Program p = source(R"(concord 2;
+kind T() {
+    init {
+        send tick() to self;
+    }
+    on tick() {
+        terminate_child(mid, @echo_2);
+        restart_child(mid, @echo_2);
+    }
+}
+supervisor mid one_for_all intensity 0 {
+    temporary process pinger = T();
+    temporary process echo_2 = T();
+}
+)");
+  ojson oracle = oracle_answer(p, RunSettings{2, 1, 1}).json;
+  ojson got = oracle;
+  ojson& j = got["journal"];
+  size_t i = find(got, "api", "op", "restart_child");
+  ASSERT_EQ(j[i]["result"], "not_found");
+  j[i]["result"] = "ok";
+  j.insert(j.begin() + static_cast<std::ptrdiff_t>(i),
+           ojson::parse(R"({"ev":"start","turn":1,"name":"echo_2","kind":"T"})"));
+  EXPECT_EQ(attribute(p, oracle, got).rule, "§20 terminate_child");
+}
+
+// §16.5: a restarted process has no links and is not watched. main traps exits and
+// links to b; b fails (no handler for ping), main gets exit(b, NO_HANDLER) and fails
+// on it (no handler), while b was restarted. A target that kept main's link to b
+// sends the new b a link signal, which the oracle never does. Only the target
+// queues it, whether at the end of the turn or before a signal the oracle has:
+// not the link statement (§16.2) nor the signals' order (§17.1).
+const char* kRestartedPeer = R"(concord 2;
+kind Worker() {
+    init {
+        trap_exit(1);
+        link(@b);
+    }
+}
+kind Pinger() {
+    init {
+        send ping(self, 0) to self;
+    }
+}
+supervisor root one_for_one intensity 1 {
+    permanent process b = Pinger();
+}
+process main = Worker();
+)";
+
+TEST(AttributionV2, ALinkSignalToARestartedProcessIsWhatARestartKeeps) {
+  Program p = source(kRestartedPeer);
+  RunSettings s{6, 2, 1};
+  ojson oracle = oracle_answer(p, s).json;
+  const ojson& oj = oracle["journal"];
+  size_t i = oj.size() - 1;
+  ASSERT_EQ(oj[i], ojson::parse(R"({"ev":"exit","turn":2,"name":"main","reason":"NO_HANDLER"})"));
+  ojson link = ojson::parse(
+      R"({"ev":"signal","turn":2,"kind":"link","from":"main","to":"b","reason":"NO_HANDLER","effect":"exit"})");
+  ojson got = oracle;
+  got["journal"].push_back(link);
+  EXPECT_EQ(attribute(p, oracle, got).rule, "§16.5 restarted");
+  // Before a down signal the oracle queues too (§17.1 would be the signals' order
+  // if the oracle had the link signal later).
+  ojson down = ojson::parse(
+      R"({"ev":"signal","turn":2,"kind":"down","from":"main","to":"b","reason":"NO_HANDLER","effect":"message"})");
+  ojson with_down = oracle, got_before = oracle;
+  with_down["journal"].push_back(down);
+  got_before["journal"].push_back(link);
+  got_before["journal"].push_back(down);
+  EXPECT_EQ(attribute(p, with_down, got_before).rule, "§16.5 restarted");
+  // The same extra signal where b is not supervised, so never restarted, is the
+  // link statement's (§16.2).
+  std::string text = kRestartedPeer;
+  text.replace(text.find("supervisor root"), text.find("process main") - text.find("supervisor root"),
+               "process b = Pinger();\n");
+  Program q = source(text);
+  ojson unsupervised = oracle_answer(q, RunSettings{6, 100, 10}).json;
+  ojson extra = unsupervised;
+  link["turn"] = extra["journal"].back()["turn"];
+  extra["journal"].push_back(link);
+  EXPECT_EQ(attribute(q, unsupervised, extra).rule, "§16.2 link");
+}
+
 }  // namespace
 }  // namespace concord
