@@ -27,6 +27,10 @@ RunResult run(const Program& p, const RunSettings& r,
               const std::function<void(const World&, const Process&)>& discarding = {});
 
 ojson result_to_json(const RunResult& r);
+// A message's arguments (signature `sig`) as a result shows them (§9.2, §22): ints
+// as numbers, addrs and reasons as their names. Triage writes the messages of a
+// mailbox with it.
+ojson message_args_json(const World& w, int32_t sig, const std::vector<Value>& args);
 std::string result_line(const RunResult& r);  // canonical, newline-terminated
 std::string error_line(const std::string& code, const std::string& message);
 // The MEMORY line (SPEC §10) for a run that ran out of memory: OutOfMemory says

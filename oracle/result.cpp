@@ -65,12 +65,7 @@ ojson value_json(const World& w, Value v, Type t) {
   return v;
 }
 
-ojson args_json(const World& w, const Event& e) {
-  ojson a = ojson::array();
-  const Signature& sig = w.prog.sigs[e.sig];
-  for (size_t i = 0; i < e.args.size(); i++) a.push_back(value_json(w, e.args[i], sig.types[i]));
-  return a;
-}
+ojson args_json(const World& w, const Event& e) { return message_args_json(w, e.sig, e.args); }
 
 ojson name_or_null(const World& w, int32_t id) { return id < 0 ? ojson(nullptr) : ojson(w.names[id]); }
 
@@ -160,6 +155,13 @@ ojson state_json(const World& w, const Process& p) {
 }
 
 }  // namespace
+
+ojson message_args_json(const World& w, int32_t sig, const std::vector<Value>& args) {
+  ojson a = ojson::array();
+  const Signature& s = w.prog.sigs[static_cast<size_t>(sig)];
+  for (size_t i = 0; i < args.size(); i++) a.push_back(value_json(w, args[i], s.types[i]));
+  return a;
+}
 
 ojson result_to_json(const RunResult& r) {
   const World& w = *r.world;

@@ -537,13 +537,9 @@ std::optional<std::string> one_sided_message(const ojson& prog, const ojson& ora
 
 // A message as a journal shows it (from, tag, args).
 ojson message_json(const World& w, const Message& m) {
-  const Signature& sig = w.prog.sigs[static_cast<size_t>(m.sig)];
-  ojson args = ojson::array();
-  for (size_t k = 0; k < m.args.size(); k++)
-    args.push_back(sig.types[k] == Type::Int ? ojson(m.args[k]) : ojson(w.names[static_cast<size_t>(m.args[k])]));
   return ojson{{"from", m.from < 0 ? ojson(nullptr) : ojson(w.names[static_cast<size_t>(m.from)])},
-               {"tag", sig.tag},
-               {"args", std::move(args)}};
+               {"tag", w.prog.sigs[static_cast<size_t>(m.sig)].tag},
+               {"args", message_args_json(w, m.sig, m.args)}};
 }
 
 // The messages each exit of a worker discarded in the oracle's run `s` (§6.4), by
