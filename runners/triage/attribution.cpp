@@ -728,8 +728,9 @@ std::string event_rule(const ojson& prog, const ojson& run, const ojson& oracle,
   // Two deliveries to two receivers are the draw's, given messages or not (a mailbox's
   // order or the order given messages were sent in shows within one mailbox).
   bool one_receiver = !(ev == "deliver" && other == "deliver" && o["to"] != t["to"]);
-  bool same_given = same_message(o, t) && o["to"] == t["to"];  // same_message ignores the receiver
-  if (message_o && message_t && one_receiver && is_given(prog, o) && is_given(prog, t) && !same_given) {
+  // (Two message events there: same_message ignores the receiver.)
+  if (message_o && message_t && one_receiver && is_given(prog, o) && is_given(prog, t) &&
+      !(same_message(o, t) && o["to"] == t["to"])) {
     if (given_order_explains(prog, run, tj) && (ev == "drop" || other == "drop" || mailbox_kept_order(prog, tj)))
       return "§8.2 given";
     sure = !given_order_explains(prog, run, tj);
