@@ -162,7 +162,7 @@ std::optional<std::string> version2_event_rule(const ojson& prog, const ojson& o
     const ojson& a = ev == "api" ? o : t;
     bool same_request = ev == "api" && other == "api" && o["op"] == t["op"] && o["supervisor"] == t["supervisor"] &&
                         o["child"] == t["child"];
-    if (same_request || ev != other)
+    if (same_request || (ev != other && o.is_object() && t.is_object()))
       if (const ojson* before = api_before(ev == "api" ? oj : tj, a["supervisor"], a["child"], i))
         return "§20 " + str(*before, "op");
     return "§20 " + str(a, "op");
