@@ -54,9 +54,6 @@
 //   equal journals: alive state         §5 <operators of the assignments to that field>
 //   equal journals, other fields        §8.2 run (outcome, turns), §9.1 (the rest)
 // A version 2 program (attribution_v2.hpp) is asked these first:
-//   a link or down signal on the        §16.5 restarted (a restarted process has no links
-//     target's side only, either end       and is not watched), unless the program
-//     restarted before                     unlinks or demonitors
 //   signal, same signal, another effect §16.3 <kind> signal <clause>, the clause the oracle
 //                                          applied: trapped (a message), normal (ignored),
 //                                          abnormal (an exit), kill, to itself; down: §16.3

@@ -80,14 +80,6 @@ bool start_failed_before(const ojson& journal, const ojson& name, size_t i) {
   return false;
 }
 
-// Whether process `name` was restarted before event `i`: started more than once.
-bool restarted_before(const ojson& journal, const ojson& name, size_t i) {
-  int starts = 0;
-  for (size_t j = 0; j < i && j < journal.size(); j++)
-    starts += str(journal[j], "ev") == "start" && journal[j]["name"] == name;
-  return starts > 1;
-}
-
 // The exit reasons that only version 2's statements make, by the statement.
 std::optional<std::string> reason_rule(const ojson& prog, const std::string& reason) {
   if (reason == "CALLING_SELF") return "§18.1 calling self";
@@ -119,15 +111,6 @@ std::optional<std::string> version2_event_rule(const ojson& prog, const ojson& o
   const ojson& o = at(oj, i);
   const ojson& t = at(tj, i);
   std::string ev = str(o, "ev"), other = str(t, "ev");
-  // A link or down signal that only the target applies in this turn, between two
-  // processes one of which was restarted: the target kept links or monitors that a
-  // restarted process starts without (§16.5) [R23/restarted_has_no_links,
-  // R23/restarted_not_watched]. A program that unlinks or demonitors leaves open
-  // which of the two was kept wrongly.
-  if (other == "signal" && (str(t, "kind") == "link" || str(t, "kind") == "down") && !later_in_turn(oj, i, t) &&
-      (restarted_before(tj, t["from"], i) || restarted_before(tj, t["to"], i)) &&
-      !program_has(prog, {"unlink", "demonitor"}))
-    return "§16.5 restarted";
   // Signals (§16.3, §17.1 step 3).
   if (ev == "signal" && other == "signal") {
     bool same = o["kind"] == t["kind"] && o["from"] == t["from"] && o["to"] == t["to"];
