@@ -22,7 +22,7 @@ struct RunResult {
 // Throws InputError (code BAD_REQUEST) when the settings are out of range.
 void check_settings(const RunSettings& r);
 // Throws OutOfMemory (a std::bad_alloc) past the memory limit (memory.hpp, SPEC §11).
-// `discarding`, when given, sees each mailbox an exit discards (World::discarding).
+// `discarding`, when given, sees each worker as it exits (World::discarding).
 RunResult run(const Program& p, const RunSettings& r,
               const std::function<void(const World&, const Process&)>& discarding = {});
 

@@ -265,8 +265,8 @@ struct World {
   int64_t peak_queued = 0;      // the most at once
   int64_t deepest_mailbox = 0;  // the most in one mailbox at once
 
-  // Observation only, for triage (runners/triage/attribution.cpp: which messages an
-  // exit discarded): called with a worker as its exit discards its mailbox (§6.4).
+  // Observation only, for triage (attribution.cpp, attribution_links.cpp): called with a worker as it exits,
+  // before its mailbox, links and monitors go and its `exit` event is journaled (§6.4, §17.1).
   // No rule reads it; null in every run but triage's.
   std::function<void(const World&, const Process&)> discarding;
 

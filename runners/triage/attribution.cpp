@@ -6,6 +6,7 @@
 #include "oracle/interpreter.hpp"
 #include "runners/campaign/divergence.hpp"
 #include "runners/triage/attribution_json.hpp"
+#include "runners/triage/attribution_links.hpp"
 #include "runners/triage/attribution_v2.hpp"
 
 #include <algorithm>
@@ -231,15 +232,19 @@ bool may_send_to(const ojson& st, const ojson& from, const ojson& to, const ojso
 // spawn of kind `tag`) in kind `kind` (and of what the fields they read were assigned), when every such send is
 // inside an `if`: the message was sent on one side and not on the other because a
 // condition came out otherwise. Nothing when one of them is sent unconditionally
-// (or the kind has none).
+// (or the kind has none), unless the journal already shows that send's message
+// `accounted` times from this run of the body: with as many unconditional sends
+// (a `repeat n` sends n times), this one came from a guarded send.
 // `body`: the tag of the handler that ran ("" : the init body); nullptr: every body.
 std::optional<std::string> guard_rule(const ojson& prog, const std::string& kind, const std::string& tag,
                                       const char* what_do = "send", const std::string* body = nullptr,
                                       const ojson& from = ojson(), const ojson& to = ojson(),
-                                      const ojson& args = ojson()) {
+                                      const ojson& args = ojson(), int accounted = 0) {
   std::set<std::string> ops;
   auto may_reach = [&](const ojson& st) { return may_send_to(st, from, to, args); };
-  bool any = false, unguarded = false;
+  bool any = false;
+  int64_t unguarded = 0;
+  int64_t times = 1;  // the product of the counts of the `repeat`s around the statement walked
   std::vector<const ojson*> conds;
   std::function<void(const ojson&)> walk = [&](const ojson& stmts) {
     if (!stmts.is_array()) return;
@@ -252,7 +257,7 @@ std::optional<std::string> guard_rule(const ojson& prog, const std::string& kind
         std::set<std::string> mine, seen;
         for (const ojson* c : conds) value_operators(prog, *c, mine, seen);
         if (what == "send") value_operators(prog, st.value("to", ojson()), mine, seen);
-        if (mine.empty()) unguarded = true;
+        if (mine.empty()) unguarded += times;
         ops.insert(mine.begin(), mine.end());
       }
       if (what == "if") {
@@ -261,7 +266,12 @@ std::optional<std::string> guard_rule(const ojson& prog, const std::string& kind
         walk(st.value("else", ojson::array()));
         conds.pop_back();
       }
-      if (what == "repeat") walk(st.value("body", ojson::array()));
+      if (what == "repeat") {
+        int64_t outer = times;
+        times = std::min<int64_t>(times * std::max<int64_t>(st.value("count", int64_t{0}), 0), int64_t{1} << 40);
+        walk(st.value("body", ojson::array()));
+        times = outer;
+      }
     }
   };
   for (const ojson& k : prog.value("kinds", ojson::array())) {
@@ -270,7 +280,7 @@ std::optional<std::string> guard_rule(const ojson& prog, const std::string& kind
     for (const ojson& h : k.value("handlers", ojson::array()))
       if (!body || (!body->empty() && str(h, "tag") == *body)) walk(h.value("body", ojson::array()));
   }
-  if (!any || unguarded) return std::nullopt;
+  if (!any || unguarded > accounted) return std::nullopt;
   return ops.empty() ? std::string("§6.2 if") : rule_of_ops(ops);
 }
 
@@ -287,12 +297,26 @@ std::string running_body(const ojson& journal, const ojson& from, size_t i) {
   return "";
 }
 
+// The same drops as `e` that the journal shows before event `i` from the same run
+// of its sender's body (back to the delivery that began it, or the sender's start).
+int same_drops_before(const ojson& journal, const ojson& e, size_t i) {
+  int n = 0;
+  for (size_t j = std::min(i, journal.is_array() ? journal.size() : 0); j-- > 0;) {
+    const ojson& x = journal[j];
+    if (x.value("turn", -1) != e.value("turn", -2) || str(x, "ev") == "deliver") break;
+    if (str(x, "ev") == "start" && x["name"] == e["from"]) break;
+    n += x == e;
+  }
+  return n;
+}
+
 std::optional<std::string> guard_of(const ojson& prog, const ojson& journal, const ojson& e, size_t i) {
   if (!e.is_object() || e.value("from", ojson()).is_null()) return std::nullopt;
   // A drop is journaled by the body that sent it; a delivery later, from any body.
+  bool drop = str(e, "ev") == "drop";
   std::string body = running_body(journal, e["from"], i);
-  return guard_rule(prog, kind_at(journal, e["from"], i), str(e, "tag"), "send",
-                    str(e, "ev") == "drop" ? &body : nullptr, e["from"], e["to"], e.value("args", ojson()));
+  return guard_rule(prog, kind_at(journal, e["from"], i), str(e, "tag"), "send", drop ? &body : nullptr, e["from"],
+                    e["to"], e.value("args", ojson()), drop ? same_drops_before(journal, e, i) : 0);
 }
 
 // Whether a journal shows the message of event `e` (delivered or dropped) anywhere.
@@ -303,6 +327,11 @@ bool shows(const ojson& journal, const ojson& e) {
     if ((ev == "deliver" || ev == "drop") && x["to"] == e["to"] && same_message(x, e)) return true;
   }
   return false;
+}
+
+// How many times a journal shows event `e` itself (in its turn, with its values).
+size_t copies_of(const ojson& journal, const ojson& e) {
+  return journal.is_array() ? static_cast<size_t>(std::count(journal.begin(), journal.end(), e)) : 0;
 }
 
 // Whether a journal shows the message of event `e` at all, to any receiver.
@@ -611,6 +640,24 @@ bool ready_with_kept(const ojson& oj, const ojson& tj, size_t i, const Discarded
   return idle >= extra;
 }
 
+// Whether the target's delivery at `i` is, of another message than the oracle's
+// delivery to the same receiver there, the first to that receiver since its last
+// exit, and the first message that exit discarded in the oracle's run: a mailbox
+// kept through the restart gives its old head first. (The new incarnation may send
+// itself the same message again, so it can wait in the oracle's mailbox too.)
+bool first_kept(const ojson& oj, const ojson& tj, size_t i, const Discarded& discarded) {
+  const ojson& d = tj[i];
+  const ojson& o = at(oj, i);
+  if (str(o, "ev") != "deliver" || o["to"] != d["to"] || same_message(o, d)) return false;
+  for (size_t x = i; x-- > 0;) {
+    if (str(tj[x], "ev") == "deliver" && tj[x]["to"] == d["to"]) return false;
+    if (str(oj[x], "ev") != "exit" || oj[x]["name"] != d["to"]) continue;
+    auto it = discarded.find({str(oj[x], "name"), oj[x].value("turn", int64_t{0})});
+    return it != discarded.end() && !it->second.empty() && same_message(it->second.front(), d);
+  }
+  return false;
+}
+
 // Whether message `d` (a delivery) waits in its receiver's mailbox in `w`.
 bool waiting_in(const World& w, const ojson& d) {
   for (const Process& proc : w.procs) {
@@ -661,6 +708,7 @@ std::optional<std::string> kept_message(const Program& p, const RunSettings& s, 
         discarded_with_exit(oj, tj, lj, j, i, of_exits) && world_before() && !waiting_in(*world_before(), tj[j]))
       return "§6.4 exit";
   if (more_ready && ready_with_kept(oj, tj, i, of_exits(), world_before())) return "§6.4 exit";
+  if (first_kept(oj, tj, i, of_exits())) return "§6.4 exit";
   return std::nullopt;
 }
 
@@ -714,9 +762,11 @@ std::string event_rule(const ojson& prog, const ojson& run, const ojson& oracle,
       if (std::optional<std::string> g = guard_of(prog, oj, o, i)) return *g;
     return "§6.5 drop";
   }
-  // A drop on the target's side that the oracle never journals (in a turn both
-  // reached): never sent on the oracle's side, so its condition came out otherwise.
-  if (str(t, "ev") == "drop" && !shows(lj, t) && t.value("turn", int64_t{0}) <= later.value("turns", int64_t{-1}))
+  // A drop on the target's side that the oracle never journals, or journals fewer
+  // times (in a turn both reached): never sent on the oracle's side, so its
+  // condition came out otherwise (guard_of: unless an unconditional send explains it).
+  if (str(t, "ev") == "drop" && (!shows(lj, t) || copies_of(tj, t) > copies_of(lj, t)) &&
+      t.value("turn", int64_t{0}) <= later.value("turns", int64_t{-1}))
     if (std::optional<std::string> g = guard_of(prog, tj, t, i)) return *g;
   // Two given messages in another order: the order they were sent in at turn 0 when
   // sending them in the target's order explains its whole journal, else a mailbox's
@@ -1141,6 +1191,8 @@ Attribution attribute_run(const Program& p, const ojson& oracle, const ojson& go
         if (std::optional<std::string> r =
                 kept_message(p, settings, oj, tj, later.ok() ? later.json["journal"] : oj, i))
           return {*r, detail};
+      if (is_version_2(prog))
+        if (std::optional<std::string> r = restarted_link(p, settings, oj, tj, i)) return {*r, detail};
       bool sure = true;
       std::string rule = event_rule(prog, run, oracle, got, later.ok() ? later.json : oracle, i, sure);
       // Two rules fit: the target is asked a question that tells them apart.

@@ -29,7 +29,9 @@
 //   deliver, a message the oracle discarded with its receiver's exit and that
 //     is not in its mailbox in the oracle's run to the turn before (looked for
 //     first, and, when the two sides saw another number of ready processes, in
-//     the target's first delivery the oracle never shows)
+//     the target's first delivery the oracle never shows), or the first message
+//     that exit discarded, delivered first to the new incarnation where the
+//     oracle delivers another (the new one sent itself the same again)
 //                                       §6.4 exit
 //   deliver, any other message          §6.5 send
 //   drops of one sender, tag and receiver, other values
@@ -54,6 +56,11 @@
 //   equal journals: alive state         §5 <operators of the assignments to that field>
 //   equal journals, other fields        §8.2 run (outcome, turns), §9.1 (the rest)
 // A version 2 program (attribution_v2.hpp) is asked these first:
+//   a link or down signal that only the  §16.5 restarted, when the oracle's sender had no
+//     target applies                       such link (its receiver no such monitor) at its
+//                                          exit but an earlier incarnation of one of them
+//                                          had (attribution_links.hpp: the oracle's run
+//                                          shows each worker's links as it exits)
 //   signal, same signal, another effect §16.3 <kind> signal <clause>, the clause the oracle
 //                                          applied: trapped (a message), normal (ignored),
 //                                          abnormal (an exit), kill, to itself; down: §16.3
@@ -70,8 +77,9 @@
 //   call against deliver                §18.1 call
 //   resume, same caller, another value  §18.1 reply; another caller or on one side only:
 //                                          §18.3 ready
-//   api, another result, or a request   §20 <the op of an earlier request on that child>,
-//     against what it did (a start)        else §20 <op>; on one side only: §20 <op>
+//   api, another result, or a request   §20 <the op of an earlier request on that child
+//     against what it did (a start)        that changed something: not running, not_found>,
+//                                          else §20 <op>; on one side only: §20 <op>
 //   exit, same process, another reason  the clause of the signal that ended it (above)
 //   exit CALLING_SELF / BAD_REPLY       §18.1 calling self / §18.1 BAD_REPLY
 //   exit NOPROC                         §16.2 link, §18.1 call or §20 noproc (the first of

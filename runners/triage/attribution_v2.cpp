@@ -55,12 +55,21 @@ const ojson* signal_before(const ojson& journal, const ojson& name, size_t i) {
   return str(p, "ev") == "signal" && p["to"] == name && str(p, "effect") == "exit" ? &p : nullptr;
 }
 
-// The api request before event `i` on supervisor `sup` and child `child` (the
-// last such), if any: a child list that another request left otherwise.
+// Whether an api event's request changed its child list: `running` and
+// `not_found` say it did nothing (§20).
+bool changed_children(const ojson& api) {
+  std::string result = str(api, "result");
+  return result != "running" && result != "not_found";
+}
+
+// The api request before event `i` on supervisor `sup` and child `child` that
+// changed something (the last such), if any: a child list that another request
+// left otherwise.
 const ojson* api_before(const ojson& journal, const ojson& sup, const ojson& child, size_t i) {
   const ojson* found = nullptr;
   for (size_t j = 0; j < i && j < journal.size(); j++)
-    if (str(journal[j], "ev") == "api" && journal[j]["supervisor"] == sup && journal[j]["child"] == child)
+    if (str(journal[j], "ev") == "api" && journal[j]["supervisor"] == sup && journal[j]["child"] == child &&
+        changed_children(journal[j]))
       found = &journal[j];
   return found;
 }
@@ -197,13 +206,14 @@ std::optional<std::pair<std::string, std::string>> version2_field_rule(const ojs
     return std::pair{std::string("§22 failures"), std::string("failures")};
   if (oracle["supervisors"] != got.value("supervisors", ojson())) {
     // A child list that an API request left otherwise: the rule of the last request
-    // about a child whose entry differs, else of the last request.
+    // that changed something about a child whose entry differs, else of the last
+    // request.
     std::set<std::string> differ = differing_children(oracle["supervisors"], got.value("supervisors", ojson()));
     std::string last, last_about;
     for (const ojson& e : journal)
       if (str(e, "ev") == "api") {
         last = str(e, "op");
-        if (differ.count(str(e, "supervisor") + "/" + str(e, "child"))) last_about = last;
+        if (changed_children(e) && differ.count(str(e, "supervisor") + "/" + str(e, "child"))) last_about = last;
       }
     if (!last_about.empty()) return std::pair{"§20 " + last_about, std::string("supervisors")};
     if (!last.empty()) return std::pair{"§20 " + last, std::string("supervisors")};

@@ -314,6 +314,76 @@ process main = SpawnMe(@kind-3);
   EXPECT_EQ(attribute(p, oracle, got).rule, "§5 div");
 }
 
+// The same with the same message also sent unconditionally, first: the journal shows
+// its drop as often as the unconditional sends run (`repeat n`: n times), and the
+// extra one can only be the guarded send's. When the journal shows fewer, an
+// unconditional send may be the extra one: no condition is to blame, the drop rule.
+TEST(Attribution, AnExtraDropBeyondTheUnconditionalSendsIsItsConditionsOperators) {
+  struct Row {
+    std::string first;
+    size_t oracle_drops;  // the oracle's result bent to show this many
+    std::string rule;
+  };
+  for (const Row& r : {Row{"send go() to peer;", 1, "§5 div"}, Row{"repeat 2 { send go() to peer; }", 2, "§5 div"},
+                       Row{"repeat 2 { send go() to peer; }", 1, "§6.5 drop"}}) {
+    Program p = checked(R"(
+kind Kind() {
+}
+
+kind SpawnMe(peer: addr) {
+    init {
+        )" + r.first + R"(
+        if 1 / -2 {
+            send go() to peer;
+        }
+    }
+}
+
+process main = SpawnMe(@kind-3);
+)");
+    ojson oracle = oracle_answer(p, RunSettings{0, 0, 1}).json;
+    ojson& oj = oracle["journal"];
+    ASSERT_GE(oj.size(), 2u);
+    ojson drop = oj[1];
+    oj.erase(oj.begin() + 1, oj.end());
+    for (size_t k = 0; k < r.oracle_drops; k++) oj.push_back(drop);
+    ojson got = oracle;
+    got["journal"].push_back(drop);
+    EXPECT_EQ(attribute(p, oracle, got).rule, r.rule) << r.first << ", " << r.oracle_drops;
+  }
+}
+
+// a's init sends pong(0) and pong(-1) to itself; pong(0) makes it fail (no
+// handler), pong(-1) is discarded with the exit (§6.4) and a is restarted, and its
+// init sends both again. A target that kept the old mailbox delivers pong(-1)
+// first: the same message as the new incarnation's second, but the old mailbox's
+// head, not another value of `~`.
+TEST(Attribution, AKeptHeadDeliveredBeforeTheNewIncarnationsOwnIsTheExitRule) {
+  Program p = checked(R"(
+kind K() {
+    init {
+        send pong(0) to self;
+        send pong(~0) to self;
+    }
+}
+
+supervisor root rest_for_one intensity 1 {
+    permanent process a = K();
+}
+)");
+  ojson oracle = oracle_answer(p, RunSettings{0, 2, 1}).json;
+  ojson got = oracle;
+  ojson& j = got["journal"];
+  ASSERT_GE(j.size(), 7u);
+  ASSERT_EQ(j[6]["ev"], "deliver");
+  ASSERT_EQ(j[6]["args"], ojson::parse("[0]"));
+  j[6]["args"] = ojson::parse("[-1]");
+  EXPECT_EQ(attribute(p, oracle, got).rule, "§6.4 exit");
+  // The same delivery with a value no exit discarded is a value computed otherwise.
+  j[6]["args"] = ojson::parse("[-2]");
+  EXPECT_EQ(attribute(p, oracle, got).rule, "§5 bnot");
+}
+
 // w1 fails at turn 1 (no handler for ping); one_for_all terminates the temporary
 // pinger and restarts w1 only (§7.3: a temporary child is not restarted). A target
 // that restarts pinger too shows its start at the end of turn 1, where the oracle's

@@ -253,5 +253,97 @@ supervisor mid one_for_all intensity 0 {
   EXPECT_EQ(attribute(p, oracle, got).rule, "§20 terminate_child");
 }
 
+// §16.5 [R23/restarted_has_no_links]: b linked to the old w; w is restarted; b
+// fails. A target that kept the link on b's side sends the new w a link signal the
+// oracle's b never sends: b had no link at its exit, the old w had one to b.
+TEST(AttributionV2, ALinkSignalToARestartedProcessIsSection16_5) {
+  Program p = fault_program("restarted_keeps_links");
+  ojson got = expect(p);
+  size_t i = got["journal"].size();
+  got["journal"].push_back(
+      ojson::parse(R"({"ev":"signal","turn":3,"kind":"link","from":"b","to":"w","reason":"BOOM","effect":"exit"})"));
+  got["journal"].push_back(ojson::parse(R"({"ev":"exit","turn":3,"name":"w","reason":"BOOM"})"));
+  Attribution a = attribute(p, expect(p), got);
+  EXPECT_EQ(a.rule, "§16.5 restarted");
+  EXPECT_EQ(a.detail, "journal[" + std::to_string(i) + "] (extra)");
+}
+
+// The same, but b links to the new w again before it fails: the link is the new
+// incarnation's, which the journal does not show (no event for a link made). The
+// oracle's result is bent to lack the signal (as when its receiver is gone by the
+// time it would take effect): a signal on one side only, not a restart's.
+TEST(AttributionV2, ALinkMadeWithTheNewIncarnationIsNotSection16_5) {
+  Program p = source(R"(concord 2;
+kind W() {
+    on kick() {
+        send bang() to @b;
+        stop;
+    }
+}
+kind B() {
+    on go() {
+        link(@w);
+        send kick() to @w;
+    }
+    on bang() {
+        link(@w);
+        fail BOOM;
+    }
+}
+supervisor sup one_for_one intensity 2 {
+    permanent process w = W();
+}
+process b = B();
+given go() to @b;
+)");
+  ojson got = expect(p);
+  ojson oracle = got;
+  size_t i = find(got, "signal", "from", "b");
+  ASSERT_EQ(got["journal"][i]["to"], "w");
+  oracle["journal"].erase(oracle["journal"].begin() + static_cast<std::ptrdiff_t>(i), oracle["journal"].end());
+  EXPECT_EQ(attribute(p, oracle, got).rule, "§16.2 link");
+}
+
+// §20: main asks to delete itself (running: nothing changes), then pinger asks to
+// restart main (running). A target that restarts a running child answers ok after
+// a start: the restart_child's own rule, not the delete_child's, which left the
+// child list as it was.
+TEST(AttributionV2, AnEarlierRequestThatChangedNothingIsNotTheRule) {
+  Program p = source(R"(concord 2;
+kind Worker() {
+    init {
+        send go() to self;
+    }
+    on go() {
+        restart_child(top, @main);
+    }
+}
+kind Echo() {
+    init {
+        send pong() to self;
+    }
+    on pong() {
+        delete_child(top, self);
+        terminate_child(top, @b);
+    }
+}
+supervisor top rest_for_one intensity 0 {
+    permanent process b = Echo();
+    permanent process main = Echo();
+}
+process pinger = Worker();
+)");
+  ojson oracle = oracle_answer(p, RunSettings{0, 2, 1}).json;
+  ojson got = oracle;
+  ojson& j = got["journal"];
+  size_t i = find(got, "api", "op", "restart_child");
+  ASSERT_EQ(j[i]["result"], "running");
+  ASSERT_EQ(j[find(got, "api", "op", "delete_child")]["result"], "running");
+  j[i]["result"] = "ok";
+  j.insert(j.begin() + static_cast<std::ptrdiff_t>(i),
+           ojson::parse(R"({"ev":"start","turn":2,"name":"main","kind":"Echo"})"));
+  EXPECT_EQ(attribute(p, oracle, got).rule, "§20 restart_child");
+}
+
 }  // namespace
 }  // namespace concord
