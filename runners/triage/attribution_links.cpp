@@ -1,9 +1,8 @@
 // runners/triage/attribution_links.cpp: see attribution_links.hpp.
 #include "attribution_links.hpp"
 
-#include <map>
+#include <algorithm>
 #include <set>
-#include <tuple>
 #include <vector>
 
 #include "oracle/state.hpp"
@@ -52,13 +51,13 @@ std::optional<std::string> restarted_link(const Program& p, const RunSettings& s
   std::string kind = str(t, "kind");
   if (str(t, "ev") != "signal" || (kind != "link" && kind != "down")) return std::nullopt;
   // The oracle has it nowhere later in the turn (then it is an order, §17.1).
-  for (size_t j = i; j < oj.size() && oj[j]["turn"] == t["turn"]; j++)
+  for (size_t j = i; j < oj.size() && oj[j].value("turn", ojson()) == t["turn"]; j++)
     if (oj[j] == t) return std::nullopt;
   std::string x = str(t, "from"), y = str(t, "to");
   std::vector<std::pair<size_t, AtExit>> exits;
   bool ran = false;
   // X's exit that sent it: the last before `i` (the journals agree up to there).
-  for (size_t k = i; k-- > 0;) {
+  for (size_t k = std::min(i, oj.size()); k-- > 0;) {
     if (str(oj[k], "ev") != "exit" || str(oj[k], "name") != x) continue;
     if (!ran) exits = exits_of(p, s), ran = true;
     const AtExit* now = nullptr;
