@@ -24,6 +24,9 @@
 //   deliver, another message of the mailbox (given there, delivered there later by
 //     the oracle; of the same sender and tag with another address, or one it sends
 //     with literal arguments)           §6.5 fifo
+//   deliver, same sender and tag, the oracle's sent as it is (literals) and the
+//     target's waiting in the oracle's mailbox too
+//                                       §6.5 fifo
 //   deliver, same sender and tag, other values
 //                                       §5 <operators of the sends of that tag>
 //   deliver, a message the oracle discarded with its receiver's exit and that

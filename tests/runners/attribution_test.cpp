@@ -384,6 +384,47 @@ supervisor root rest_for_one intensity 1 {
   EXPECT_EQ(attribute(p, oracle, got).rule, "§5 bnot");
 }
 
+// pinger sends itself go(0, 1) and go(0, 1 == 0). A mailbox that gives the newest
+// first delivers go(0, 0): a message waiting in the oracle's mailbox too, while
+// the oracle's go(0, 1) is sent as it is (literals): the mailbox's order, not `==`.
+// When the target's message is waiting nowhere (the second send computed 1 == 1
+// as 0), it is the value.
+TEST(Attribution, AnotherWaitingMessageWhereTheOraclesIsLiteralIsTheMailboxOrder) {
+  Program p = checked(R"(
+kind Int() {
+    init {
+        send go(0, 1) to self;
+        send go(0, 1 == 0) to self;
+    }
+}
+
+process pinger = Int();
+)");
+  ojson oracle = oracle_answer(p, RunSettings{0, 1, 1}).json;
+  ojson got = oracle;
+  ASSERT_EQ(got["journal"][1]["args"], ojson::parse("[0, 1]"));
+  got["journal"][1]["args"] = ojson::parse("[0, 0]");
+  EXPECT_EQ(attribute(p, oracle, got).rule, "§6.5 fifo");
+
+  Program q = checked(R"(
+kind Int() {
+    init {
+        send go(0, 1) to self;
+        send go(0, 1 == 1) to self;
+    }
+    on go(a: int, b: int) {
+    }
+}
+
+process pinger = Int();
+)");
+  oracle = oracle_answer(q, RunSettings{0, 2, 1}).json;
+  got = oracle;
+  ASSERT_EQ(got["journal"][2]["args"], ojson::parse("[0, 1]"));
+  got["journal"][2]["args"] = ojson::parse("[0, 0]");
+  EXPECT_EQ(attribute(q, oracle, got).rule, "§5 eq");
+}
+
 // w1 fails at turn 1 (no handler for ping); one_for_all terminates the temporary
 // pinger and restarts w1 only (§7.3: a temporary child is not restarted). A target
 // that restarts pinger too shows its start at the end of turn 1, where the oracle's
