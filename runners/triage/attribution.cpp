@@ -677,8 +677,8 @@ bool waits_before(const ojson& prog, const ojson& settings, const ojson& d) {
   try {
     Program p = program_from_json(prog);
     check(p);
-    RunResult r = run(p, RunSettings{settings.value("seed", uint64_t{0}), turn - 1,
-                                     settings.value("max_processes", int64_t{1})});
+    RunResult r =
+        run(p, RunSettings{settings.value("seed", uint64_t{0}), turn - 1, settings.value("max_processes", int64_t{1})});
     return waiting_in(*r.world, d);
   } catch (const std::exception&) {
     return false;  // past the memory limit by then: nothing to compare with
