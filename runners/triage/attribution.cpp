@@ -1085,7 +1085,9 @@ std::optional<std::string> guard_question(const ojson& prog, const ojson& oracle
   ojson counted = prog;
   in_sender(oracle, i, [&](ojson& body) { sends += count_sends(body, is); })(counted);
   if (sends != 1) return std::nullopt;
-  switch (ask_variant(prog, oracle, i, ask, in_sender(oracle, i, [&](ojson& body) { hoist_sends(body, is); }), false)) {
+  // The variant may change the oracle's run after `i` (another process of the kind
+  // now sends it too, as b's restart would): up to `i` it must run as the case.
+  switch (ask_variant(prog, oracle, i, ask, in_sender(oracle, i, [&](ojson& body) { hoist_sends(body, is); }), true)) {
     case VariantAnswer::kAgrees: return guard;
     case VariantAnswer::kDropsUnjournaled: return "§6.5 drop";
     case VariantAnswer::kOther: return std::nullopt;

@@ -268,6 +268,43 @@ TEST(AttributionQuestions, AMessageMissingUnderAConditionIsAskedAboutTheSendOfIt
   EXPECT_TRUE(asked.sure);
 }
 
+// b (tos 10) sends itself reset, then tick: 10 * (2^63 - 2) wraps to -20 (§5); a
+// (tos 0) sends tick only. A target whose `*` is wrong where it decides the `if`
+// delivers tick to b first, and b exits (no handler) in both runs: late or never
+// sent cannot be told by more turns. Asked with the send out of its `if` (then a
+// sends reset too, which changes the oracle's run after b's delivery, not before),
+// the target agrees: the condition.
+TEST(AttributionQuestions, AConditionAskedAboutChangesTheRunOnlyAfterTheDifference) {
+  Program p = checked(R"(
+kind Worker(tos: int) {
+    init {
+        if tos * 9223372036854775806 < 0 {
+            send reset() to self;
+        }
+        send tick(self, self) to self;
+    }
+}
+
+process a = Worker(0);
+process b = Worker(10);
+)");
+  RunSettings s{0, 1, 1};
+  ojson oracle = oracle_answer(p, s).json;
+  ojson got = op_conditions_false("mul", p, s);
+  ASSERT_EQ(oracle["journal"][2]["tag"], "reset");
+  ASSERT_EQ(got["journal"][2]["tag"], "tick");
+  Attribution unasked = attribute(p, oracle, got);
+  EXPECT_EQ(unasked.rule, "§6.5 fifo");
+  EXPECT_FALSE(unasked.sure);
+  Target mul_false = [](const Program& q, const RunSettings& r) { return op_conditions_false("mul", q, r); };
+  Attribution asked = attribute(p, oracle, got, asking(mul_false));
+  EXPECT_EQ(asked.rule, "§5 lt mul");
+  EXPECT_TRUE(asked.sure);
+  // (A mailbox taking the newest first would still deliver tick to b first in the
+  // variant, a difference at b's delivery: not the condition. newest_first above
+  // only reorders deliveries the oracle makes, so it cannot stand for it here.)
+}
+
 TEST(AttributionQuestions, GivenMessagesOutOfOrderAreTheGivenOrderOrTheMailbox) {
   expect_told_apart(kTwoGiven, {1, 1000, 10000}, "§6.5 fifo", {given_reversed, "§8.2 given"},
                     {newest_first, "§6.5 fifo"});
