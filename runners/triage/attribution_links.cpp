@@ -50,15 +50,19 @@ std::optional<std::string> restarted_link(const Program& p, const RunSettings& s
   const ojson& t = at(tj, i);
   std::string kind = str(t, "kind");
   if (str(t, "ev") != "signal" || (kind != "link" && kind != "down")) return std::nullopt;
-  // The oracle has it nowhere later in the turn (then it is an order, §17.1).
+  // The oracle has it nowhere later in the turn, with whatever effect (then it is
+  // an order, §17.1, or another clause of §16.3).
   for (size_t j = i; j < oj.size() && oj[j].value("turn", ojson()) == t["turn"]; j++)
-    if (oj[j] == t) return std::nullopt;
+    if (str(oj[j], "ev") == "signal" && oj[j].value("kind", ojson()) == t["kind"] &&
+        oj[j].value("from", ojson()) == t["from"] && oj[j].value("to", ojson()) == t["to"])
+      return std::nullopt;
   std::string x = str(t, "from"), y = str(t, "to");
   std::vector<std::pair<size_t, AtExit>> exits;
   bool ran = false;
-  // X's exit that sent it: the last before `i` (the journals agree up to there).
+  // X's exit that sent it: the last before `i` (the journals agree up to there)
+  // with the signal's reason.
   for (size_t k = std::min(i, oj.size()); k-- > 0;) {
-    if (str(oj[k], "ev") != "exit" || str(oj[k], "name") != x) continue;
+    if (str(oj[k], "ev") != "exit" || str(oj[k], "name") != x || str(oj[k], "reason") != str(t, "reason")) continue;
     if (!ran) exits = exits_of(p, s), ran = true;
     const AtExit* now = nullptr;
     for (const auto& [index, e] : exits)

@@ -345,5 +345,44 @@ process pinger = Worker();
   EXPECT_EQ(attribute(p, oracle, got).rule, "§20 restart_child");
 }
 
+// main_r1 exits twice (NOPROC at its start, then shutdown when its supervisor gives
+// up); its link signal to the trapping x, taken as a message by the oracle, kills x
+// on a target that ignores the trap flag: the same signal with another effect, the
+// trapping clause of §16.3, not a link kept through a restart.
+TEST(AttributionV2, TheSameSignalWithAnotherEffectIsNotSection16_5) {
+  Program p = source(R"(concord 2;
+kind Pinger() {
+    init {
+        link(@b_r1);
+        link(@x);
+    }
+}
+kind Echo() {
+    init {
+        trap_exit(1);
+    }
+}
+process x = Echo();
+supervisor repeat_ rest_for_one intensity 1 {
+    permanent process a_r1 = Echo();
+    temporary process b_r1 = Echo();
+    permanent process main_r1 = Pinger();
+}
+given nobody(@x, 0) to @a_r1;
+)");
+  ojson oracle = oracle_answer(p, RunSettings{0, 1, 1}).json;
+  ojson got = oracle;
+  ojson& j = got["journal"];
+  size_t i = j.size();
+  for (size_t k = 0; k < j.size(); k++)
+    if (j[k]["ev"] == "signal" && j[k]["to"] == "x" && j[k]["reason"] == "shutdown") i = k;
+  ASSERT_LT(i, j.size());
+  ASSERT_EQ(j[i]["effect"], "message");
+  j[i]["effect"] = "exit";
+  j.erase(j.begin() + static_cast<std::ptrdiff_t>(i) + 1, j.end());
+  j.push_back(ojson{{"ev", "exit"}, {"turn", j[i]["turn"]}, {"name", "x"}, {"reason", "shutdown"}});
+  EXPECT_EQ(attribute(p, oracle, got).rule, "§16.3 link signal trapped");
+}
+
 }  // namespace
 }  // namespace concord
