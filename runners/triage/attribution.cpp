@@ -1095,6 +1095,67 @@ std::optional<std::string> guard_question(const ojson& prog, const ojson& oracle
   return std::nullopt;
 }
 
+// `stmts` without the sends `is` holds, at any depth.
+void remove_sends(ojson& stmts, const SendOf& is) {
+  if (!stmts.is_array()) return;
+  ojson out = ojson::array();
+  for (ojson& st : stmts) {
+    if (is(st)) continue;
+    for (const char* block : {"then", "else", "body"})
+      if (st.contains(block)) remove_sends(st[block], is);
+    out.push_back(std::move(st));
+  }
+  stmts = std::move(out);
+}
+
+// The oracle's message at `i`, delivered where the target delivers another, sent
+// only by handler runs that failed in their turn (§6.4: what a handler sent before
+// failing stays sent): late (a mailbox out of order) or lost with the failure? The
+// oracle runs the program without that send: when that is the target's journal,
+// the target lost it, §6.4 sends before a failure. No target question: the oracle
+// alone tells, since the target's journal is already there.
+std::optional<std::string> lost_with_failure(const ojson& prog, const ojson& oracle, const ojson& got, size_t i) {
+  const ojson& oj = oracle["journal"];
+  const ojson& o = oj[i];
+  if (str(o, "ev") != "deliver" || o["from"].is_null() || !got.contains("journal")) return std::nullopt;
+  SendOf is = send_of(o);
+  std::string kind = kind_at(oj, o["from"], i);
+  std::set<std::string> tags;  // the handlers with such a send
+  for (const ojson& k : prog.value("kinds", ojson::array())) {
+    if (str(k, "name") != kind) continue;
+    if (count_sends(k.value("init", ojson::array()), is) > 0) return std::nullopt;
+    for (const ojson& h : k.value("handlers", ojson::array()))
+      if (count_sends(h.value("body", ojson::array()), is) > 0) tags.insert(str(h, "tag"));
+  }
+  // Every run of those handlers before `i` ended in a failure in its turn, and one did.
+  bool any = false;
+  for (size_t j = 0; j < i; j++) {
+    if (str(oj[j], "ev") != "deliver" || oj[j]["to"] != o["from"] || !tags.count(str(oj[j], "tag"))) continue;
+    any = true;
+    bool failed = false;
+    for (size_t k = j + 1; k < oj.size() && oj[k].value("turn", -1) == oj[j].value("turn", -2) && !failed; k++)
+      failed = str(oj[k], "ev") == "exit" && oj[k]["name"] == o["from"] && str(oj[k], "reason") != "normal" &&
+               str(oj[k], "reason") != "shutdown";
+    if (!failed) return std::nullopt;
+  }
+  if (!any) return std::nullopt;
+  ojson variant = prog;
+  for (ojson& k : variant["kinds"])
+    if (str(k, "name") == kind)
+      for (ojson& h : k["handlers"]) remove_sends(h["body"], is);
+  try {
+    Program q = program_from_json(variant);
+    check(q);
+    const ojson& run = oracle["run"];
+    Answer vo = oracle_answer(q, RunSettings{run.value("seed", uint64_t{0}), run.value("turns", int64_t{0}),
+                                             run.value("max_processes", int64_t{1})});
+    if (vo.ok() && vo.json["journal"] == got["journal"]) return "§6.4 sends before a failure";
+  } catch (const std::exception&) {
+    // no program without it (a handler left empty is still one): nothing to tell
+  }
+  return std::nullopt;
+}
+
 // A name for something new in `prog` (a kind, a process): `base` and digits, unused.
 std::string unused_name(const ojson& prog, const std::string& base) {
   std::string text = prog.dump();
@@ -1224,7 +1285,8 @@ Attribution attribute_run(const Program& p, const ojson& oracle, const ojson& go
       // Two rules fit: the target is asked a question that tells them apart.
       bool message = str(at(oj, i), "ev") == "deliver" || str(at(oj, i), "ev") == "drop";
       std::optional<std::string> asked;
-      if (!sure && ask && message && (rule == "§6.5 drop" || rule == "§6.5 fifo"))
+      if (!sure && rule == "§6.5 fifo") asked = lost_with_failure(prog, oracle, got, i);
+      if (!sure && ask && message && (rule == "§6.5 drop" || rule == "§6.5 fifo") && !asked)
         asked = guard_question(prog, oracle, i, ask);
       if (!sure && ask && message && rule == "§6.4 sends before a failure")
         asked = failure_question(prog, oracle, i, ask);

@@ -36,6 +36,9 @@
 //     that exit discarded, delivered first to the new incarnation where the
 //     oracle delivers another (the new one sent itself the same again)
 //                                       §6.4 exit
+//   deliver, another message, the oracle's sent only by handler runs that failed
+//     in their turn, and the oracle's run without that send is the target's
+//                                       §6.4 sends before a failure
 //   deliver, any other message          §6.5 send
 //   drops of one sender, tag and receiver, other values
 //                                       §5 <operators of the sends of that tag>

@@ -425,6 +425,53 @@ process pinger = Int();
   EXPECT_EQ(attribute(q, oracle, got).rule, "§5 eq");
 }
 
+// main's reset handler sends inc(0) to w1 and fails; restarted, main's init sends
+// reset to w1. The oracle's w1 takes inc(0) first (§6.4: what a handler sent before
+// failing stays sent). A target that lost inc(0) with the failure delivers reset:
+// the oracle's run without that send. The same target journal where the handler
+// does not fail is no such loss (the mailbox's order, unsure).
+TEST(Attribution, AMessageOnlyAFailingHandlerSentIsLostWithTheFailure) {
+  auto program = [](const std::string& ending, bool with_send) {
+    return checked(R"(
+kind Worker() {
+    init {
+        send reset() to @w1;
+    }
+    on reset() {
+        )" + std::string(with_send ? "send inc(0) to @w1;" : "") +
+                   ending + R"(
+    }
+}
+
+kind Pinger() {
+}
+
+supervisor top rest_for_one intensity 1 {
+    transient process main = Worker();
+}
+
+process w1 = Pinger();
+
+given reset() to @main;
+)");
+  };
+  RunSettings s{0, 2, 1};
+  for (bool fails : {true, false}) {
+    std::string ending = fails ? "fail BOOM;" : "";
+    Program p = program(ending, true);
+    ojson oracle = oracle_answer(p, s).json;
+    ojson got = oracle_answer(program(ending, false), s).json;
+    ASSERT_NE(oracle["journal"], got["journal"]);
+    Attribution a = attribute(p, oracle, got);
+    if (fails) {
+      EXPECT_EQ(a.rule, "§6.4 sends before a failure");
+      EXPECT_TRUE(a.sure);
+    } else {
+      EXPECT_NE(a.rule, "§6.4 sends before a failure");
+    }
+  }
+}
+
 // w1 fails at turn 1 (no handler for ping); one_for_all terminates the temporary
 // pinger and restarts w1 only (§7.3: a temporary child is not restarted). A target
 // that restarts pinger too shows its start at the end of turn 1, where the oracle's
