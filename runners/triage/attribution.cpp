@@ -496,12 +496,15 @@ bool mailbox_kept_order(const ojson& prog, const ojson& tj) {
 }
 
 // The guard rule of the spawn behind start event `e` (at `i` of `journal`) when
-// `other`, the other side's journal, never starts that process.
+// `other`, the other side's journal, never starts that process in that turn (a
+// spawned name started in a later turn is another spawn that got the same number).
 std::optional<std::string> spawn_guard(const ojson& prog, const ojson& e, const ojson& journal, size_t i,
                                        const ojson& other) {
   if (!other.is_array()) return std::nullopt;
   for (const ojson& x : other)
-    if (str(x, "ev") == "start" && x["name"] == e["name"] && x["kind"] == e["kind"]) return std::nullopt;
+    if (str(x, "ev") == "start" && x["name"] == e["name"] && x["kind"] == e["kind"] &&
+        x.value("turn", int64_t{-1}) == e.value("turn", int64_t{-2}))
+      return std::nullopt;
   for (size_t j = i; j-- > 0;) {
     const ojson& x = journal[j];
     if (x.value("turn", -1) != e.value("turn", -2)) break;

@@ -472,6 +472,43 @@ given reset() to @main;
   }
 }
 
+// b's acc is -1 / 3 = 0 (division truncates, §5), so b's handler spawns kind-1
+// under its `else`. A target whose division floors (-1) spawns nothing there; main
+// spawns later and gets the same name, kind-1: another spawn, not b's late.
+TEST(Attribution, ASpawnMissingIsItsConditionWhenItsNameComesBackLater) {
+  auto program = [](int n) {
+    return checked(R"(
+kind Kind(n: int) {
+    state acc: int = n / 3;
+    on msg_16() {
+        if acc {
+        } else {
+            spawn Kind(0);
+        }
+    }
+}
+
+process b = Kind()" +
+                   std::to_string(n) + R"();
+
+process main = Kind(0);
+
+given msg_16() to @b;
+given msg_16() to @main;
+)");
+  };
+  RunSettings s{16733904982992100761u, 10, 3};
+  Program p = program(-1);
+  ojson oracle = oracle_answer(p, s).json;
+  ojson got = oracle_answer(program(-3), s).json;  // b's acc -1, as the floored -1 / 3
+  ASSERT_EQ(oracle["journal"][3]["name"], "kind-1");
+  ASSERT_NE(got["journal"][3], oracle["journal"][3]);
+  bool later = false;  // the name comes back, from main's spawn
+  for (const ojson& e : got["journal"]) later = later || (e["ev"] == "start" && e["name"] == "kind-1");
+  ASSERT_TRUE(later);
+  EXPECT_EQ(attribute(p, oracle, got).rule, "§5 div");
+}
+
 // w1 fails at turn 1 (no handler for ping); one_for_all terminates the temporary
 // pinger and restarts w1 only (§7.3: a temporary child is not restarted). A target
 // that restarts pinger too shows its start at the end of turn 1, where the oracle's
