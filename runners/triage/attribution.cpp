@@ -1119,7 +1119,7 @@ void remove_sends(ojson& stmts, const SendOf& is) {
 // alone tells, since the target's journal is already there.
 std::optional<std::string> lost_with_failure(const ojson& prog, const ojson& oracle, const ojson& got, size_t i) {
   const ojson& oj = oracle["journal"];
-  const ojson& o = oj[i];
+  const ojson& o = at(oj, i);  // (the oracle may have no event there)
   if (str(o, "ev") != "deliver" || o["from"].is_null() || !got.contains("journal")) return std::nullopt;
   SendOf is = send_of(o);
   std::string kind = kind_at(oj, o["from"], i);
