@@ -344,13 +344,16 @@ bool sent_anywhere(const ojson& journal, const ojson& e) {
   return false;
 }
 
+// Whether event `e` is the exit of `name` with a failure (not normal, not shutdown).
+bool failure_of(const ojson& e, const ojson& name) {
+  return str(e, "ev") == "exit" && e["name"] == name && str(e, "reason") != "normal" && str(e, "reason") != "shutdown";
+}
+
 // Whether process `name` failed (exited with a failure code) before event `i`: a
 // message of its that one side never shows was lost with the failure (§6.4).
 bool failed_before(const ojson& journal, const ojson& name, size_t i) {
   for (size_t j = 0; j < i && j < journal.size(); j++)
-    if (str(journal[j], "ev") == "exit" && journal[j]["name"] == name && str(journal[j], "reason") != "normal" &&
-        str(journal[j], "reason") != "shutdown")
-      return true;
+    if (failure_of(journal[j], name)) return true;
   return false;
 }
 
@@ -671,21 +674,22 @@ bool waiting_in(const World& w, const ojson& d) {
   return false;
 }
 
-// Whether the message of delivery `d` waits in its receiver's mailbox at the end of
-// the turn before `d`'s, in the oracle's run of `prog` with the case's settings
-// (`settings`, a result's "run").
-bool waits_before(const ojson& prog, const ojson& settings, const ojson& d) {
-  int64_t turn = d.value("turn", int64_t{0});
-  if (turn < 1) return false;
+// The oracle's run of `p` with settings `s` cut at the end of turn `turn`; nullopt
+// past the memory limit by then (nothing to compare with).
+std::optional<RunResult> run_to_turn(const Program& p, const RunSettings& s, int64_t turn) {
   try {
-    Program p = program_from_json(prog);
-    check(p);
-    RunResult r =
-        run(p, RunSettings{settings.value("seed", uint64_t{0}), turn - 1, settings.value("max_processes", int64_t{1})});
-    return waiting_in(*r.world, d);
-  } catch (const std::exception&) {
-    return false;  // past the memory limit by then: nothing to compare with
+    return run(p, RunSettings{s.seed, turn, s.max_processes});
+  } catch (const std::bad_alloc&) {
+    return std::nullopt;
   }
+}
+
+// Whether the message of delivery `d` waits in its receiver's mailbox at the end of
+// the turn before `d`'s, in the oracle's run of `p` with the case's settings `s`.
+bool waits_before(const Program& p, const RunSettings& s, const ojson& d) {
+  int64_t turn = d.value("turn", int64_t{0});
+  std::optional<RunResult> r = turn >= 1 ? run_to_turn(p, s, turn - 1) : std::nullopt;
+  return r && waiting_in(*r->world, d);
 }
 
 // A message the oracle discarded with its receiver's exit, delivered by the target
@@ -715,12 +719,7 @@ std::optional<std::string> kept_message(const Program& p, const RunSettings& s, 
   const World* before = nullptr;
   auto world_before = [&]() -> const World* {
     int64_t turn = tj[i].value("turn", int64_t{0});
-    if (!before_run && turn >= 1) try {
-        before_run = run(p, RunSettings{s.seed, turn - 1, s.max_processes});
-        before = before_run->world.get();
-      } catch (const std::bad_alloc&) {
-        // past the memory limit by then: nothing to compare with
-      }
+    if (!before_run && turn >= 1 && (before_run = run_to_turn(p, s, turn - 1))) before = before_run->world.get();
     return before;
   };
   for (size_t j = i; j < last; j++)
@@ -738,8 +737,8 @@ std::optional<std::string> kept_message(const Program& p, const RunSettings& s, 
 // `sure` is cleared when another rule explains the same journals as well (a run
 // cut by the turn limit hides whether a message was late or never sent; only drops
 // missing may be a condition too): attribute() then looks at the other runs.
-std::string event_rule(const ojson& prog, const ojson& run, const ojson& oracle, const ojson& target,
-                       const ojson& later, size_t i, bool& sure) {
+std::string event_rule(const Program& p, const RunSettings& settings, const ojson& prog, const ojson& run,
+                       const ojson& oracle, const ojson& target, const ojson& later, size_t i, bool& sure) {
   sure = true;
   const ojson& oj = oracle["journal"];
   const ojson& lj = later["journal"];
@@ -838,7 +837,7 @@ std::string event_rule(const ojson& prog, const ojson& run, const ojson& oracle,
       // mailbox's order. (A shrunk program's values are small: one send's value is
       // often another's.)
       if (literal_send(prog, kind_at(oj, o["from"], i), str(o, "tag"), o["from"], o["args"]) &&
-          waits_before(prog, run, t))
+          waits_before(p, settings, t))
         return "§6.5 fifo";
       sure = sends_of(prog, kind_at(oj, o["from"], i), str(o, "tag")) < 2;
       return send_values(prog, str(o, "tag"));
@@ -1137,8 +1136,7 @@ std::optional<std::string> lost_with_failure(const ojson& prog, const ojson& ora
     any = true;
     bool failed = false;
     for (size_t k = j + 1; k < oj.size() && oj[k].value("turn", -1) == oj[j].value("turn", -2) && !failed; k++)
-      failed = str(oj[k], "ev") == "exit" && oj[k]["name"] == o["from"] && str(oj[k], "reason") != "normal" &&
-               str(oj[k], "reason") != "shutdown";
+      failed = failure_of(oj[k], o["from"]);
     if (!failed) return std::nullopt;
   }
   if (!any) return std::nullopt;
@@ -1284,7 +1282,7 @@ Attribution attribute_run(const Program& p, const ojson& oracle, const ojson& go
       if (is_version_2(prog))
         if (std::optional<std::string> r = restarted_link(p, settings, oj, tj, i)) return {*r, detail};
       bool sure = true;
-      std::string rule = event_rule(prog, run, oracle, got, later.ok() ? later.json : oracle, i, sure);
+      std::string rule = event_rule(p, settings, prog, run, oracle, got, later.ok() ? later.json : oracle, i, sure);
       // Two rules fit: the target is asked a question that tells them apart.
       bool message = str(at(oj, i), "ev") == "deliver" || str(at(oj, i), "ev") == "drop";
       std::optional<std::string> asked;

@@ -57,13 +57,11 @@ std::optional<std::string> restarted_link(const Program& p, const RunSettings& s
         oj[j].value("from", ojson()) == t["from"] && oj[j].value("to", ojson()) == t["to"])
       return std::nullopt;
   std::string x = str(t, "from"), y = str(t, "to");
-  std::vector<std::pair<size_t, AtExit>> exits;
-  bool ran = false;
   // X's exit that sent it: the last before `i` (the journals agree up to there)
   // with the signal's reason.
   for (size_t k = std::min(i, oj.size()); k-- > 0;) {
     if (str(oj[k], "ev") != "exit" || str(oj[k], "name") != x || str(oj[k], "reason") != str(t, "reason")) continue;
-    if (!ran) exits = exits_of(p, s), ran = true;
+    std::vector<std::pair<size_t, AtExit>> exits = exits_of(p, s);  // (once: this exit decides)
     const AtExit* now = nullptr;
     for (const auto& [index, e] : exits)
       if (index == k && e.name == x) now = &e;
