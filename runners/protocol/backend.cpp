@@ -92,7 +92,7 @@ std::string parse_answer(const std::string& line, const RunSettings& run, Answer
 }
 
 // "; stderr tail: ..." of what a live process wrote on stderr so far, or "".
-std::string with_stderr_tail(const Subprocess& proc) {
+std::string with_stderr_tail(const AnswerSource& proc) {
   std::string tail = stderr_tail(proc.stderr_text());
   return tail.empty() ? "" : "; stderr tail: " + tail;
 }
@@ -103,11 +103,10 @@ struct Ending {
 };
 
 // After stdout closed: collect the rest of stderr and the exit status, briefly.
-Ending ended(Subprocess& proc) {
+Ending ended(AnswerSource& proc) {
   Deadline d = deadline_after(1.0);
-  proc.drain_stderr(d);
   Ending e;
-  e.status = proc.wait_until(d);
+  e.status = proc.wait_ended(d);
   e.text = e.status ? e.status->describe() : "closed its stdout but did not exit (" + proc.kill().describe() + ")";
   std::string tail = stderr_tail(proc.stderr_text());
   e.text += tail.empty() ? "; stderr empty" : "; stderr tail: " + tail;
@@ -148,6 +147,13 @@ std::string request_line(const ojson& program, const std::vector<RunSettings>& r
 
 bool collect_answers(Subprocess& proc, const std::string& who, const std::vector<RunSettings>& runs, double run_timeout,
                      Deadline request_deadline, const std::vector<size_t>& max_bytes,
+                     const std::function<void(size_t, Answer)>& on_answer) {
+  SubprocessAnswers answers(proc);
+  return collect_answers(answers, who, runs, run_timeout, request_deadline, max_bytes, on_answer);
+}
+
+bool collect_answers(AnswerSource& proc, const std::string& who, const std::vector<RunSettings>& runs,
+                     double run_timeout, Deadline request_deadline, const std::vector<size_t>& max_bytes,
                      const std::function<void(size_t, Answer)>& on_answer) {
   auto fail_from = [&](size_t from, const std::string& code, const std::string& message) {
     for (size_t k = from; k < runs.size(); k++) on_answer(k, harness_error(code, message));

@@ -45,12 +45,45 @@ Answer harness_error(const std::string& code, const std::string& message);
 // The request line (with its '\n') for a program in JSON form (SPEC §13).
 std::string request_line(const ojson& program, const std::vector<RunSettings>& runs);
 
+// Where collect_answers reads a program's answers from: a Subprocess (SubprocessAnswers),
+// or a program the c target's fork server runs (targets/c/launcher/fork_server.hpp).
+class AnswerSource {
+ public:
+  virtual ~AnswerSource() = default;
+  virtual Subprocess::Io read_line(std::string& line, Deadline d, size_t max_line) = 0;
+  virtual std::string stderr_text() const = 0;  // as Subprocess::stderr_text()
+  // After read_line said kEof: collects the rest of stderr and the exit status until
+  // `d`; nullopt: still running then.
+  virtual std::optional<ExitStatus> wait_ended(Deadline d) = 0;
+  virtual ExitStatus kill() = 0;  // SIGKILL, reap
+};
+
+class SubprocessAnswers : public AnswerSource {
+ public:
+  explicit SubprocessAnswers(Subprocess& p) : p_(p) {}
+  Subprocess::Io read_line(std::string& line, Deadline d, size_t max_line) override {
+    return p_.read_line(line, d, max_line);
+  }
+  std::string stderr_text() const override { return p_.stderr_text(); }
+  std::optional<ExitStatus> wait_ended(Deadline d) override {
+    p_.drain_stderr(d);
+    return p_.wait_until(d);
+  }
+  ExitStatus kill() override { return p_.kill(); }
+
+ private:
+  Subprocess& p_;
+};
+
 // Reads one line per run from `proc` and turns each into an Answer, handed to
 // `on_answer(index, answer)` as soon as it is read, in run order. Deadlines: run i by
 // min(previous answer + run_timeout, request_deadline). A line longer than
 // max_bytes[i] (answer_bound.hpp) is BAD_OUTPUT, read no further. Returns false when
 // the process broke the protocol, died or hung: it must then be killed (not done
 // here). `who` names the process in messages ("lying", "c: compiled program").
+bool collect_answers(AnswerSource& proc, const std::string& who, const std::vector<RunSettings>& runs,
+                     double run_timeout, Deadline request_deadline, const std::vector<size_t>& max_bytes,
+                     const std::function<void(size_t, Answer)>& on_answer);
 bool collect_answers(Subprocess& proc, const std::string& who, const std::vector<RunSettings>& runs, double run_timeout,
                      Deadline request_deadline, const std::vector<size_t>& max_bytes,
                      const std::function<void(size_t, Answer)>& on_answer);

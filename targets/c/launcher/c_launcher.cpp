@@ -59,6 +59,10 @@ bool CTarget::compile_process(const std::string& c_text, Build& b, std::string& 
   return true;
 }
 
+CTarget::CTarget(CTargetConfig cfg) : cfg_(std::move(cfg)) {
+  if (cfg_.in_memory) forks_ = std::make_unique<ForkServer>(ForkServerSetup{cfg_.rt_include, cfg_.defines});
+}
+
 const CTarget::Build* CTarget::build(std::string c_text, std::string& error) {
   size_t hash = std::hash<std::string>{}(c_text);
   for (auto it = cache_.begin(); it != cache_.end(); ++it)
@@ -67,16 +71,7 @@ const CTarget::Build* CTarget::build(std::string c_text, std::string& error) {
       return &cache_.front();
     }
   Build b;
-  if (cfg_.in_memory) {
-    std::string messages;
-    b.in_memory = TccProgram::compile(c_text, cfg_.rt_include, cfg_.defines, messages);
-    if (!b.in_memory) {
-      error = "cc failed: " + first_lines(messages, 12) + " (libtcc)";
-      return nullptr;
-    }
-  } else if (!compile_process(c_text, b, error)) {
-    return nullptr;
-  }
+  if (!compile_process(c_text, b, error)) return nullptr;
   b.c_text = std::move(c_text);
   b.hash = hash;
   cache_.push_front(std::move(b));
@@ -84,7 +79,8 @@ const CTarget::Build* CTarget::build(std::string c_text, std::string& error) {
   return &cache_.front();
 }
 
-void CTarget::run_binary(const Program& p, const Build& b, const std::vector<RunRequest>& runs, const Emit& emit) {
+void CTarget::run(const Program& p, const Build* b, const std::string& c_text, const std::vector<RunRequest>& runs,
+                  const Emit& emit) {
   std::vector<RunSettings> good;
   std::vector<size_t> index;  // good run -> its place in `runs`
   std::string input;
@@ -102,23 +98,35 @@ void CTarget::run_binary(const Program& p, const Build& b, const std::vector<Run
   if (!good.empty()) {
     Limits limits{static_cast<int64_t>(std::ceil(cfg_.request_timeout)) + 1, cfg_.address_space_bytes};
     Deadline request_deadline = deadline_after(cfg_.request_timeout);
+    std::vector<size_t> bounds;
+    for (const RunSettings& s : good) bounds.push_back(answer_bytes_bound(p, s));
     try {
-      // In memory: a forked copy of this launcher runs the program (/proc/self/exe
-      // is only a name for Subprocess, never executed).
-      Subprocess prog =
-          b.in_memory ? Subprocess(Command{{"/proc/self/exe"}, {}, "", limits}, [&] { return b.in_memory->run_main(); })
-                      : Subprocess(Command{{b.binary}, {}, b.dir->path(), limits});
-      prog.write(input, request_deadline);  // small; a failure shows up as EOF below
-      prog.close_stdin();
-      std::vector<size_t> bounds;
-      for (const RunSettings& s : good) bounds.push_back(answer_bytes_bound(p, s));
-      collect_answers(prog, "c: compiled program", good, cfg_.run_timeout, request_deadline, bounds,
-                      [&](size_t k, Answer a) {
-                        answer_bad_until(index[k]);
-                        emit(a.line + "\n");
-                        next++;
-                      });
-      prog.wait_until(deadline_after(1.0));  // then ~Subprocess kills what is left
+      if (!b) {
+        std::unique_ptr<ForkedProgram> prog = forks_->start(c_text, input, limits, request_deadline);
+        bool healthy = collect_answers(
+            *prog, "c: compiled program", good, cfg_.run_timeout, request_deadline, bounds, [&](size_t k, Answer a) {
+              answer_bad_until(index[k]);
+              emit(prog->compile_error()
+                       ? error_line("INTERNAL", "cc failed: " + first_lines(*prog->compile_error(), 12) + " (libtcc)")
+                       : a.line + "\n");
+              next++;
+            });
+        if (healthy)
+          prog->finish(deadline_after(1.0));
+        else
+          prog->kill();  // hung, or talking nonsense: not worth a second
+      } else {
+        Subprocess prog(Command{{b->binary}, {}, b->dir->path(), limits});
+        prog.write(input, request_deadline);  // small; a failure shows up as EOF below
+        prog.close_stdin();
+        collect_answers(prog, "c: compiled program", good, cfg_.run_timeout, request_deadline, bounds,
+                        [&](size_t k, Answer a) {
+                          answer_bad_until(index[k]);
+                          emit(a.line + "\n");
+                          next++;
+                        });
+        prog.wait_until(deadline_after(1.0));  // then ~Subprocess kills what is left
+      }
     } catch (const SubprocessError& e) {
       for (; next < runs.size(); next++)
         emit(runs[next].bad.empty() ? error_line("INTERNAL", std::string("c: ") + e.what())
@@ -132,19 +140,21 @@ void CTarget::answer(const Program& p, const std::vector<RunRequest>& runs, cons
   std::string error;
   const Build* b = nullptr;
   std::string code = "INTERNAL";
+  std::string c_text;
   try {
-    b = build(cfg_.emit(p), error);
+    c_text = cfg_.emit(p);
+    if (!cfg_.in_memory) b = build(c_text, error);
   } catch (const Unsupported& e) {  // e.g. a version 2 program: not implemented yet (SPEC §10)
     code = "UNSUPPORTED";
     error = e.what();
   } catch (const std::exception& e) {
     error = std::string("emit_c: ") + e.what();
   }
-  if (!b) {
+  if (!error.empty() || (!b && !cfg_.in_memory)) {
     for (const RunRequest& r : runs) emit(r.bad.empty() ? error_line(code, error) : error_line("BAD_REQUEST", r.bad));
     return;
   }
-  run_binary(p, *b, runs, emit);
+  run(p, b, c_text, runs, emit);
 }
 
 std::string c_runtime_dir() { return runtime_path("c/runtime", build_paths::c_runtime_include); }

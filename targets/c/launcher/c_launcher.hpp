@@ -1,8 +1,8 @@
 // targets/c/launcher/c_launcher.hpp: the `c` target behind the protocol (`concord backend c`):
-// emit C for the program, compile it against the runtime (cached by the C text for
-// the backend's lifetime): in memory with libtcc, or a compiler process linking
-// libconcord_rt.a; run it under rlimits (a forked copy of the launcher, or the
-// binary) with the runs on its stdin ("SEED TURNS MAX_PROCESSES" lines) and relay
+// emit C for the program, compile it against the runtime: in memory with libtcc, in a
+// child of the fork server (fork_server.hpp), or a compiler process linking
+// libconcord_rt.a (cached by the C text for the backend's lifetime); run it under
+// rlimits with the runs on its stdin ("SEED TURNS MAX_PROCESSES" lines) and relay
 // its lines unchanged.
 #pragma once
 
@@ -15,6 +15,7 @@
 
 #include "runners/process/subprocess.hpp"
 #include "runners/protocol/serve.hpp"
+#include "targets/c/launcher/fork_server.hpp"
 #include "targets/c/launcher/tcc_memory.hpp"
 #include "targets/launch.hpp"
 
@@ -28,9 +29,10 @@ struct CTargetConfig {
   double run_timeout = 30;                         // per run of the compiled program
   double request_timeout = 240;                    // all runs of one request
   int64_t address_space_bytes = int64_t{4} << 30;  // RLIMIT_AS of the program; 0: none (sanitizers)
-  size_t cache_size = 8;                           // compiled programs kept
-  // Compile with libtcc in memory and run in a forked copy of the launcher
-  // (tcc_memory.hpp) instead of `cc` and `rt_lib`; `defines` are its -D flags.
+  size_t cache_size = 8;                           // compiled binaries kept (compiler processes)
+  // Compile with libtcc in memory and run, both in a child of the fork server
+  // (fork_server.hpp, tcc_memory.hpp), instead of `cc` and `rt_lib`; `defines` are
+  // its -D flags.
   bool in_memory = false;
   std::vector<std::pair<std::string, std::string>> defines;
 };
@@ -54,7 +56,7 @@ int serve_c(const LaunchOptions& o);
 
 class CTarget {
  public:
-  explicit CTarget(CTargetConfig cfg) : cfg_(std::move(cfg)) {}
+  explicit CTarget(CTargetConfig cfg);
   // An Answerer (serve.hpp). A failed compile answers INTERNAL "cc failed: ..." per run.
   void answer(const Program& p, const std::vector<RunRequest>& runs, const Emit& emit);
 
@@ -64,14 +66,17 @@ class CTarget {
     size_t hash;
     std::unique_ptr<TempDir> dir;  // holds prog.c and prog; removed on eviction and at exit
     std::string binary;
-    std::unique_ptr<TccProgram> in_memory;  // instead of dir and binary
   };
   bool compile_process(const std::string& c_text, Build& b, std::string& error);
   const Build* build(std::string c_text, std::string& error);
-  void run_binary(const Program& p, const Build& b, const std::vector<RunRequest>& runs, const Emit& emit);
+  // Runs the good runs (the compiled binary, or the C text through the fork server),
+  // relaying their answers and BAD_REQUEST for the others, in order.
+  void run(const Program& p, const Build* b, const std::string& c_text, const std::vector<RunRequest>& runs,
+           const Emit& emit);
 
   CTargetConfig cfg_;
-  std::list<Build> cache_;  // most recently used first
+  std::list<Build> cache_;             // most recently used first (compiler processes only)
+  std::unique_ptr<ForkServer> forks_;  // in memory: compiles and runs every program
 };
 
 }  // namespace concord

@@ -1,9 +1,9 @@
 // targets/c/launcher/tcc_memory.hpp: an emitted program compiled by libtcc into the
 // launcher's own memory, linked against the copy of the runtime that concord carries
-// (concord_rt_embedded, targets/c/CMakeLists.txt), and run in a forked copy of the
-// launcher: no compiler process, no linker, no binary on disk (a program costs about
-// a third of `tcc prog.c libconcord_rt.a`). The fork keeps what a separate binary
-// gave: a crash, a hang or a memory blow-up of the program ends only the child.
+// (concord_rt_embedded, targets/c/CMakeLists.txt), in a child of the fork server
+// (fork_server.hpp): no compiler process, no linker, no binary on disk (a program
+// costs about a third of `tcc prog.c libconcord_rt.a`). The fork keeps what a separate
+// binary gave: a crash, a hang or a memory blow-up of the program ends only the child.
 #pragma once
 
 #include <memory>
