@@ -188,14 +188,18 @@ bool same_message(const ojson& a, const ojson& b) {
          a.value("args", ojson()) == b.value("args", ojson());
 }
 
-// Whether the sender of a message an event shows failed in the same turn (the
-// sends a handler made before it failed stand, §6.4).
-bool sender_failed(const ojson& journal, const ojson& e) {
-  if (!e.is_object()) return false;
-  for (const ojson& x : journal)
-    if (str(x, "ev") == "exit" && x["name"] == e["from"] && x["turn"] == e["turn"] && str(x, "reason") != "normal" &&
-        str(x, "reason") != "shutdown")
+// Whether the sender of the message of event `i` (a drop: journaled by the body that
+// sent it) failed after it in the same turn (the sends a handler made before it
+// failed stand, §6.4). An exit before it in that turn is an earlier incarnation's.
+bool sender_failed(const ojson& journal, size_t i) {
+  if (!journal.is_array() || i >= journal.size()) return false;
+  const ojson& e = journal[i];
+  for (size_t j = i + 1; j < journal.size() && journal[j].value("turn", ojson()) == e.value("turn", ojson()); j++) {
+    const ojson& x = journal[j];
+    if (str(x, "ev") == "exit" && x.value("name", ojson()) == e.value("from", ojson()) &&
+        str(x, "reason") != "normal" && str(x, "reason") != "shutdown")
       return true;
+  }
   return false;
 }
 
@@ -235,9 +239,9 @@ bool may_send_to(const ojson& st, const ojson& from, const ojson& to, const ojso
 // (or the kind has none), unless the journal already shows that send's message
 // `accounted` times from this run of the body: with as many unconditional sends
 // (a `repeat n` sends n times), this one came from a guarded send.
-// `body`: the tag of the handler that ran ("" : the init body); nullptr: every body.
+// `bodies`: the tags of the handlers that may have run it ("": the init body); nullptr: every body.
 std::optional<std::string> guard_rule(const ojson& prog, const std::string& kind, const std::string& tag,
-                                      const char* what_do = "send", const std::string* body = nullptr,
+                                      const char* what_do = "send", const std::set<std::string>* bodies = nullptr,
                                       const ojson& from = ojson(), const ojson& to = ojson(),
                                       const ojson& args = ojson(), int accounted = 0) {
   std::set<std::string> ops;
@@ -276,9 +280,9 @@ std::optional<std::string> guard_rule(const ojson& prog, const std::string& kind
   };
   for (const ojson& k : prog.value("kinds", ojson::array())) {
     if (str(k, "name") != kind) continue;
-    if (!body || body->empty()) walk(k.value("init", ojson::array()));
+    if (!bodies || bodies->count("")) walk(k.value("init", ojson::array()));
     for (const ojson& h : k.value("handlers", ojson::array()))
-      if (!body || (!body->empty() && str(h, "tag") == *body)) walk(h.value("body", ojson::array()));
+      if (!bodies || (!str(h, "tag").empty() && bodies->count(str(h, "tag")))) walk(h.value("body", ojson::array()));
   }
   if (!any || unguarded > accounted) return std::nullopt;
   return ops.empty() ? std::string("§6.2 if") : rule_of_ops(ops);
@@ -286,12 +290,14 @@ std::optional<std::string> guard_rule(const ojson& prog, const std::string& kind
 
 // The guard rule of the send behind a message event (nothing for a given message).
 // The body that ran when event `i` happened, for its sender `from`: the handler of
-// the last delivery to it in that turn, else its init (started in that turn).
+// the last delivery to it in that turn, else its init (started, or restarted after
+// that delivery, in that turn).
 std::string running_body(const ojson& journal, const ojson& from, size_t i) {
   const ojson& e = at(journal, i);
   for (size_t j = std::min(i, journal.is_array() ? journal.size() : 0); j-- > 0;) {
     const ojson& x = journal[j];
     if (x.value("turn", -1) != e.value("turn", -2)) break;
+    if (str(x, "ev") == "start" && x.value("name", ojson()) == from) return "";  // restarted since
     if (str(x, "ev") == "deliver") return x["to"] == from ? str(x, "tag") : "";
   }
   return "";
@@ -310,13 +316,29 @@ int same_drops_before(const ojson& journal, const ojson& e, size_t i) {
   return n;
 }
 
+// The bodies process `from` ran before event `i`: its init at each start ("") and the
+// handler of each message delivered (or call made) to it. A message it sent before
+// `i` was sent by one of them.
+std::set<std::string> bodies_run(const ojson& journal, const ojson& from, size_t i) {
+  std::set<std::string> bodies;
+  for (size_t j = 0; j < i && j < journal.size(); j++) {
+    const ojson& x = journal[j];
+    std::string ev = str(x, "ev");
+    if (ev == "start" && x.value("name", ojson()) == from) bodies.insert("");
+    if ((ev == "deliver" || ev == "call") && x.value("to", ojson()) == from) bodies.insert(str(x, "tag"));
+  }
+  return bodies;
+}
+
 std::optional<std::string> guard_of(const ojson& prog, const ojson& journal, const ojson& e, size_t i) {
   if (!e.is_object() || e.value("from", ojson()).is_null()) return std::nullopt;
-  // A drop is journaled by the body that sent it; a delivery later, from any body.
+  // A drop is journaled by the body that sent it; a delivery later, from any body its
+  // sender ran before.
   bool drop = str(e, "ev") == "drop";
-  std::string body = running_body(journal, e["from"], i);
-  return guard_rule(prog, kind_at(journal, e["from"], i), str(e, "tag"), "send", drop ? &body : nullptr, e["from"],
-                    e["to"], e.value("args", ojson()), drop ? same_drops_before(journal, e, i) : 0);
+  std::set<std::string> bodies =
+      drop ? std::set<std::string>{running_body(journal, e["from"], i)} : bodies_run(journal, e["from"], i);
+  return guard_rule(prog, kind_at(journal, e["from"], i), str(e, "tag"), "send", &bodies, e["from"], e["to"],
+                    e.value("args", ojson()), drop ? same_drops_before(journal, e, i) : 0);
 }
 
 // Whether a journal shows the message of event `e` (delivered or dropped) anywhere.
@@ -512,7 +534,7 @@ std::optional<std::string> spawn_guard(const ojson& prog, const ojson& e, const 
     const ojson& x = journal[j];
     if (x.value("turn", -1) != e.value("turn", -2)) break;
     if (str(x, "ev") == "deliver") {  // the handler that spawned it: its spawns only
-      std::string body = str(x, "tag");
+      std::set<std::string> body = {str(x, "tag")};
       return guard_rule(prog, kind_at(journal, x["to"], j), str(e, "kind"), "spawn", &body);
     }
   }
@@ -692,6 +714,24 @@ bool waits_before(const Program& p, const RunSettings& s, const ojson& d) {
   return r && waiting_in(*r->world, d);
 }
 
+// Whether the oracle had not sent the message of the target's delivery `d` (at `i`,
+// the journals equal before) by the end of the turn before: it does not wait in its
+// receiver's mailbox there, the oracle's journal shows it nowhere before `i`, and the
+// receiver did not exit before (which discards its mailbox). A run that ends, or a
+// receiver that exits, right after cannot hide that.
+bool unsent_before(const Program& p, const RunSettings& s, const ojson& oj, const ojson& d, size_t i) {
+  int64_t turn = d.value("turn", int64_t{0});
+  if (turn < 1 || d.value("from", ojson()).is_null()) return false;
+  for (size_t j = 0; j < i && j < oj.size(); j++) {
+    const ojson& x = oj[j];
+    std::string ev = str(x, "ev");
+    if ((ev == "deliver" || ev == "drop") && x.value("to", ojson()) == d["to"] && same_message(x, d)) return false;
+    if (ev == "exit" && x.value("name", ojson()) == d["to"]) return false;
+  }
+  std::optional<RunResult> r = run_to_turn(p, s, turn - 1);
+  return r && !waiting_in(*r->world, d);
+}
+
 // A message the oracle discarded with its receiver's exit, delivered by the target
 // to the next incarnation: the target's delivery at `i`, or, when the two
 // deliveries there saw another number of ready processes (the kept message made its
@@ -729,6 +769,64 @@ std::optional<std::string> kept_message(const Program& p, const RunSettings& s, 
   if (more_ready && ready_with_kept(oj, tj, i, of_exits(), world_before())) return "§6.4 exit";
   if (first_kept(oj, tj, i, of_exits())) return "§6.4 exit";
   return std::nullopt;
+}
+
+// Another number of processes ready at delivery `i`, the journals equal before it (a
+// version 1 program): some mailbox holds a message on one side only. The bodies that
+// ran before `i` ran alike on both sides (the same deliveries, starts and exits), and
+// a send outside every `if`, to a receiver not computed, runs alike in a body that
+// ran alike: the message was sent by a send under an `if` (or to a receiver computed
+// otherwise) whose condition came out otherwise, a run cut or the receiver's exit
+// hiding the message itself. It is for a process alive with an empty mailbox in the
+// oracle's world at the end of the turn before (the target has more ready), or
+// ready there (fewer): the operators of the conditions of every send that may reach
+// one of them from the bodies that ran. Nothing when none may, or when a process
+// failed or one of them exited before (sends lost with a failure, §6.4; a mailbox
+// kept through an exit, kept_message).
+std::optional<std::string> ready_guard(const Program& p, const RunSettings& s, const ojson& prog, const ojson& oj,
+                                       const ojson& tj, size_t i) {
+  const ojson& o = at(oj, i);
+  const ojson& t = at(tj, i);
+  int64_t ro = o.value("ready", int64_t{-1}), rt = t.value("ready", int64_t{-1});
+  int64_t turn = o.value("turn", int64_t{0});
+  if (str(o, "ev") != "deliver" || str(t, "ev") != "deliver" || ro < 0 || rt < 0 || ro == rt || turn < 1)
+    return std::nullopt;
+  std::optional<RunResult> r = run_to_turn(p, s, turn - 1);
+  if (!r) return std::nullopt;
+  const World& w = *r->world;
+  std::set<std::string> candidates;
+  for (const Process& proc : w.procs)
+    if (proc.alive && proc.mailbox.empty() == (rt > ro)) candidates.insert(w.names[static_cast<size_t>(proc.name)]);
+  std::set<std::string> senders;
+  for (size_t j = 0; j < i && j < oj.size(); j++) {
+    const ojson& x = oj[j];
+    if (str(x, "ev") == "start" && str(x, "kind") != "supervisor") senders.insert(str(x, "name"));
+    if (str(x, "ev") == "exit" && (failure_of(x, x.value("name", ojson())) || candidates.count(str(x, "name"))))
+      return std::nullopt;
+  }
+  std::set<std::string> ops;
+  for (const std::string& sender : senders) {
+    std::set<std::string> bodies = bodies_run(oj, ojson(sender), i);
+    std::string kind = kind_at(oj, ojson(sender), i);
+    for (const ojson& k : prog.value("kinds", ojson::array())) {
+      if (str(k, "name") != kind) continue;
+      std::vector<const ojson*> conds;
+      auto look = [&](const ojson& st, const std::vector<const ojson*>& around) {
+        if (str(st, "do") != "send") return;
+        bool reaches = false;
+        for (const std::string& c : candidates) reaches = reaches || may_send_to(st, ojson(sender), ojson(c));
+        if (!reaches) return;
+        std::set<std::string> seen;
+        for (const ojson* c : around) value_operators(prog, *c, ops, seen);
+        value_operators(prog, st.value("to", ojson()), ops, seen);
+      };
+      if (bodies.count("")) each_guarded_statement(k.value("init", ojson::array()), conds, look);
+      for (const ojson& h : k.value("handlers", ojson::array()))
+        if (bodies.count(str(h, "tag"))) each_guarded_statement(h.value("body", ojson::array()), conds, look);
+    }
+  }
+  if (ops.empty()) return std::nullopt;
+  return rule_of_ops(ops);
 }
 
 // The oracle's event `i` (or, when the oracle has none there, the target's),
@@ -770,12 +868,12 @@ std::string event_rule(const Program& p, const RunSettings& settings, const ojso
       bool all_failing = true;
       for (size_t j = 0; j < oj.size(); j++)
         if (str(oj[j], "ev") == "drop") {
-          if (sender_failed(oj, oj[j]) || guard_of(prog, oj, oj[j], j)) sure = false;
-          all_failing = all_failing && sender_failed(oj, oj[j]);
+          if (sender_failed(oj, j) || guard_of(prog, oj, oj[j], j)) sure = false;
+          all_failing = all_failing && sender_failed(oj, j);
         }
       return all_failing ? "§6.4 sends before a failure" : "§6.5 drop";
     }
-    if (sender_failed(oj, o)) return "§6.4 sends before a failure";
+    if (sender_failed(oj, i)) return "§6.4 sends before a failure";
     // Never sent there (a drop is journaled in the turn of its send): its condition.
     if (o.value("turn", int64_t{0}) <= target.value("turns", int64_t{-1}))
       if (std::optional<std::string> g = guard_of(prog, oj, o, i)) return *g;
@@ -808,8 +906,11 @@ std::string event_rule(const Program& p, const RunSettings& settings, const ojso
   if (ev == "deliver" && other == "deliver") {
     // As many processes ready but another chosen: the draw. Another number of ready
     // processes: some mailbox holds a message on one side only; the first such.
-    if (o["ready"] != t["ready"])
+    if (o["ready"] != t["ready"]) {
       if (std::optional<std::string> r = one_sided_message(prog, oracle, target, later, i)) return *r;
+      if (!is_version_2(prog))
+        if (std::optional<std::string> r = ready_guard(p, settings, prog, oj, tj, i)) return *r;
+    }
     if (o["to"] != t["to"] || o["ready"] != t["ready"] || same_message(o, t)) return "§8.2 draw";
     // Another message than the oracle's. The oracle's was never sent on the target's
     // side (never_sent): the condition of its send. Else one that was in the
@@ -849,7 +950,7 @@ std::string event_rule(const Program& p, const RunSettings& settings, const ojso
     if (is_given(prog, t) || in_later) return "§6.5 fifo";
     // (A message the oracle discarded with its receiver's exit was looked for
     // before, in the oracle's own run: kept_message.)
-    if (never_sent(later, lj, t, i))
+    if (never_sent(later, lj, t, i) || unsent_before(p, settings, oj, t, i))
       if (std::optional<std::string> g = guard_of(prog, tj, t, i)) return *g;
     sure = false;
     if (!t["from"].is_null() && sends_tag(prog, str(t, "tag"))) return "§6.5 fifo";
@@ -1039,17 +1140,20 @@ VariantAnswer ask_variant(const ojson& prog, const ojson& oracle, size_t i, cons
   return VariantAnswer::kOther;
 }
 
-// The kind of the sender of the oracle's message at `i`, changed by `f` (each body).
-std::function<bool(ojson&)> in_sender(const ojson& oracle, size_t i, const std::function<void(ojson& body)>& f) {
+// The kind of the sender of the oracle's message at `i`, changed by `f` (each body, or
+// each of `bodies`: "" its init, else handler tags).
+std::function<bool(ojson&)> in_sender(const ojson& oracle, size_t i, const std::function<void(ojson& body)>& f,
+                                      std::optional<std::set<std::string>> bodies = std::nullopt) {
   const ojson& oj = oracle["journal"];
   std::string kind = kind_at(oj, oj[i]["from"], i);
-  return [kind, f](ojson& prog) {
+  return [kind, f, bodies](ojson& prog) {
     bool found = false;
     for (ojson& k : prog["kinds"]) {
       if (str(k, "name") != kind) continue;
       found = true;
-      if (k.contains("init")) f(k["init"]);
-      for (ojson& h : k["handlers"]) f(h["body"]);
+      if (k.contains("init") && (!bodies || bodies->count(""))) f(k["init"]);
+      for (ojson& h : k["handlers"])
+        if (!bodies || bodies->count(str(h, "tag"))) f(h["body"]);
     }
     return found;
   };
@@ -1079,13 +1183,14 @@ std::optional<std::string> guard_question(const ojson& prog, const ojson& oracle
   const ojson& oj = oracle["journal"];
   std::optional<std::string> guard = guard_of(prog, oj, oj[i], i);
   if (!guard) return std::nullopt;
-  // One send in the sender's kind that may be this message's: the oracle took the
-  // branch it is in, and the variant that always takes it runs as the case did
-  // (more sends would leave that open).
+  // One send that may be this message's in the bodies its sender ran before: the
+  // oracle took the branch it is in, and the variant that always takes it runs as
+  // the case did (more sends would leave that open).
   SendOf is = send_of(oj[i]);
   int sends = 0;
   ojson counted = prog;
-  in_sender(oracle, i, [&](ojson& body) { sends += count_sends(body, is); })(counted);
+  in_sender(
+      oracle, i, [&](ojson& body) { sends += count_sends(body, is); }, bodies_run(oj, oj[i]["from"], i))(counted);
   if (sends != 1) return std::nullopt;
   // The variant may change the oracle's run after `i` (another process of the kind
   // now sends it too, as b's restart would): up to `i` it must run as the case.
@@ -1227,7 +1332,7 @@ std::optional<std::string> failure_question(const ojson& prog, const ojson& orac
     drop_fails(body);
     end_at_send(body, is);
   });
-  auto asks = [i](const ojson& voj) { return voj.size() > i && !sender_failed(voj, voj[i]); };
+  auto asks = [i](const ojson& voj) { return voj.size() > i && !sender_failed(voj, i); };
   switch (ask_variant(prog, oracle, i, ask, change, true, asks)) {
     case VariantAnswer::kAgrees: return "§6.4 sends before a failure";
     case VariantAnswer::kDropsUnjournaled: return "§6.5 drop";

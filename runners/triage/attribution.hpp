@@ -11,7 +11,8 @@
 // Causes before symptoms:
 //   a message (delivery or drop) one side never sent, shown by a run that ended
 //     quiescent with its receiver alive (or, for a drop, in a turn both reached):
-//     sent from inside `if`s only       §5 <operators of their conditions> (§6.2 if without)
+//     sent from inside `if`s only (of  §5 <operators of their conditions> (§6.2 if without)
+//       the bodies its sender ran)
 //     its sender failed since           §6.4 sends before a failure
 //   only drops missing, nothing else    §6.5 drop (§6.4 sends before a failure when each
 //                                          was sent by a handler that then failed)
@@ -20,7 +21,11 @@
 //                                          target's journal and a drop or a mailbox that
 //                                          kept its order rules out the mailbox, else §6.5 fifo
 //   deliver, `to` differs, as many ready §8.2 draw; another number ready: the first
-//                                          message on one side only, as above
+//                                          message on one side only, as above; when the
+//                                          journals show none (the run cut, the receiver
+//                                          exiting): §5 <operators of the conditions of
+//                                          the sends that may reach a process ready on
+//                                          one side only, in the oracle's world>
 //   deliver, another message of the mailbox (given there, delivered there later by
 //     the oracle; of the same sender and tag with another address, or one it sends
 //     with literal arguments)           §6.5 fifo
@@ -39,6 +44,9 @@
 //   deliver, another message, the oracle's sent only by handler runs that failed
 //     in their turn, and the oracle's run without that send is the target's
 //                                       §6.4 sends before a failure
+//   deliver, a message the oracle had not sent by the turn before (not waiting in its
+//     receiver's mailbox then, not in its journal, no exit between)
+//                                       its send's conditions (as above)
 //   deliver, any other message          §6.5 send
 //   drops of one sender, tag and receiver, other values
 //                                       §5 <operators of the sends of that tag>

@@ -549,6 +549,167 @@ supervisor s1 one_for_all intensity 1 {
   EXPECT_EQ(attribute(p, oracle, got, restarts_temporary).rule, "§7.3 one_for_all which");
 }
 
+// A target with a planted value fault (div_floors, rem_sign_of_divisor) is the oracle
+// on the program with the faulty operation written out (`faulty`): the cases below
+// are shrunk cases of a campaign, each read as another rule before.
+// Asked about a variant of the program (attribution.hpp's questions), the target is
+// the oracle on it with its divisions of two literals floored.
+void floor_literal_divisions(ojson& e) {
+  if (e.is_array() || e.is_object())
+    for (auto& item : e.items()) floor_literal_divisions(item.value());
+  if (!e.is_object() || e.value("op", "") != "div" || e["lhs"].value("op", "") != "int" ||
+      e["rhs"].value("op", "") != "int")
+    return;
+  int64_t a = e["lhs"]["value"].get<int64_t>(), b = e["rhs"]["value"].get<int64_t>();
+  if (b == 0 || (a == INT64_MIN && b == -1)) return;
+  int64_t q = a / b - ((a % b != 0 && (a < 0) != (b < 0)) ? 1 : 0);
+  e = ojson{{"op", "int"}, {"value", q}};
+}
+
+Attribution floored(const std::string& source, const std::string& faulty, const RunSettings& s) {
+  Program p = checked(source);
+  Program f = checked(faulty);
+  AskTarget ask = [&](const Program& q, const RunSettings& qs) -> std::optional<ojson> {
+    ojson j = program_to_json(q);
+    if (j == program_to_json(p)) return oracle_answer(f, qs).json;
+    floor_literal_divisions(j);
+    Program v = program_from_json(j);
+    check(v);
+    return oracle_answer(v, qs).json;
+  };
+  ojson got = oracle_answer(f, s).json;
+  ojson oracle = oracle_answer(p, s).json;
+  EXPECT_NE(got["journal"], oracle["journal"]);
+  return attribute(p, oracle, got, ask);
+}
+
+TEST(Attribution, AMessageOnlyAConditionalSendOfTheBodiesThatRanCouldSendIsItsCondition) {
+  // msg is also sent unconditionally, but by a handler that never ran: the message
+  // delivered can only come from init's `if` (it was read as §6.5 send).
+  std::string text = R"(
+kind Self() {
+    init {
+        if -1 / 2 {
+            send msg(self) to self;
+        }
+    }
+    on reset() {
+        send msg(self) to self;
+    }
+}
+process main = Self();
+)";
+  std::string floors = text;
+  floors.replace(floors.find("-1 / 2"), 6, "-1");
+  EXPECT_EQ(floored(text, floors, RunSettings{0, 1, 1}).rule, "§5 div");
+}
+
+TEST(Attribution, AMessageTheOracleHadNotSentByTheTurnBeforeIsItsCondition) {
+  // The receiver exits at once (no handler): "never sent" cannot be read from the end
+  // of the run, but the oracle's mailbox at the turn before holds no inc (it was read
+  // as §6.5 fifo).
+  std::string text = R"(
+kind K() {
+    init {
+        if 1 / -3 {
+            send inc(0) to self;
+        }
+        send ping(0, self, self) to self;
+    }
+}
+process a = K();
+)";
+  std::string floors = text;
+  floors.replace(floors.find("1 / -3"), 6, "-1");
+  EXPECT_EQ(floored(text, floors, RunSettings{0, 1, 1}).rule, "§5 div");
+}
+
+TEST(Attribution, ADropOfARestartedSenderIsItsConditionNotTheEarlierFailure) {
+  // w1 fails, is restarted in the same turn, and its new init drops a message to the
+  // dead a under an `else`: the failure was the earlier incarnation's (it was read as
+  // §6.4 sends before a failure).
+  std::string text = R"(
+kind SpawnMe() {
+    init {
+        send ping() to self;
+        if 1 / -3 {
+        } else {
+            send ping() to @a;
+        }
+    }
+}
+process a = SpawnMe();
+supervisor root one_for_one intensity 1 {
+    permanent process w1 = SpawnMe();
+}
+)";
+  std::string floors = text;
+  floors.replace(floors.find("1 / -3"), 6, "-1");
+  EXPECT_EQ(floored(text, floors, RunSettings{2, 3, 1}).rule, "§5 div");
+}
+
+TEST(Attribution, AnotherNumberOfReadyProcessesIsTheConditionOfASendThatMayReachOne) {
+  // worker-1's init sends itself reset when -1 / 2 is true (floored: -1); the run is
+  // cut and worker-1 exits before it would be delivered, but it makes worker-1 ready
+  // one turn: 3 processes ready against the oracle's 2 (it was read as §8.2 draw).
+  std::string text = R"(
+kind Worker(tos: int) {
+    init {
+        if (tos ^ tos * 3) < 1 {
+            send reset() to self;
+            send to_() to self;
+        }
+        repeat 2 {
+            send tick() to self;
+            send ping(self) to @worker-2;
+        }
+        if tos / 2 {
+            send reset() to self;
+        }
+    }
+    on tick() {}
+    on to_() {
+        spawn Worker(-1) under root transient;
+    }
+    on reset() {}
+}
+process a = Worker(0);
+supervisor root one_for_all intensity 0 {}
+process b = Worker(0);
+)";
+  std::string floors = text;
+  floors.replace(floors.find("tos / 2"), 7, "(tos - 1) / 2");  // floor(tos / 2) for tos 0 and -1
+  Attribution a = floored(text, floors, RunSettings{5, 6, 4});
+  EXPECT_EQ(a.rule.rfind("§5 ", 0), 0u) << a.rule;
+  EXPECT_NE(a.rule.find(" div"), std::string::npos) << a.rule;
+  EXPECT_EQ(a.detail, "journal[14].ready");
+}
+
+TEST(Attribution, AMessageAskedAboutInTheBodiesItsSenderRanIsItsCondition) {
+  // b's init sends reset when -13 % 3 < 1; a remainder with the divisor's sign (2)
+  // sends none, and b gets stop_'s reset first, as a LIFO mailbox would give it. The
+  // question (b's send out of its `if`) is asked although pong, which b never ran,
+  // sends reset too (it was read as §6.5 fifo).
+  std::string text = R"(
+kind Pinger(q: int) {
+    state z9_: int = q;
+    init {
+        if z9_ % 3 < 1 {
+            send reset(self, 0) to @b;
+        }
+    }
+    on pong() {
+        send reset(self, 0) to self;
+    }
+}
+process b = Pinger(-13);
+process stop_ = Pinger(0);
+)";
+  std::string faulty = text;
+  faulty.replace(faulty.find("z9_ % 3"), 7, "(z9_ % 3 + 3) % 3");  // the divisor's sign, for -13 and 0
+  EXPECT_EQ(floored(text, faulty, RunSettings{0, 1, 1}).rule, "§5 lt rem");
+}
+
 TEST(Attribution, SignatureIsTargetAndRule) {
   EXPECT_EQ(rule_signature("c", {"§6.5 fifo", "journal[3].args"}), "c:§6.5 fifo");
 }
