@@ -4,6 +4,7 @@
 // io_context::run_one_until(deadline), so nothing spins. Exit is observed with
 // waitid(WNOWAIT) so that the group is killed while its leader's pid is still ours.
 #include "subprocess.hpp"
+#include "rlimits.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -66,19 +67,6 @@ ExitStatus from_wait_status(int raw) {
     s.code = -1;  // not reaped by us (should not happen)
   }
   return s;
-}
-
-// Runs in the forked child before exec: async-signal-safe calls only.
-void set_limit(int resource, int64_t soft) {
-  struct rlimit cur;
-  if (::getrlimit(resource, &cur) != 0) return;
-  rlim_t want = static_cast<rlim_t>(soft);
-  if (cur.rlim_max != RLIM_INFINITY && want > cur.rlim_max) want = cur.rlim_max;
-  rlim_t hard = cur.rlim_max;
-  if (resource == RLIMIT_CPU && (hard == RLIM_INFINITY || want + 1 <= hard)) hard = want + 1;  // SIGXCPU, then SIGKILL
-  if (resource == RLIMIT_AS) hard = want;
-  struct rlimit r = {want, hard};
-  ::setrlimit(resource, &r);
 }
 
 // The body of a forked child that does not exec (Subprocess(cmd, body)): the
@@ -157,8 +145,8 @@ struct Subprocess::Impl {
       ::prctl(PR_SET_PDEATHSIG, SIGTERM);       // the reaper's cue to end the command's tree
       if (::getppid() != parent) ::_exit(127);  // the harness died before prctl
       split_reaper(pid_sink);                   // returns in the command only
-      if (lim.cpu_seconds > 0) set_limit(RLIMIT_CPU, lim.cpu_seconds);
-      if (lim.address_space_bytes > 0) set_limit(RLIMIT_AS, lim.address_space_bytes);
+      if (lim.cpu_seconds > 0) set_soft_limit(RLIMIT_CPU, lim.cpu_seconds);
+      if (lim.address_space_bytes > 0) set_soft_limit(RLIMIT_AS, lim.address_space_bytes);
       // A body is a copy of the harness: its fatal-signal handler (cleanup.hpp) would
       // remove the harness's temporary files. Exec resets it; a body must too.
       for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::signal(sig, SIG_DFL);

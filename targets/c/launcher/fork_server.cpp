@@ -19,6 +19,7 @@
 #include <string_view>
 
 #include "oracle/printable.hpp"
+#include "runners/process/rlimits.hpp"
 #include "targets/c/launcher/tcc_memory.hpp"
 
 namespace concord {
@@ -81,18 +82,6 @@ struct Input {
   }
 };
 
-void set_limit(int resource, long long soft) {
-  struct rlimit cur;
-  if (soft <= 0 || ::getrlimit(resource, &cur) != 0) return;
-  rlim_t want = static_cast<rlim_t>(soft);
-  if (cur.rlim_max != RLIM_INFINITY && want > cur.rlim_max) want = cur.rlim_max;
-  rlim_t hard = cur.rlim_max;
-  if (resource == RLIMIT_CPU && (hard == RLIM_INFINITY || want + 1 <= hard)) hard = want + 1;  // SIGXCPU, then SIGKILL
-  if (resource == RLIMIT_AS) hard = want;
-  struct rlimit r = {want, hard};
-  ::setrlimit(resource, &r);
-}
-
 // The child: compile, run, _exit. Its stdin and stdout are the pipes of `in` and `out`.
 [[noreturn]] void run_child(const ForkServerSetup& setup, pid_t server, const std::string& text, int in, int out,
                             long long cpu, long long as) {
@@ -102,8 +91,8 @@ void set_limit(int resource, long long soft) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != server) ::_exit(127);
   ::signal(SIGPIPE, SIG_DFL);
-  set_limit(RLIMIT_CPU, cpu);
-  set_limit(RLIMIT_AS, as);
+  if (cpu > 0) set_soft_limit(RLIMIT_CPU, cpu);
+  if (as > 0) set_soft_limit(RLIMIT_AS, as);
   std::string messages;
   std::unique_ptr<TccProgram> p = TccProgram::compile(text, setup.rt_include, setup.defines, messages);
   if (!p) {
