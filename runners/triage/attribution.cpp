@@ -924,7 +924,10 @@ std::string event_rule(const Program& p, const RunSettings& settings, const ojso
       if (str(lj[j], "ev") == "deliver" && lj[j]["to"] == t["to"] && same_message(lj[j], t)) in_later = true;
     bool o_never = never_sent(target, tj, o, i);
     if (!o_never && (is_given(prog, t) || in_later)) {
-      sure = shows(tj, o);  // the target delivered the oracle's message later: it was sent
+      // The target delivered the oracle's message later: it was sent; unless its send
+      // is under an `if` and another send of its kind may have sent the one delivered.
+      sure =
+          shows(tj, o) && (sends_of(prog, kind_at(oj, o["from"], i), str(o, "tag")) < 2 || !guard_of(prog, oj, o, i));
       return "§6.5 fifo";
     }
     if (o["from"] == t["from"] && o["tag"] == t["tag"]) {

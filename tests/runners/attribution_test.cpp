@@ -710,6 +710,30 @@ process stop_ = Pinger(0);
   EXPECT_EQ(floored(text, faulty, RunSettings{0, 1, 1}).rule, "§5 lt rem");
 }
 
+TEST(Attribution, AMessageDeliveredLaterMayBeAnotherSendsWhenItsOwnIsUnderAnIf) {
+  // A shift count not masked (1 << 64 is 0, the planted fault shift_count_unmasked):
+  // init sends nothing, the given msg_16 comes first, and msg_16's handler sends the
+  // same message later. Delivered later, it does not show that init's send ran: the
+  // question (init's send out of its `if`) is asked (it was read as §6.5 fifo, sure).
+  std::string text = R"(
+kind K() {
+    init {
+        if 1 << 64 {
+            send msg_16() to self;
+        }
+    }
+    on msg_16() {
+        send msg_16() to self;
+    }
+}
+process main = K();
+given msg_16() to @main;
+)";
+  std::string faulty = text;
+  faulty.replace(faulty.find("1 << 64"), 7, "0");
+  EXPECT_EQ(floored(text, faulty, RunSettings{0, 1, 1}).rule, "§5 shl");
+}
+
 TEST(Attribution, SignatureIsTargetAndRule) {
   EXPECT_EQ(rule_signature("c", {"§6.5 fifo", "journal[3].args"}), "c:§6.5 fifo");
 }
