@@ -61,6 +61,16 @@ void each_guarded_statement(const ojson& stmts, std::vector<const ojson*>& conds
   }
 }
 
+// Each body of kind `k` (its init, then its handlers' bodies), or only those named
+// in `bodies` ("": the init, else handler tags).
+template <class Kind, class F>
+void each_body(Kind& k, const std::set<std::string>* bodies, F&& f) {
+  if (k.contains("init") && (!bodies || bodies->count(""))) f(k["init"]);
+  if (k.contains("handlers"))
+    for (auto& h : k["handlers"])
+      if (h.contains("body") && (!bodies || bodies->count(str(h, "tag")))) f(h["body"]);
+}
+
 std::string rule_of_ops(const std::set<std::string>& ops) {
   std::string r = "§5";
   for (const std::string& o : ops) r += " " + o;
@@ -188,18 +198,19 @@ bool same_message(const ojson& a, const ojson& b) {
          a.value("args", ojson()) == b.value("args", ojson());
 }
 
+// Whether event `e` is the exit of `name` with a failure (not normal, not shutdown).
+bool failure_of(const ojson& e, const ojson& name) {
+  return str(e, "ev") == "exit" && e["name"] == name && str(e, "reason") != "normal" && str(e, "reason") != "shutdown";
+}
+
 // Whether the sender of the message of event `i` (a drop: journaled by the body that
 // sent it) failed after it in the same turn (the sends a handler made before it
 // failed stand, §6.4). An exit before it in that turn is an earlier incarnation's.
 bool sender_failed(const ojson& journal, size_t i) {
   if (!journal.is_array() || i >= journal.size()) return false;
   const ojson& e = journal[i];
-  for (size_t j = i + 1; j < journal.size() && journal[j].value("turn", ojson()) == e.value("turn", ojson()); j++) {
-    const ojson& x = journal[j];
-    if (str(x, "ev") == "exit" && x.value("name", ojson()) == e.value("from", ojson()) &&
-        str(x, "reason") != "normal" && str(x, "reason") != "shutdown")
-      return true;
-  }
+  for (size_t j = i + 1; j < journal.size() && journal[j].value("turn", ojson()) == e.value("turn", ojson()); j++)
+    if (failure_of(journal[j], e.value("from", ojson()))) return true;
   return false;
 }
 
@@ -280,9 +291,7 @@ std::optional<std::string> guard_rule(const ojson& prog, const std::string& kind
   };
   for (const ojson& k : prog.value("kinds", ojson::array())) {
     if (str(k, "name") != kind) continue;
-    if (!bodies || bodies->count("")) walk(k.value("init", ojson::array()));
-    for (const ojson& h : k.value("handlers", ojson::array()))
-      if (!bodies || (!str(h, "tag").empty() && bodies->count(str(h, "tag")))) walk(h.value("body", ojson::array()));
+    each_body(k, bodies, walk);
   }
   if (!any || unguarded > accounted) return std::nullopt;
   return ops.empty() ? std::string("§6.2 if") : rule_of_ops(ops);
@@ -364,11 +373,6 @@ bool sent_anywhere(const ojson& journal, const ojson& e) {
     if ((ev == "deliver" || ev == "drop") && same_message(x, e)) return true;
   }
   return false;
-}
-
-// Whether event `e` is the exit of `name` with a failure (not normal, not shutdown).
-bool failure_of(const ojson& e, const ojson& name) {
-  return str(e, "ev") == "exit" && e["name"] == name && str(e, "reason") != "normal" && str(e, "reason") != "shutdown";
 }
 
 // Whether process `name` failed (exited with a failure code) before event `i`: a
@@ -820,9 +824,7 @@ std::optional<std::string> ready_guard(const Program& p, const RunSettings& s, c
         for (const ojson* c : around) value_operators(prog, *c, ops, seen);
         value_operators(prog, st.value("to", ojson()), ops, seen);
       };
-      if (bodies.count("")) each_guarded_statement(k.value("init", ojson::array()), conds, look);
-      for (const ojson& h : k.value("handlers", ojson::array()))
-        if (bodies.count(str(h, "tag"))) each_guarded_statement(h.value("body", ojson::array()), conds, look);
+      each_body(k, &bodies, [&](const ojson& body) { each_guarded_statement(body, conds, look); });
     }
   }
   if (ops.empty()) return std::nullopt;
@@ -1154,9 +1156,7 @@ std::function<bool(ojson&)> in_sender(const ojson& oracle, size_t i, const std::
     for (ojson& k : prog["kinds"]) {
       if (str(k, "name") != kind) continue;
       found = true;
-      if (k.contains("init") && (!bodies || bodies->count(""))) f(k["init"]);
-      for (ojson& h : k["handlers"])
-        if (!bodies || bodies->count(str(h, "tag"))) f(h["body"]);
+      each_body(k, bodies ? &*bodies : nullptr, f);
     }
     return found;
   };

@@ -25,7 +25,9 @@
 namespace concord {
 namespace {
 
-constexpr char kMark = '\x01';
+constexpr char kMark = '\x01';                 // the server's own lines start with it (fork_server.hpp)
+constexpr char kCompileError[] = "\001cc ";    // then the compiler's messages
+constexpr char kTrailer[] = "\001%7s %7s %d";  // "\x01end exit N", "\x01end signal N"
 constexpr size_t kHeaderMax = 200;
 
 bool write_all(int fd, const char* p, size_t n) {
@@ -101,7 +103,7 @@ struct Input {
         c = '\x02';
       else if (c == kMark)
         c = ' ';
-    std::string line = std::string(1, kMark) + "cc " + (messages.empty() ? "libtcc: compile failed" : messages) + "\n";
+    std::string line = kCompileError + (messages.empty() ? "libtcc: compile failed" : messages) + "\n";
     ::_exit(write_all(1, line) ? 0 : 1);
   }
   for (FILE* f : {stdin, stdout, stderr}) {
@@ -240,24 +242,12 @@ void ForkedProgram::lose() {
 }
 
 bool ForkedProgram::take_trailer(const std::string& line, size_t at) {
-  std::string_view t(line);
-  t.remove_prefix(at);
+  char end[8] = "", how[8] = "";
   int n = 0;
-  if (t.rfind("\x01"
-              "end exit ",
-              0) == 0 &&
-      std::sscanf(line.c_str() + at + 10, "%d", &n) == 1) {
-    status_ = ExitStatus{false, n};
-    return true;
-  }
-  if (t.rfind("\x01"
-              "end signal ",
-              0) == 0 &&
-      std::sscanf(line.c_str() + at + 12, "%d", &n) == 1) {
-    status_ = ExitStatus{true, n};
-    return true;
-  }
-  return false;
+  if (std::sscanf(line.c_str() + at, kTrailer, end, how, &n) != 3 || std::strcmp(end, "end") != 0) return false;
+  if (std::strcmp(how, "exit") != 0 && std::strcmp(how, "signal") != 0) return false;
+  status_ = ExitStatus{how[0] == 's', n};
+  return true;
 }
 
 Subprocess::Io ForkedProgram::read_line(std::string& line, Deadline d, size_t max_line) {
@@ -271,10 +261,8 @@ Subprocess::Io ForkedProgram::read_line(std::string& line, Deadline d, size_t ma
   if (r != Subprocess::Io::kOk) return r;
   size_t at = line.find(kMark);
   if (at == std::string::npos) return r;
-  if (at == 0 && line.rfind("\x01"
-                            "cc ",
-                            0) == 0) {
-    compile_error_ = line.substr(4);
+  if (at == 0 && line.rfind(kCompileError, 0) == 0) {
+    compile_error_ = line.substr(sizeof kCompileError - 1);
     for (char& c : *compile_error_)
       if (c == '\x02') c = '\n';
     line.clear();
