@@ -61,26 +61,34 @@ def children_map():
 
 
 def tree(root):
-    kids, out, todo = children_map(), [], [root]
+    """(pid, parent pid) of root and every process under it."""
+    kids, out, todo = children_map(), [], [(root, None)]
     while todo:
-        p = todo.pop()
-        out.append(p)
-        todo.extend(kids.get(p, []))
+        p, parent = todo.pop()
+        out.append((p, parent))
+        todo.extend((k, p) for k in kids.get(p, []))
     return out
 
 
-def role(pid, root):
+def argv_of(pid):
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as f:
-            argv = [a.decode(errors="replace") for a in f.read().split(b"\0") if a]
+            return [a.decode(errors="replace") for a in f.read().split(b"\0") if a]
     except OSError:
         return None
+
+
+def role(pid, root, parent):
+    argv = argv_of(pid)
     if not argv:
         return None
     exe = os.path.basename(argv[0])
     if exe == "concord":
         if len(argv) > 2 and argv[1] == "backend":
-            return "concord backend " + argv[2]
+            # A backend's forks keep its command line: its reapers, and the c target's
+            # fork server and the programs it forks. Counted apart from the launcher.
+            forked = parent is not None and argv_of(parent) == argv
+            return "concord backend " + argv[2] + (" fork" if forked else "")
         # The campaign's forks keep its command line: a reaper, or an in-memory c
         # program's run (libtcc). Their RSS counts pages they share with it.
         return "concord" if pid == root else "concord fork"
@@ -161,8 +169,8 @@ def main():
         if proc.poll() is not None:
             break
         figures = collections.Counter()
-        for pid in tree(proc.pid):
-            r = role(pid, proc.pid)
+        for pid, parent in tree(proc.pid):
+            r = role(pid, proc.pid, parent)
             got = rss_and_fds(pid)
             if r is None or got is None:
                 continue

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <optional>
@@ -89,9 +90,55 @@ void value_operators(const ojson& prog, const ojson& expr, std::set<std::string>
   for (const std::string& v : vars) field_operators(prog, v, ops, seen);
 }
 
+// f on the argument expression at `index` of every declared process of `kind` in the
+// system tree `decls`.
+template <class F>
+void each_declared_arg(const ojson& decls, const std::string& kind, size_t index, F&& f) {
+  if (!decls.is_array()) return;
+  for (const ojson& d : decls) {
+    if (d.contains("process") && str(d["process"], "kind") == kind && d["process"].contains("args"))
+      if (const ojson& a = at(d["process"]["args"], index); !a.is_null()) f(a);
+    if (d.contains("supervisor")) each_declared_arg(d["supervisor"].value("children", ojson::array()), kind, index, f);
+  }
+}
+
+// The operators of what is bound to a parameter named `name` (§3: a kind's parameter
+// gets a spawn's or a declaration's argument, a handler's parameter a send's or a
+// call's): a value computed wrongly and passed on shows in the process or handler
+// that received it.
+void param_operators(const ojson& prog, const std::string& name, std::set<std::string>& ops,
+                     std::set<std::string>& seen) {
+  auto args_at = [&](size_t i, const char* what, const char* key, const std::string& value) {
+    each_program_statement(prog, [&](const ojson& s) {
+      if (str(s, "do") != what || str(s, key) != value || !s.contains("args")) return;
+      if (const ojson& a = at(s["args"], i); !a.is_null()) value_operators(prog, a, ops, seen);
+    });
+  };
+  for (const ojson& k : prog.value("kinds", ojson::array())) {
+    const ojson& params = k.value("params", ojson::array());
+    for (size_t i = 0; i < params.size(); ++i) {
+      if (str(params[i], "name") != name) continue;
+      args_at(i, "spawn", "kind", str(k, "name"));
+      each_declared_arg(prog.value("system", ojson::array()), str(k, "name"), i,
+                        [&](const ojson& a) { value_operators(prog, a, ops, seen); });
+    }
+    for (const ojson& h : k.value("handlers", ojson::array())) {
+      const ojson& hparams = h.value("params", ojson::array());
+      for (size_t i = 0; i < hparams.size(); ++i) {
+        if (str(hparams[i], "name") != name) continue;
+        args_at(i, "send", "tag", str(h, "tag"));
+        args_at(i, "call", "tag", str(h, "tag"));
+      }
+    }
+  }
+}
+
+// The operators of what a variable named `field` holds: a state field's assignments
+// and initialiser, or a parameter's arguments (names are matched in every kind).
 void field_operators(const ojson& prog, const std::string& field, std::set<std::string>& ops,
                      std::set<std::string>& seen) {
   if (!seen.insert(field).second) return;
+  param_operators(prog, field, ops, seen);
   // What was assigned, and the conditions under which (which assignment happened).
   for (const ojson& k : prog.value("kinds", ojson::array())) {
     std::vector<const ojson*> conds;
@@ -673,21 +720,40 @@ bool ready_with_kept(const ojson& oj, const ojson& tj, size_t i, const Discarded
 }
 
 // Whether the target's delivery at `i` is, of another message than the oracle's
-// delivery to the same receiver there, the first to that receiver since its last
-// exit, and the first message that exit discarded in the oracle's run: a mailbox
-// kept through the restart gives its old head first. (The new incarnation may send
-// itself the same message again, so it can wait in the oracle's mailbox too.)
+// delivery to the same receiver there, the head of the mailbox the target would
+// hold had it kept its mailbox through each exit of that receiver before `i`: what
+// each incarnation received (the oracle's deliveries to it, then what its exit
+// discarded) stays behind what the earlier ones kept, and each delivery takes the
+// oldest kept message first (it must be the one the journals show, else the
+// target did not keep them). The new incarnation may send itself the same message
+// again, so it can wait in the oracle's mailbox too.
 bool first_kept(const ojson& oj, const ojson& tj, size_t i, const Discarded& discarded) {
   const ojson& d = tj[i];
   const ojson& o = at(oj, i);
   if (str(o, "ev") != "deliver" || o["to"] != d["to"] || same_message(o, d)) return false;
-  for (size_t x = i; x-- > 0;) {
-    if (str(tj[x], "ev") == "deliver" && tj[x]["to"] == d["to"]) return false;
-    if (str(oj[x], "ev") != "exit" || oj[x]["name"] != d["to"]) continue;
-    auto it = discarded.find({str(oj[x], "name"), oj[x].value("turn", int64_t{0})});
-    return it != discarded.end() && !it->second.empty() && same_message(it->second.front(), d);
+  std::deque<ojson> kept;
+  std::vector<ojson> received;  // this incarnation's deliveries so far
+  size_t own_taken = 0;         // how many of them were its own (nothing kept was left)
+  for (size_t x = 0; x < i && x < oj.size(); x++) {
+    const ojson& e = oj[x];
+    if (str(e, "ev") == "deliver" && e["to"] == d["to"]) {
+      if (kept.empty())
+        own_taken++;
+      else if (!same_message(kept.front(), e))
+        return false;
+      else
+        kept.pop_front();
+      received.push_back(e);
+    } else if (str(e, "ev") == "exit" && e["name"] == d["to"]) {
+      auto it = discarded.find({str(e, "name"), e.value("turn", int64_t{0})});
+      if (it != discarded.end()) received.insert(received.end(), it->second.begin(), it->second.end());
+      kept.insert(kept.end(), received.begin() + static_cast<std::ptrdiff_t>(std::min(own_taken, received.size())),
+                  received.end());
+      received.clear();
+      own_taken = 0;
+    }
   }
-  return false;
+  return !kept.empty() && same_message(kept.front(), d);
 }
 
 // Whether message `d` (a delivery) waits in its receiver's mailbox in `w`.
@@ -994,19 +1060,23 @@ std::string event_rule(const Program& p, const RunSettings& settings, const ojso
       const ojson* d = reaction_decision(o.is_null() ? tj : oj, i);
       if (!d) return "§7.5 termination";
       if (str(*d, "action") == "give_up") return "§7.4 intensity";
-      return "§7.3 " + strategy_of(prog.value("system", ojson::array()), str(*d, "supervisor")) +
-             reaction_kind(oj, tj, i);
+      // Terminated before the starts or after them: the order of §7.3's restart
+      // (terminate, then start), one clause for both strategies.
+      std::string kind = reaction_kind(oj, tj, i);
+      if (kind == " order") return "§7.3 start order";
+      return "§7.3 " + strategy_of(prog.value("system", ojson::array()), str(*d, "supervisor")) + kind;
     }
     return "§6.4 exit";
   }
   if (ev == "start") {
     if (e.value("turn", 0) == 0) return "§8.2 start";
-    // After a restart decision the same starts in another order are the strategy's
-    // order, even when the names are spawned ones (k-1, k-2 swapped are not a
-    // numbering); other names there may be the numbering (§2).
+    // After a restart decision the same starts in another order are §7.3's start
+    // order (one clause for one_for_all and rest_for_one: "the same"), even when the
+    // names are spawned ones (k-1, k-2 swapped are not a numbering); other names
+    // there may be the numbering (§2).
     const ojson* d = reaction_decision(o.is_null() ? tj : oj, i);
     std::string strategy = d ? "§7.3 " + strategy_of(prog.value("system", ojson::array()), str(*d, "supervisor")) : "";
-    if (d && reaction_kind(oj, tj, i) == " order") return strategy + " order";
+    if (d && reaction_kind(oj, tj, i) == " order") return "§7.3 start order";
     if (std::optional<std::string> r = spawned_name_rule(o, t)) return *r;
     if (d) return strategy + reaction_kind(oj, tj, i);
     // A process started on one side and never on the other, spawned from inside an

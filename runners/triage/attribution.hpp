@@ -52,8 +52,10 @@
 //                                       §5 <operators of the sends of that tag>
 //   a drop on the target's side only    its send's conditions (as for messages)
 //   start or exit shutdown after a restart decision
-//                                       §7.3 <strategy> order (the same starts in another
-//                                          order) or which (an event on one side only);
+//                                       §7.3 start order (the same starts in another order:
+//                                          one clause, rest_for_one's is "the same" as
+//                                          one_for_all's, OTP's start_children for both) or
+//                                          §7.3 <strategy> which (an event on one side only);
 //                                          terminations in another order: §7.5 termination order
 //   start at turn 0                     §8.2 start; later, not after a decision: its
 //                                          spawn's conditions (as for messages) or §6.6 spawn

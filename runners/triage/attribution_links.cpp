@@ -47,15 +47,24 @@ std::vector<std::pair<size_t, AtExit>> exits_of(const Program& p, const RunSetti
 
 std::optional<std::string> restarted_link(const Program& p, const RunSettings& s, const ojson& oj, const ojson& tj,
                                           size_t i) {
-  const ojson& t = at(tj, i);
+  // The signal one side only sends in its turn (with whatever effect: on both
+  // sides, it is an order, §17.1, or another clause of §16.3): the target's extra
+  // one, or the oracle's that the target lacks.
+  auto sends_in_turn = [](const ojson& journal, size_t from, const ojson& sig) {
+    for (size_t j = from; j < journal.size() && journal[j].value("turn", ojson()) == sig["turn"]; j++)
+      if (str(journal[j], "ev") == "signal" && journal[j].value("kind", ojson()) == sig["kind"] &&
+          journal[j].value("from", ojson()) == sig["from"] && journal[j].value("to", ojson()) == sig["to"])
+        return true;
+    return false;
+  };
+  auto is_signal = [](const ojson& e) {
+    return str(e, "ev") == "signal" && (str(e, "kind") == "link" || str(e, "kind") == "down");
+  };
+  bool extra = is_signal(at(tj, i)) && !sends_in_turn(oj, i, at(tj, i));
+  bool lacking = !extra && is_signal(at(oj, i)) && !sends_in_turn(tj, i, at(oj, i));
+  if (!extra && !lacking) return std::nullopt;
+  const ojson& t = extra ? at(tj, i) : at(oj, i);
   std::string kind = str(t, "kind");
-  if (str(t, "ev") != "signal" || (kind != "link" && kind != "down")) return std::nullopt;
-  // The oracle has it nowhere later in the turn, with whatever effect (then it is
-  // an order, §17.1, or another clause of §16.3).
-  for (size_t j = i; j < oj.size() && oj[j].value("turn", ojson()) == t["turn"]; j++)
-    if (str(oj[j], "ev") == "signal" && oj[j].value("kind", ojson()) == t["kind"] &&
-        oj[j].value("from", ojson()) == t["from"] && oj[j].value("to", ojson()) == t["to"])
-      return std::nullopt;
   std::string x = str(t, "from"), y = str(t, "to");
   // X's exit that sent it: the last before `i` (the journals agree up to there)
   // with the signal's reason.
@@ -65,7 +74,8 @@ std::optional<std::string> restarted_link(const Program& p, const RunSettings& s
     const AtExit* now = nullptr;
     for (const auto& [index, e] : exits)
       if (index == k && e.name == x) now = &e;
-    if (!now || (kind == "link" ? now->links : now->watched_by).count(y)) return std::nullopt;
+    // The oracle's X had the link (Y's monitor) exactly when the oracle sent it.
+    if (!now || (kind == "link" ? now->links : now->watched_by).count(y) != lacking) return std::nullopt;
     // An earlier incarnation had it: X's linked to Y, or Y's linked to or monitoring X.
     for (const auto& [index, e] : exits) {
       if (index >= k) break;

@@ -17,7 +17,11 @@ namespace concord {
 // "§16.5 restarted" when the target's event `i` of its journal `tj` is a link or
 // down signal from X to Y that the oracle's journal `oj` (equal before `i`) lacks,
 // the oracle's X had no such link (Y held no monitor on it) when it exited, and an
-// earlier incarnation of X or Y had: the target kept it through a restart.
+// earlier incarnation of X or Y had: the target kept it through a restart. Or the
+// oracle's event `i` is such a signal that the target lacks in that turn, and an
+// earlier incarnation of X or Y had the link or monitor too: what the target kept of
+// the old one stood in the way of the new (a link made again that it took for one
+// it already had).
 // `s` are the run's settings, for the oracle's run again.
 std::optional<std::string> restarted_link(const Program& p, const RunSettings& s, const ojson& oj, const ojson& tj,
                                           size_t i);

@@ -108,7 +108,7 @@ TEST(Attribution, RestartsInAnotherOrderAreTheStrategyTerminationsTheTermination
   Case c = hand("one_for_all_restart");
   ojson got = c.runs[0].expect;
   std::swap(got["journal"][10], got["journal"][12]);  // start c, b, a instead of a, b, c
-  EXPECT_EQ(rule(c, got), "§7.3 one_for_all order");
+  EXPECT_EQ(rule(c, got), "§7.3 start order");
   ojson got2 = c.runs[0].expect;
   std::swap(got2["journal"][8], got2["journal"][9]);  // terminate a before c: §7.5's reverse start order
   EXPECT_EQ(rule(c, got2), "§7.5 termination order");
@@ -181,7 +181,7 @@ supervisor top rest_for_one intensity 1 {}
   ASSERT_EQ(oracle["journal"][first]["name"], "pinger-1");
   ASSERT_EQ(oracle["journal"][first + 1]["name"], "pinger-2");
   std::swap(got["journal"][first], got["journal"][first + 1]);
-  EXPECT_EQ(attribute(p, oracle, got).rule, "§7.3 rest_for_one order");
+  EXPECT_EQ(attribute(p, oracle, got).rule, "§7.3 start order");
 }
 
 TEST(Attribution, AnErrorAnswerIsItsCode) {
@@ -382,6 +382,39 @@ supervisor root rest_for_one intensity 1 {
   // The same delivery with a value no exit discarded is a value computed otherwise.
   j[6]["args"] = ojson::parse("[-2]");
   EXPECT_EQ(attribute(p, oracle, got).rule, "§5 bnot");
+}
+
+TEST(Attribution, AMessageKeptThroughTwoExitsIsTheExitRule) {
+  // a sends itself to_(1), to_(1), to_(0) and fails on the first (no handler), twice.
+  // A target that keeps the mailbox gives to_(1) (kept) after the first restart, as the
+  // oracle gives its own; after the second it gives to_(0), kept since the first exit
+  // (it was read as §5 ne: the last exit discarded to_(1) first).
+  Program p = checked(R"(
+kind Self(selfie: int) {
+    init {
+        repeat 2 {
+            send to_(self != @b) to self;
+        }
+        send to_(selfie) to self;
+    }
+}
+
+supervisor top one_for_all intensity 2 {
+    transient process a = Self(0);
+}
+
+process b = Self(0);
+)");
+  ojson oracle = oracle_answer(p, RunSettings{0, 4, 1}).json;
+  ojson got = oracle;
+  ojson& j = got["journal"];
+  ASSERT_GE(j.size(), 14u);
+  ASSERT_EQ(j[9]["args"], ojson::parse("[1]"));   // after the first restart
+  ASSERT_EQ(j[13]["args"], ojson::parse("[1]"));  // after the second
+  j[13]["args"] = ojson::parse("[0]");
+  EXPECT_EQ(attribute(p, oracle, got).rule, "§6.4 exit");
+  j[13]["args"] = ojson::parse("[7]");  // no exit discarded it: the value
+  EXPECT_EQ(attribute(p, oracle, got).rule, "§5 ne");
 }
 
 // pinger sends itself go(0, 1) and go(0, 1 == 0). A mailbox that gives the newest
@@ -732,6 +765,26 @@ given msg_16() to @main;
   std::string faulty = text;
   faulty.replace(faulty.find("1 << 64"), 7, "0");
   EXPECT_EQ(floored(text, faulty, RunSettings{0, 1, 1}).rule, "§5 shl");
+}
+
+TEST(Attribution, AValuePassedThroughParametersIsAlsoItsArgumentsOperators) {
+  // mul_saturates: the product is computed wrongly in the spawn's argument and shows
+  // in the message the spawned process sends itself, `peer / 1` (it was read as §5 div:
+  // the parameter's argument was not followed, and the shrinker kept the division).
+  std::string text = R"(
+kind K(peer: int) {
+    init {
+        send tick(peer / 1) to self;
+    }
+    on tick(z: int) {
+        spawn K(z * z);
+    }
+}
+process main = K(98234922526);
+)";
+  std::string saturates = text;  // 98234922526 * 98234922526, and every product after it, saturated
+  saturates.replace(saturates.find("z * z"), 5, "9223372036854775807");
+  EXPECT_EQ(floored(text, saturates, RunSettings{0, 3, 8}).rule, "§5 div mul");
 }
 
 TEST(Attribution, SignatureIsTargetAndRule) {

@@ -268,6 +268,45 @@ TEST(AttributionV2, ALinkSignalToARestartedProcessIsSection16_5) {
   EXPECT_EQ(a.detail, "journal[" + std::to_string(i) + "] (extra)");
 }
 
+// §16.5 the other way: w1 is linked to the old a, which fails and is restarted; w1
+// links to the new a (its pong), which fails too. A target that kept the old link on
+// w1's side took the new link for it and made none on a's side: the new a's link
+// signal to w1 is missing (it was read as §16.2 link). The old a's, with no earlier
+// incarnation, missing is the link statement's.
+TEST(AttributionV2, ALinkSignalMissingWhereAnEarlierIncarnationHadTheLinkIsSection16_5) {
+  Program p = source(R"(concord 2;
+kind SpawnMe() {
+    init {
+        send pong() to self;
+        trap_exit(1);
+        monitor(@b);
+        link(@a);
+    }
+    on pong() {
+        link(@a);
+    }
+}
+supervisor root rest_for_one intensity 1 {
+    permanent process a = SpawnMe();
+    permanent process b = SpawnMe();
+}
+process w1 = SpawnMe();
+)");
+  ojson oracle = oracle_answer(p, RunSettings{3, 6, 1}).json;
+  const ojson& j = oracle["journal"];
+  std::vector<size_t> to_w1;  // a's link signals to w1: the old a's, then the new a's
+  for (size_t i = 0; i < j.size(); i++)
+    if (j[i]["ev"] == "signal" && j[i]["kind"] == "link" && j[i]["from"] == "a" && j[i]["to"] == "w1")
+      to_w1.push_back(i);
+  ASSERT_EQ(to_w1.size(), 2u);
+  ojson got = oracle;
+  got["journal"].erase(got["journal"].begin() + static_cast<std::ptrdiff_t>(to_w1[1]));
+  EXPECT_EQ(attribute(p, oracle, got).rule, "§16.5 restarted");
+  ojson got2 = oracle;
+  got2["journal"].erase(got2["journal"].begin() + static_cast<std::ptrdiff_t>(to_w1[0]), got2["journal"].end());
+  EXPECT_EQ(attribute(p, oracle, got2).rule, "§16.2 link");
+}
+
 // The same, but b links to the new w again before it fails: the link is the new
 // incarnation's, which the journal does not show (no event for a link made). The
 // oracle's result is bent to lack the signal (as when its receiver is gone by the
