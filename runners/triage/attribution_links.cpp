@@ -61,7 +61,8 @@ std::optional<std::string> restarted_link(const Program& p, const RunSettings& s
     return str(e, "ev") == "signal" && (str(e, "kind") == "link" || str(e, "kind") == "down");
   };
   bool extra = is_signal(at(tj, i)) && !sends_in_turn(oj, i, at(tj, i));
-  bool lacking = !extra && is_signal(at(oj, i)) && !sends_in_turn(tj, i, at(oj, i));
+  // (Lacking, only a link: a monitor fires once and is gone, nothing of it to keep.)
+  bool lacking = !extra && str(at(oj, i), "kind") == "link" && is_signal(at(oj, i)) && !sends_in_turn(tj, i, at(oj, i));
   if (!extra && !lacking) return std::nullopt;
   const ojson& t = extra ? at(tj, i) : at(oj, i);
   std::string kind = str(t, "kind");
@@ -75,7 +76,7 @@ std::optional<std::string> restarted_link(const Program& p, const RunSettings& s
     for (const auto& [index, e] : exits)
       if (index == k && e.name == x) now = &e;
     // The oracle's X had the link (Y's monitor) exactly when the oracle sent it.
-    if (!now || (kind == "link" ? now->links : now->watched_by).count(y) != lacking) return std::nullopt;
+    if (!now || ((kind == "link" ? now->links : now->watched_by).count(y) > 0) != lacking) return std::nullopt;
     // An earlier incarnation had it: X's linked to Y, or Y's linked to or monitoring X.
     for (const auto& [index, e] : exits) {
       if (index >= k) break;

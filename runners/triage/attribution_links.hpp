@@ -18,8 +18,8 @@ namespace concord {
 // down signal from X to Y that the oracle's journal `oj` (equal before `i`) lacks,
 // the oracle's X had no such link (Y held no monitor on it) when it exited, and an
 // earlier incarnation of X or Y had: the target kept it through a restart. Or the
-// oracle's event `i` is such a signal that the target lacks in that turn, and an
-// earlier incarnation of X or Y had the link or monitor too: what the target kept of
+// oracle's event `i` is a link signal that the target lacks in that turn, and an
+// earlier incarnation of X or Y had the link too: what the target kept of
 // the old one stood in the way of the new (a link made again that it took for one
 // it already had).
 // `s` are the run's settings, for the oracle's run again.
