@@ -412,14 +412,29 @@ size_t copies_of(const ojson& journal, const ojson& e) {
   return journal.is_array() ? static_cast<size_t>(std::count(journal.begin(), journal.end(), e)) : 0;
 }
 
-// Whether a journal shows the message of event `e` at all, to any receiver.
-bool sent_anywhere(const ojson& journal, const ojson& e) {
-  if (!journal.is_array()) return false;
-  for (const ojson& x : journal) {
-    std::string ev = str(x, "ev");
-    if ((ev == "deliver" || ev == "drop") && same_message(x, e)) return true;
-  }
-  return false;
+// Whether the target's journal shows the message of the oracle's event `i` fewer
+// times than the oracle's journal had by then: one copy of it never left its
+// sender. A process may send one message from two places (a's `tick` to itself,
+// then to self-2), or again after a restart: that the target shows one copy does
+// not make the other sent. A delivery: the same sender, tag and values to any
+// receiver (sent elsewhere is another fault), in the target's whole journal (it may
+// deliver later). A drop (`drop`): the same drop, in the turns up to its own (a drop
+// is journaled in the turn of its send; a later one is another send's).
+bool fewer_copies(const ojson& oj, size_t i, const ojson& tj, bool drop = false) {
+  if (!tj.is_array() || i >= oj.size()) return false;
+  const ojson& e = oj[i];
+  auto copies = [&](const ojson& journal, size_t end) {
+    size_t n = 0;
+    for (size_t j = 0; j < end && j < journal.size(); j++) {
+      const ojson& x = journal[j];
+      if (drop && x.value("turn", int64_t{0}) > e.value("turn", int64_t{0})) break;
+      std::string ev = str(x, "ev");
+      bool copy = drop ? ev == "drop" && x["to"] == e["to"] : ev == "deliver" || ev == "drop";
+      n += copy && same_message(x, e);
+    }
+    return n;
+  };
+  return copies(tj, tj.size()) < copies(oj, drop ? oj.size() : i + 1);
 }
 
 // Whether process `name` failed (exited with a failure code) before event `i`: a
@@ -499,6 +514,27 @@ bool given_order_explains(const ojson& prog, const ojson& run, const ojson& tj) 
 // lacks (which children they concern).
 std::string reaction_kind(const ojson& oj, const ojson& tj, size_t i) {
   return later_in_turn(oj, i, at(tj, i)) && later_in_turn(tj, i, at(oj, i)) ? " order" : " which";
+}
+
+// Whether the start at `i` on one side starts again a process started in an earlier
+// turn (a restart, not a spawn) that the other side does not start in that turn: a
+// child one side restarts and the other does not (one_for_all restarting a
+// temporary sibling: node_2-2 again, where the oracle starts the next transient
+// one, node_2-4, which is not a numbering of spawned names).
+bool restart_on_one_side(const ojson& oj, const ojson& tj, size_t i) {
+  auto restarts = [i](const ojson& mine, const ojson& theirs) {
+    const ojson& s = at(mine, i);
+    if (str(s, "ev") != "start") return false;
+    const ojson turn = s.value("turn", ojson());
+    bool earlier = false, other_starts = false;
+    for (size_t j = 0; j < i; j++)
+      earlier = earlier || (str(mine[j], "ev") == "start" && mine[j]["name"] == s["name"] && mine[j]["turn"] != turn);
+    if (theirs.is_array())
+      for (const ojson& x : theirs)
+        other_starts = other_starts || (str(x, "ev") == "start" && x["name"] == s["name"] && x["turn"] == turn);
+    return earlier && !other_starts;
+  };
+  return restarts(oj, tj) || restarts(tj, oj);
 }
 
 // A message event (drop, deliver) of the oracle's with no event of the same kind
@@ -630,7 +666,7 @@ std::optional<std::string> one_sided_message(const ojson& prog, const ojson& ora
   for (size_t j = i; j < oj.size() || j < tj.size(); j++) {
     const ojson& o = at(oj, j);
     if (str(o, "ev") == "deliver" && !o["from"].is_null() && !shows(tj, o)) {
-      if (failed_before(oj, o["from"], j) && !sent_anywhere(tj, o)) return "§6.4 sends before a failure";
+      if (failed_before(oj, o["from"], j) && fewer_copies(oj, j, tj)) return "§6.4 sends before a failure";
       if (std::optional<std::string> g = guard_of(prog, oj, o, j)) return g;
       return "§6.5 send";
     }
@@ -721,39 +757,33 @@ bool ready_with_kept(const ojson& oj, const ojson& tj, size_t i, const Discarded
 
 // Whether the target's delivery at `i` is, of another message than the oracle's
 // delivery to the same receiver there, the head of the mailbox the target would
-// hold had it kept its mailbox through each exit of that receiver before `i`: what
-// each incarnation received (the oracle's deliveries to it, then what its exit
-// discarded) stays behind what the earlier ones kept, and each delivery takes the
-// oldest kept message first (it must be the one the journals show, else the
-// target did not keep them). The new incarnation may send itself the same message
-// again, so it can wait in the oracle's mailbox too.
+// hold had it kept its mailbox through each exit of that receiver before `i`. That
+// mailbox is followed as a queue: each incarnation's own messages (the oracle's
+// deliveries to it, in their order) join it behind what the earlier incarnations
+// kept, each exit adds what it discarded, and each delivery the journals show
+// (equal before `i`) takes the queue's head, which must be that message, else the
+// target did not keep them. A message kept shifts every later one: the
+// incarnation's own first message waits behind it (a restarted b whose init sends
+// to_() to itself takes the kept to_() first, and its own when the oracle delivers
+// what to_() sent next).
 bool first_kept(const ojson& oj, const ojson& tj, size_t i, const Discarded& discarded) {
   const ojson& d = tj[i];
   const ojson& o = at(oj, i);
   if (str(o, "ev") != "deliver" || o["to"] != d["to"] || same_message(o, d)) return false;
-  std::deque<ojson> kept;
-  std::vector<ojson> received;  // this incarnation's deliveries so far
-  size_t own_taken = 0;         // how many of them were its own (nothing kept was left)
+  std::deque<ojson> queue;
   for (size_t x = 0; x < i && x < oj.size(); x++) {
     const ojson& e = oj[x];
     if (str(e, "ev") == "deliver" && e["to"] == d["to"]) {
-      if (kept.empty())
-        own_taken++;
-      else if (!same_message(kept.front(), e))
-        return false;
-      else
-        kept.pop_front();
-      received.push_back(e);
+      queue.push_back(e);
+      if (!same_message(queue.front(), e)) return false;
+      queue.pop_front();
     } else if (str(e, "ev") == "exit" && e["name"] == d["to"]) {
       auto it = discarded.find({str(e, "name"), e.value("turn", int64_t{0})});
-      if (it != discarded.end()) received.insert(received.end(), it->second.begin(), it->second.end());
-      kept.insert(kept.end(), received.begin() + static_cast<std::ptrdiff_t>(std::min(own_taken, received.size())),
-                  received.end());
-      received.clear();
-      own_taken = 0;
+      if (it != discarded.end()) queue.insert(queue.end(), it->second.begin(), it->second.end());
     }
   }
-  return !kept.empty() && same_message(kept.front(), d);
+  queue.push_back(o);
+  return same_message(queue.front(), d);
 }
 
 // Whether message `d` (a delivery) waits in its receiver's mailbox in `w`.
@@ -928,7 +958,8 @@ std::string event_rule(const Program& p, const RunSettings& settings, const ojso
     sure = sends_of(prog, kind_at(oj, o["from"], i), str(o, "tag")) < 2;
     return send_values(prog, str(o, "tag"));
   }
-  if (ev == "drop" && !o.is_null() && missing_on_target(o, tj.is_array() ? tj : ojson::array(), i)) {
+  if (ev == "drop" && !o.is_null() &&
+      (missing_on_target(o, tj.is_array() ? tj : ojson::array(), i) || fewer_copies(oj, i, tj, true))) {
     // Only drops are missing and nothing else differs: their journaling, the
     // simplest cause, unless each was sent by a handler that then failed (§6.4). Not
     // sure when a failing sender or a condition may explain one of them.
@@ -1015,7 +1046,7 @@ std::string event_rule(const Program& p, const RunSettings& settings, const ojso
       return send_values(prog, str(o, "tag"));
     }
     if (o_never) {
-      if (failed_before(oj, o["from"], i) && !sent_anywhere(tj, o)) return "§6.4 sends before a failure";
+      if (failed_before(oj, o["from"], i) && fewer_copies(oj, i, tj)) return "§6.4 sends before a failure";
       if (std::optional<std::string> g = guard_of(prog, oj, o, i)) return *g;
     }
     if (is_given(prog, t) || in_later) return "§6.5 fifo";
@@ -1028,7 +1059,7 @@ std::string event_rule(const Program& p, const RunSettings& settings, const ojso
     return "§6.5 send";
   }
   if (ev == "deliver") {  // delivered on one side only
-    if (!o.is_null() && never_sent(target, tj, o, i) && failed_before(oj, o["from"], i) && !sent_anywhere(tj, o))
+    if (!o.is_null() && never_sent(target, tj, o, i) && failed_before(oj, o["from"], i) && fewer_copies(oj, i, tj))
       return "§6.4 sends before a failure";
     if (o.is_null() ? never_sent(later, lj, t, i) : never_sent(target, tj, o, i))
       if (std::optional<std::string> g = guard_of(prog, o.is_null() ? tj : oj, e, i)) return *g;
@@ -1077,6 +1108,7 @@ std::string event_rule(const Program& p, const RunSettings& settings, const ojso
     const ojson* d = reaction_decision(o.is_null() ? tj : oj, i);
     std::string strategy = d ? "§7.3 " + strategy_of(prog.value("system", ojson::array()), str(*d, "supervisor")) : "";
     if (d && reaction_kind(oj, tj, i) == " order") return "§7.3 start order";
+    if (d && restart_on_one_side(oj, tj, i)) return strategy + " which";
     if (std::optional<std::string> r = spawned_name_rule(o, t)) return *r;
     if (d) return strategy + reaction_kind(oj, tj, i);
     // A process started on one side and never on the other, spawned from inside an

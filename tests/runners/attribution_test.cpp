@@ -121,6 +121,36 @@ TEST(Attribution, RestartingOtherChildrenIsTheStrategysChoice) {
   EXPECT_EQ(rule(c, got), "§7.3 one_for_all which");
 }
 
+// main spawns transient Node_2s under root, each spawning a temporary one; node_2-4
+// fails at the process limit and one_for_all restarts main and the transient
+// node_2-1, node_2-4 and node_2-6 (§7.3: temporaries are removed). A target that
+// restarts the temporary node_2-2 as well starts it where the oracle starts
+// node_2-4: a child restarted on one side only, not a numbering of spawned names
+// (one_for_all_keeps_temporaries, seed 4, read as §2 spawned names).
+TEST(Attribution, ATemporaryRestartedWithItsSiblingsIsTheStrategysChoice) {
+  Program p = checked(R"(
+kind Int() {
+    init { send inc() to self; }
+    on inc() { spawn Node_2() under root transient; }
+}
+kind Node_2() {
+    init { send msg_16() to self; }
+    on msg_16() { spawn Int(); spawn Node_2() under root temporary; }
+}
+supervisor root one_for_all intensity 1 { transient process main = Int(); }
+)");
+  ojson oracle = oracle_answer(p, RunSettings{0, 11, 10}).json;
+  ojson got = oracle;
+  ojson& j = got["journal"];
+  ASSERT_GE(j.size(), 29u);
+  ASSERT_EQ(j[19]["ev"], "decision");
+  ASSERT_EQ(j[28]["name"], "node_2-4");
+  ASSERT_EQ(j[6]["name"], "node_2-2");  // spawned temporary at turn 2
+  j.erase(j.begin() + 28, j.end());
+  j.push_back(ojson{{"ev", "start"}, {"turn", 7}, {"name", "node_2-2"}, {"kind", "Node_2"}});
+  EXPECT_EQ(attribute(p, oracle, got).rule, "§7.3 one_for_all which");
+}
+
 // user_fail_send_before: s sends note(42) to k, then fails; the note is delivered at turn 2.
 TEST(Attribution, AMessageDroppedInsteadOfDeliveredWentElsewhere) {
   Case c = hand("user_fail_send_before");
@@ -149,6 +179,61 @@ TEST(Attribution, ADropLostWithItsFailingSenderIsTheExitRule) {
       }
   }
   FAIL() << "no seed below 64 makes d stop first";
+}
+
+// a sends tick() to itself (inc) and, in tick, the same tick() to @self-2 before it
+// fails. A target that loses the second copy with the failure still shows the first:
+// one copy of the message never left, the failure rule (sends_lost_on_fail, seed 4
+// read as §6.5 send because the first copy counted as the message sent elsewhere).
+TEST(Attribution, ALostCopyOfAMessageItsSenderAlsoSentBeforeIsTheExitRule) {
+  const char* source = R"(
+kind Self() {
+    init { send inc() to @a; send go() to self; }
+    on go() { spawn Self(); }
+    on tick() { send tick() to @self-2; fail OOPS; }
+    on inc() { send tick() to self; }
+}
+process a = Self();
+)";
+  Program p = checked(source);
+  // The target: the same program whose failing handler's send never leaves.
+  std::string lost = source;
+  lost.replace(lost.find("send tick() to @self-2; "), 24, "");
+  RunSettings s{0, 10, 5};
+  Answer oracle = oracle_answer(p, s), got = oracle_answer(checked(lost), s);
+  ASSERT_TRUE(oracle.ok() && got.ok());
+  ASSERT_NE(oracle.json["journal"], got.json["journal"]);
+  EXPECT_EQ(attribute(p, oracle.json, got.json).rule, "§6.4 sends before a failure");
+}
+
+// a drops go(self) to a name nobody has twice in pong, then fails; its restart drops
+// the same message again at turn 4. A target that loses the second drop of turn 1
+// shows as many copies in its whole journal as the oracle had by then: only the
+// turns up to the drop's own count (sends_lost_on_fail, seed 4 read as §6.5 drop).
+TEST(Attribution, ADropLostWithItsFailingSenderButSentAgainLaterIsTheExitRule) {
+  Program p = checked(R"(
+kind Kind() {
+    init { send pong() to self; }
+    on pong() {
+        repeat 2 { spawn Kind(); send go(self) to @kind-99; }
+        fail BOOM;
+    }
+}
+supervisor root one_for_all intensity 1 { transient process a = Kind(); }
+)");
+  Answer oracle = oracle_answer(p, RunSettings{2624393351538956136u, 1001, 3});
+  ASSERT_TRUE(oracle.ok());
+  ojson got = oracle.json;
+  ojson& j = got["journal"];
+  size_t second = 0, drops = 0;
+  for (size_t i = 0; i < j.size() && j[i]["turn"] <= 1; i++)
+    if (j[i]["ev"] == "drop" && ++drops == 2) second = i;
+  ASSERT_EQ(drops, 2u);
+  size_t later = 0;
+  for (size_t i = second + 1; i < j.size(); i++) later += j[i]["ev"] == "drop" && j[i]["from"] == "a";
+  ASSERT_GE(later, 1u) << "the restarted a drops the same message again";
+  j.erase(second);
+  EXPECT_EQ(attribute(p, oracle.json, got).rule, "§6.4 sends before a failure");
 }
 
 // a spawns pinger-1 and pinger-2 under top (rest_for_one); pinger-1 fails at the
@@ -415,6 +500,39 @@ process b = Self(0);
   EXPECT_EQ(attribute(p, oracle, got).rule, "§6.4 exit");
   j[13]["args"] = ojson::parse("[7]");  // no exit discarded it: the value
   EXPECT_EQ(attribute(p, oracle, got).rule, "§5 ne");
+}
+
+TEST(Attribution, AKeptMessageShiftsTheRestartedProcesssOwnMessagesIsTheExitRule) {
+  // b's init sends to_() to itself; each to_() sends to_() and reset(). a fails at
+  // turn 1 and one_for_all shuts b down with its to_() waiting. The oracle's new b
+  // takes its own to_() (turn 2), the to_() that one sent (turn 3), then reset()
+  // (turn 4). A target that keeps b's mailbox takes the kept to_() first, and every
+  // own message one turn later: to_() again at turn 4 (restart_keeps_mailbox, seed
+  // 4, read as §6.5 fifo: the kept to_() and the own one look alike, and each of
+  // the two deliveries before took one of them).
+  Program p = checked(R"(
+kind Int() {
+    init { send to_() to self; }
+    on to_() { send to_() to self; send reset() to self; }
+}
+kind Self() {
+}
+supervisor root one_for_all intensity 1 {
+    permanent process a = Self();
+    permanent process b = Int();
+}
+given msg_16(@a) to @a;
+)");
+  ojson oracle = oracle_answer(p, RunSettings{4, 4, 1}).json;
+  ojson got = oracle;
+  ojson& j = got["journal"];
+  ASSERT_GE(j.size(), 12u);
+  ASSERT_EQ(j[6]["name"], "b");  // b shut down at turn 1
+  ASSERT_EQ(j[11]["tag"], "reset");
+  ASSERT_EQ(j[11]["turn"], 4);
+  j[11]["tag"] = "to_";
+  j.erase(j.begin() + 12, j.end());  // to_() has a handler: nothing fails
+  EXPECT_EQ(attribute(p, oracle, got).rule, "§6.4 exit");
 }
 
 // pinger sends itself go(0, 1) and go(0, 1 == 0). A mailbox that gives the newest
