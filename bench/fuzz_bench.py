@@ -19,8 +19,9 @@ and after is printed: the machine may be shared, and programs/s is wall-clock.
 
 Then where a target's time goes: the first 100 programs of the profile (`concord gen
 --seed 0..99`), emitted, are loaded the way each target loads a program, one after
-another in one process, timed alone (erlang: concord_otp:load/1 and unload/1, that
-is parsing, compile:forms with the target's options and code loading; js: the host's
+another in one process, timed alone (erlang: concord_node:load_apart/2 and
+concord_otp:unload/1, that is parsing, compile:forms with the target's options and
+code loading, in a process of its own as the node does; js: the host's
 loader.js load(), a fresh vm context, the prelude, V8's compile and the tables; c: tcc
 on the emitted file, a process per program as with CONCORD_CC=tcc, libtcc's
 in-memory compile being a little cheaper) beside each target's own time per program
@@ -81,8 +82,9 @@ ERLANG_LOAD = r"""
 [Dir] = init:get_plain_arguments(),
 {ok, Files} = file:list_dir(Dir),
 Srcs = [begin {ok, B} = file:read_file(filename:join(Dir, F)), B end || F <- lists:sort(Files)],
-{ok, _, Warm} = concord_otp:load(hd(Srcs)), concord_otp:unload(Warm),  % the compiler's modules, loaded once
-{Us, _} = timer:tc(fun() -> [begin {ok, _, Ms} = concord_otp:load(S), concord_otp:unload(Ms) end || S <- Srcs] end),
+Load = fun(S) -> {ok, _, Ms} = concord_node:load_apart(concord_otp, S), concord_otp:unload(Ms) end,
+Load(hd(Srcs)),  % the compiler's modules, loaded once
+{Us, _} = timer:tc(fun() -> [Load(S) || S <- Srcs] end),
 io:format("~p~n", [Us]), halt().
 """
 

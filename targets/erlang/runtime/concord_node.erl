@@ -10,7 +10,7 @@
 %%   erl ... -s concord_node main                  the erlang target (concord_otp)
 %%   erl ... -s concord_node main concord_elixir   another target: its concord_target module
 -module(concord_node).
--export([main/0, main/1, run_frame/1, run_frame/2]).
+-export([main/0, main/1, run_frame/1, run_frame/2, load_apart/2]).
 
 main() -> main([concord_otp]).
 
@@ -67,7 +67,7 @@ run_frame(Target, Frame, Write) ->
     case binary:split(Frame, <<"\n">>) of
         [RunsLine, Source] ->
             Runs = parse_runs(RunsLine),
-            case Target:load(Source) of
+            case load_apart(Target, Source) of
                 {ok, Mod, Loaded} ->
                     [Write(run_one(Who, Target, Mod, Seed, Turns, Max)) || {Seed, Turns, Max} <- Runs],
                     Target:unload(Loaded);
@@ -79,6 +79,27 @@ run_frame(Target, Frame, Write) ->
             Write(concord_json:error_line(<<"INTERNAL">>, [Who, <<": a frame without a runs line">>]))
     end,
     ok.
+
+%% The program is compiled and loaded by a process of its own, born with a heap the
+%% size of the compiler's work and thrown away with it. Compiled in a long-lived
+%% process whose heap stays small, the compiler's ~1.4 M words of garbage per
+%% program cost up to ~120 collections (2 in a process born with 1 M words): the
+%% node's CPU time in a 400-program erlang campaign went from 15.0 s to 11.6 s. The
+%% code it loads is the node's. A compiler that crashes is the program's error, as
+%% one that returns an error.
+-define(LOAD_HEAP_WORDS, 1 bsl 20).
+
+load_apart(Target, Source) ->
+    Self = self(),
+    {Pid, Ref} = spawn_opt(fun() -> Self ! {self(), Target:load(Source)} end,
+                           [monitor, {min_heap_size, ?LOAD_HEAP_WORDS}]),
+    receive
+        {Pid, Result} ->
+            erlang:demonitor(Ref, [flush]),
+            Result;
+        {'DOWN', Ref, process, Pid, Why} ->
+            {error, lists:sublist(lists:flatten(io_lib:format("the compiler crashed: ~0p", [Why])), 2000)}
+    end.
 
 parse_runs(Line) ->
     [list_to_tuple([binary_to_integer(N) || N <- binary:split(Run, <<" ">>, [global])])
