@@ -628,6 +628,33 @@ std::optional<std::string> spawn_guard(const ojson& prog, const ojson& e, const 
   return std::nullopt;
 }
 
+// The guard rule of the `stop` (a normal exit) or `fail` behind exit event `e` (at
+// `i` of `journal`) when `other`, the other side's journal, has no exit of that
+// process in that turn: each such statement of the body that ran (the handler of
+// the delivery before it in that turn, else its init) is inside an `if` whose
+// condition came out otherwise (`if -1 / ini { } else { stop; }` with a division
+// that floors: the process lives on, and the difference is the missing exit).
+std::optional<std::string> exit_guard(const ojson& prog, const ojson& e, const ojson& journal, size_t i,
+                                      const ojson& other) {
+  if (!other.is_array()) return std::nullopt;
+  for (const ojson& x : other)
+    if (str(x, "ev") == "exit" && x["name"] == e["name"] && x["turn"] == e["turn"]) return std::nullopt;
+  std::string what = str(e, "reason") == "normal" ? "stop" : "fail";
+  for (size_t j = i; j-- > 0;) {
+    const ojson& x = journal[j];
+    if (x["turn"] != e["turn"]) break;
+    if (x["to"] == e["name"] && str(x, "ev") == "deliver") {
+      std::set<std::string> body = {str(x, "tag")};
+      return guard_rule(prog, kind_at(journal, e["name"], j), "", what.c_str(), &body);
+    }
+    if (x["name"] == e["name"] && str(x, "ev") == "start") {
+      std::set<std::string> body = {""};
+      return guard_rule(prog, str(x, "kind"), "", what.c_str(), &body);
+    }
+  }
+  return std::nullopt;
+}
+
 // Two starts of the same kind under two spawned names `k-N` (§2): the number's
 // digits written backwards (the number right, its decimal form not), or another
 // number (the spawns counted otherwise).
@@ -1097,6 +1124,8 @@ std::string event_rule(const Program& p, const RunSettings& settings, const ojso
       if (kind == " order") return "§7.3 start order";
       return "§7.3 " + strategy_of(prog.value("system", ojson::array()), str(*d, "supervisor")) + kind;
     }
+    if (std::optional<std::string> g = o.is_null() ? exit_guard(prog, t, tj, i, oj) : exit_guard(prog, o, oj, i, tj))
+      return *g;
     return "§6.4 exit";
   }
   if (ev == "start") {

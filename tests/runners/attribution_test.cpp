@@ -151,6 +151,28 @@ supervisor root one_for_all intensity 1 { transient process main = Int(); }
   EXPECT_EQ(attribute(p, oracle, got).rule, "§7.3 one_for_all which");
 }
 
+// a stops when -1 / ini is 0 (SPEC §5: the quotient truncated toward zero). A
+// division that floors gives -1: a lives on, and the first difference is its exit
+// missing, not the exit rule (div_floors, seed 5, read as §6.4 exit). The target is
+// the oracle's run of the program without the stop.
+TEST(Attribution, AStopOnOneSideOnlyUnderAnIfIsItsCondition) {
+  const char* source = R"(
+kind Echo(ini: int) {
+    init { send go() to self; }
+    on go() { if -1 / ini { } else { stop; } }
+}
+process a = Echo(2);
+)";
+  Program p = checked(source);
+  std::string kept = source;
+  kept.replace(kept.find("stop;"), 5, "");
+  RunSettings s{0, 1, 1};
+  Answer oracle = oracle_answer(p, s), got = oracle_answer(checked(kept), s);
+  ASSERT_TRUE(oracle.ok() && got.ok());
+  ASSERT_NE(oracle.json["journal"], got.json["journal"]);
+  EXPECT_EQ(attribute(p, oracle.json, got.json).rule, "§5 div");
+}
+
 // user_fail_send_before: s sends note(42) to k, then fails; the note is delivered at turn 2.
 TEST(Attribution, AMessageDroppedInsteadOfDeliveredWentElsewhere) {
   Case c = hand("user_fail_send_before");
