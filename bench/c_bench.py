@@ -82,6 +82,7 @@ class Node:
         main = ["-s", "concord_node", "main"] + (["concord_elixir"] if target == "elixir" else [])
         self.p = subprocess.Popen(["erl", "-noinput", "+S", "1", "+P", "4000000"] + paths + main,
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err, env=env)
+        ready(self.p, target)
 
     def run(self, source, turns, max_processes=10_000_000):
         """Wall seconds of compile + load + one run + purge, and the run's stats line."""
@@ -104,6 +105,13 @@ class Node:
         self.p.wait()
 
 
+def ready(p, target):
+    """The node's first line says it is up (targets/common/framed_runtime.hpp)."""
+    line = p.stdout.readline()
+    if line != b"concord ready\n":
+        raise SystemExit(f"bench: the {target} node said {line[:300]!r} where it says it is ready")
+
+
 class JsNode:
     """One persistent js-target node, as `concord backend js` keeps one (its flags)."""
 
@@ -113,6 +121,7 @@ class JsNode:
         self.p = subprocess.Popen(["node", "--expose-gc", "--max-old-space-size=8192",
                                    os.path.join(JS_RUNTIME, "host.js")],
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err, env=env)
+        ready(self.p, "js")
 
     def run(self, source, turns, max_processes=10_000_000):
         """Wall seconds of load + one run + writing its line, and the run's stats line."""

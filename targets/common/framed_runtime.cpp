@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <new>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -60,6 +61,27 @@ void FramedRuntime::start() {
   } catch (const SubprocessError& e) {
     throw SubprocessError(std::string(e.what()) + (cfg_.start_hint.empty() ? "" : " (" + cfg_.start_hint + ")"));
   }
+  if (cfg_.ready_line.empty()) return;
+  std::string line;
+  std::string why;
+  switch (proc_->read_line(line, deadline_after(cfg_.boot_timeout), 4096)) {
+    case Subprocess::Io::kOk:
+      if (line == cfg_.ready_line) return;
+      why = "printed \"" + line.substr(0, 200) + "\" where it says \"" + cfg_.ready_line + "\"";
+      break;
+    case Subprocess::Io::kTimeout: why = "was not ready within " + seconds(cfg_.boot_timeout); break;
+    case Subprocess::Io::kTooLong: why = "printed a line of more than 4096 bytes where it says it is ready"; break;
+    case Subprocess::Io::kEof: {
+      std::optional<ExitStatus> st = proc_->wait_until(deadline_after(1));
+      why = "ended before it was ready" + (st ? " (" + st->describe() + ")" : std::string());
+      break;
+    }
+  }
+  proc_->drain_stderr(deadline_after(0.2));
+  std::string err = proc_->stderr_text();
+  if (err.size() > 2000) err = err.substr(0, 2000) + "...";
+  stop();
+  throw std::runtime_error(why + (err.empty() ? "" : "; its stderr: " + err));
 }
 
 void FramedRuntime::stop() {

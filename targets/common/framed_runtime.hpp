@@ -40,6 +40,13 @@ struct FramedRuntimeConfig {
   std::vector<std::string> memory_markers;
   double run_timeout = 30;  // per run; run 0 includes loading the program
   double request_timeout = 240;
+  // The line the interpreter prints once it is up (its runtime loaded), before its
+  // first frame; "" waits for nothing. Its boot is then not part of the first run's
+  // timeout: a node that takes seconds to start on a busy machine is not a run that
+  // hung. Not printed within boot_timeout, or something else printed: it cannot be
+  // started (CRASH, with what it printed and how it ended).
+  std::string ready_line;
+  double boot_timeout = 120;
   // After this many frames the interpreter is ended (its stdin closed) and the next
   // request starts a fresh one, as AFL's persistent mode does: a long-lived node's
   // memory grows with no live data behind it (an elixir node ~60 MiB/h over a calls

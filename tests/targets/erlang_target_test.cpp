@@ -25,6 +25,7 @@
 #include "tests/targets/erlang_backend.hpp"
 #include "tests/targets/kill_node.hpp"
 #include "tests/targets/v2_programs.hpp"
+#include "tests/targets/wrapper_script.hpp"
 
 using namespace concord;
 
@@ -111,6 +112,44 @@ TEST(ErlangTarget, StartsTheNodeOnTheFirstGoodRunAndKeepsIt) {
   EXPECT_GT(node, 0);
   expect_oracle_lines(p, ask(t, p, kRuns), kRuns);
   EXPECT_EQ(t.pid(), node);
+}
+
+// The node says it is up before its first frame, and its boot is not the first run's
+// time: an emulator that takes 3 s to start (a busy machine), with runs of 2 s at most,
+// answers every run. Before the ready line, its first run was a TIMEOUT.
+TEST(ErlangTarget, ANodeSlowToBootIsNotARunThatHung) {
+  Program p = checked(kPing);
+  TempDir dir("concord-test");
+  ErlangTargetConfig cfg = erlang_test_config(2);
+  cfg.erl = {wrapper_script(dir, "erl", "sleep 3; exec erl \"$@\"")};
+  FramedRuntime t(erlang_runtime_config(cfg));
+  expect_oracle_lines(p, ask(t, p, kRuns), kRuns);
+}
+
+// Something printed where the node says it is ready, or a node that ends first: it
+// cannot be started (CRASH for each run, saying what it printed or how it ended).
+TEST(ErlangTarget, ANodeThatPrintsOrEndsBeforeItIsReadyCannotBeStarted) {
+  Program p = checked(kPing);
+  struct Setup {
+    const char* script;
+    const char* said;
+  };
+  TempDir dir("concord-test");
+  for (const Setup& s :
+       {Setup{"echo hello; exec erl \"$@\"", "printed \"hello\" where it says \"concord ready\""},
+        Setup{"echo oops >&2; exit 3", "ended before it was ready (exited with 3); its stderr: oops"}}) {
+    ErlangTargetConfig cfg = erlang_test_config(2);
+    cfg.erl = {wrapper_script(dir, "erl", s.script)};
+    FramedRuntime t(erlang_runtime_config(cfg));
+    std::vector<std::string> got = ask(t, p, kRuns);
+    ASSERT_EQ(got.size(), kRuns.size());
+    for (const std::string& line : got) {
+      EXPECT_EQ(code_of(line), "CRASH") << line;
+      EXPECT_NE(line.find("cannot start the erlang node"), std::string::npos) << line;
+      EXPECT_NE(ojson::parse(line).value("message", "").find(s.said), std::string::npos) << line;
+    }
+    EXPECT_EQ(t.pid(), -1);
+  }
 }
 
 // A long-lived node's memory grows (fragmentation): it is replaced after

@@ -28,6 +28,7 @@
 #include "tests/targets/js_backend.hpp"
 #include "tests/targets/kill_node.hpp"
 #include "tests/targets/v2_programs.hpp"
+#include "tests/targets/wrapper_script.hpp"
 
 using namespace concord;
 
@@ -101,6 +102,33 @@ RC_GTEST_PROP(JsTarget, GeneratedProgramsGiveTheOraclesLines, ()) {
     if (got[i].line != want)
       RC_LOG() << print_program(p) << "\nrun " << i << "\n  oracle: " << want << "\n  js:     " << got[i].line << "\n";
     RC_ASSERT(got[i].line == want);
+  }
+}
+
+// The node says it is up before its first frame, and its boot is not the first run's
+// time: a node that takes 3 s to start, with runs of 2 s at most, answers every run.
+TEST(JsTarget, ANodeSlowToBootIsNotARunThatHung) {
+  Program p = checked(kPing);
+  TempDir dir("concord-test");
+  JsTargetConfig cfg = js_test_config(2);
+  cfg.node = {wrapper_script(dir, "node", "sleep 3; exec node \"$@\"")};
+  FramedRuntime t(js_runtime_config(cfg));
+  expect_oracle_lines(p, ask(t, p, kRuns), kRuns);
+}
+
+TEST(JsTarget, ANodeThatPrintsBeforeItIsReadyCannotBeStarted) {
+  Program p = checked(kPing);
+  TempDir dir("concord-test");
+  JsTargetConfig cfg = js_test_config(2);
+  cfg.node = {wrapper_script(dir, "node", "echo hello; exec node \"$@\"")};
+  FramedRuntime t(js_runtime_config(cfg));
+  std::vector<std::string> got = ask(t, p, kRuns);
+  ASSERT_EQ(got.size(), kRuns.size());
+  for (const std::string& line : got) {
+    EXPECT_EQ(code_of(line), "CRASH") << line;
+    EXPECT_NE(ojson::parse(line).value("message", "").find("printed \"hello\" where it says \"concord ready\""),
+              std::string::npos)
+        << line;
   }
 }
 

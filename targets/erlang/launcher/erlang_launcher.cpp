@@ -52,6 +52,7 @@ FramedRuntimeConfig erlang_runtime_config(const ErlangTargetConfig& cfg) {
   // unknown cause.
   f.memory_markers = {"Cannot allocate", "Cannot reallocate"};
   f.start_hint = "$CONCORD_ERL names the emulator, default erl";
+  f.ready_line = "concord ready";  // the runtime says it is up before its first frame
   f.command = [cfg](const std::string& tmpdir) {
     // Checked here because erl itself would only print a do_boot crash on stdout.
     if (!std::filesystem::exists(std::filesystem::path(cfg.ebin) / "concord_node.beam"))

@@ -3,7 +3,9 @@
 %% line of `SEED TURNS MAX` runs separated by `;`, then the program's source), has
 %% its target compile and load the program (concord_target), runs each seed under
 %% its own conductor, writes one result line per run on stdout, has the target
-%% purge the program and waits for the next frame. It runs until stdin closes.
+%% purge the program and waits for the next frame. It runs until stdin closes. Once
+%% set up, before the first frame, it prints `concord ready` (its boot is not a run's
+%% time: targets/common/framed_runtime.hpp).
 %% stdout carries results only; nothing else may print there, so the logger is
 %% silenced.
 %%
@@ -20,6 +22,7 @@ main([Target]) ->
     start_stats(os:getenv("CONCORD_NODE_STATS")),
     ok = Target:setup(),
     Port = open_port({fd, 0, 1}, [binary, stream, eof]),
+    port_command(Port, <<"concord ready\n">>),  % up: the launcher's first run timeout starts now
     loop(Target, Port, <<>>).
 
 %% For the soak benchmark (bench/soak.py): with $CONCORD_NODE_STATS set to a folder,

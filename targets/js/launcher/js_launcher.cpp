@@ -42,6 +42,7 @@ FramedRuntimeConfig js_runtime_config(const JsTargetConfig& cfg) {
   // V8's last words when its heap is full, and when the address space ran out.
   f.memory_markers = {"JavaScript heap out of memory", "Fatal process out of memory", "Cannot allocate"};
   f.start_hint = "$CONCORD_NODE names the interpreter, default node";
+  f.ready_line = "concord ready";  // the runtime says it is up before its first frame
   f.command = [cfg](const std::string& tmpdir) {
     // Checked here because node itself would only print "Cannot find module" on stderr.
     if (!std::filesystem::exists(std::filesystem::path(cfg.runtime) / "host.js"))

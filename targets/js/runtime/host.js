@@ -3,7 +3,8 @@
 // a 4-byte big-endian length, a line of `SEED TURNS MAX` runs separated by `;`, then
 // the emitted program), loads each program into a fresh vm context (loader.js), runs
 // every seed and writes one line per run on stdout, then drops the context. It runs
-// until stdin closes. stdout carries results only; stderr is for node's own last words.
+// until stdin closes. Once its modules are loaded it prints `concord ready` (its boot
+// is not a run's time: targets/common/framed_runtime.hpp). stdout carries results only; stderr is for node's own last words.
 'use strict';
 
 const fs = require('fs');
@@ -177,6 +178,7 @@ function stats(w) {
 }
 
 function main() {
+  writeAll(Buffer.from('concord ready\n'));  // up: the launcher's first run timeout starts now
   for (let frame; (frame = nextFrame()) !== null;) serveFrame(frame);
 }
 
