@@ -49,7 +49,9 @@ struct Measured {
 // (§5 rem, §5 lt rem), or programs equal up to renaming are one bucket.
 void again(const Fault* f, const BackendSpec& spec, const std::string& dir, Measured& m,
            std::map<std::string, std::set<std::string>>& faults_of_rule) {
-  std::vector<std::string> files = find_cases(dir + "/corpus");
+  // A fault its campaign never reached stored no corpus: nothing before, nothing after.
+  std::vector<std::string> files =
+      std::filesystem::is_directory(dir + "/corpus") ? find_cases(dir + "/corpus") : std::vector<std::string>{};
   m.before = files.size();
   Backend b(spec);
   std::vector<std::string> rule(files.size()), renamed(files.size());
@@ -62,8 +64,8 @@ void again(const Fault* f, const BackendSpec& spec, const std::string& dir, Meas
     for (size_t k = 0; k < c.runs.size() && k < got.size(); k++)
       if (first_difference(c.runs[k].expect, got[k].json)) {
         std::string failure = answer_failure(got[k]);
-        rule[i] =
-            f->target + ":" + (failure.empty() ? attribute(c.program, c.runs[k].expect, got[k].json, asking(b)).rule : failure);
+        rule[i] = f->target + ":" +
+                  (failure.empty() ? attribute(c.program, c.runs[k].expect, got[k].json, asking(b)).rule : failure);
         break;
       }
     renamed[i] = rename_key(c.program);

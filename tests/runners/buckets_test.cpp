@@ -7,6 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <string>
 
 #include "runners/campaign/campaign.hpp"
 #include "runners/campaign/faults.hpp"
@@ -71,6 +74,23 @@ TEST(Buckets, TwoShrunkProgramsEqualUpToRenamingAreOneBucket) {
   EXPECT_EQ(b.join("c:§6.5 fifo", first), "c:§6.5 fifo");
   EXPECT_EQ(b.join("c:§8.2 given", renamed), "c:§6.5 fifo");  // the first one's bucket
   EXPECT_EQ(b.join("c:§8.2 given", other), "c:§8.2 given");   // another program: a bucket of its own
+}
+
+// `concord buckets --again` on a work directory where a fault's campaign found
+// nothing (no corpus stored): 0 -> 0 for it, not an error that ends the measurement
+// (it did on seed 5's failed_spawn_gives_back_number).
+TEST(Buckets, AgainCountsAFaultThatFoundNothingAsNone) {
+  TempDir work("concord-buckets-test");
+  std::filesystem::create_directories(work.path() + "/mailbox_lifo");
+  Command cmd;
+  cmd.argv = {build_paths::concord_binary, "buckets", "--again", "--only", "mailbox_lifo", "--work", work.path()};
+  Subprocess p(cmd);
+  std::string out;
+  p.read_to_eof(out, deadline_after(120));
+  std::optional<ExitStatus> st = p.wait_until(deadline_after(10));
+  ASSERT_TRUE(st.has_value());
+  EXPECT_EQ(st->describe(), ExitStatus{}.describe()) << p.stderr_text();
+  EXPECT_NE(out.find("mailbox_lifo (c): 0 -> 0"), std::string::npos) << out << p.stderr_text();
 }
 
 }  // namespace
