@@ -25,10 +25,12 @@ The elixir target's stands are the erlang target's on its own node (Elixir loade
 `-s concord_node main concord_elixir`), fed the programs as `concord emit-elixir`
 prints them: each frame compiles them with Code.compile_string/2.
 """
+import atexit
 import json
 import os
 import struct
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -44,6 +46,7 @@ RT_LIB = os.path.join(BUILD, "targets", "c", "libconcord_rt.a")
 RT_INC = os.path.join(ROOT, "targets", "c", "runtime")
 CC = shlex.split(os.environ.get("CONCORD_CC", "cc -O2"))
 TMP = tempfile.mkdtemp(prefix="concord_bench_")
+atexit.register(shutil.rmtree, TMP, ignore_errors=True)  # its programs and nodes' logs
 EBIN = os.path.join(BUILD, "targets", "erlang", "ebin")
 ELIXIR_EBIN = os.path.join(BUILD, "targets", "elixir", "ebin")
 GEN = os.path.join(BUILD, "bench", "gen_programs")

@@ -31,10 +31,12 @@ usage: bench/fuzz_bench.py BUILD_DIR [CASES] [JOBS] [--baseline CONCORD]
        (defaults: 400 cases, all cores; --baseline: another concord binary, e.g. an
        install of main, whose default campaign runs first as the "before" row)
 """
+import atexit
 import json
 import os
 import resource
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -51,11 +53,15 @@ CASES = int(args[1]) if len(args) > 1 else 400
 JOBS = int(args[2]) if len(args) > 2 else os.cpu_count()
 CONCORD = os.path.join(BUILD, "concord")
 SEED = 20261130
+# Every campaign's and compile stand's files, removed when the bench ends (an
+# interrupted one too: KeyboardInterrupt runs atexit).
+TMP = tempfile.mkdtemp(prefix="concord_fuzz_bench_")
+atexit.register(shutil.rmtree, TMP, ignore_errors=True)
 
 
 def campaign(concord, targets, env_extra=None):
     """One campaign; returns its summary and the CPU seconds it used."""
-    tmp = tempfile.mkdtemp(prefix="concord_fuzz_bench_")
+    tmp = tempfile.mkdtemp(prefix="campaign_", dir=TMP)
     report = os.path.join(tmp, "report")
     cmd = [concord, "fuzz", "--seed", str(SEED), "--cases", str(CASES), "--jobs", str(JOBS),
            "--seeds-per-program", "8", "--corpus", os.path.join(tmp, "corpus"), "--report", report, "--quiet"]
@@ -102,7 +108,7 @@ console.log(Number(process.hrtime.bigint() - t0) / 1000);
 
 def compile_alone(concord, n=100):
     """ms per program to load n programs of the profile the way each target does."""
-    tmp = tempfile.mkdtemp(prefix="concord_compile_bench_")
+    tmp = tempfile.mkdtemp(prefix="compile_", dir=TMP)
     dirs = {t: os.path.join(tmp, t) for t in ("erlang", "js", "c")}
     for d in dirs.values():
         os.makedirs(d)
