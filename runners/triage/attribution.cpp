@@ -630,8 +630,8 @@ std::optional<std::string> spawn_guard(const ojson& prog, const ojson& e, const 
 
 // The guard rule of the `stop` (a normal exit) or `fail` behind exit event `e` (at
 // `i` of `journal`) when `other`, the other side's journal, has no exit of that
-// process in that turn: each such statement of the body that ran (the handler of
-// the delivery before it in that turn, else its init) is inside an `if` whose
+// process in that turn: each such statement of the body that ran (running_body) is
+// inside an `if` whose
 // condition came out otherwise (`if -1 / ini { } else { stop; }` with a division
 // that floors: the process lives on, and the difference is the missing exit).
 std::optional<std::string> exit_guard(const ojson& prog, const ojson& e, const ojson& journal, size_t i,
@@ -640,19 +640,8 @@ std::optional<std::string> exit_guard(const ojson& prog, const ojson& e, const o
   for (const ojson& x : other)
     if (str(x, "ev") == "exit" && x["name"] == e["name"] && x["turn"] == e["turn"]) return std::nullopt;
   std::string what = str(e, "reason") == "normal" ? "stop" : "fail";
-  for (size_t j = i; j-- > 0;) {
-    const ojson& x = journal[j];
-    if (x["turn"] != e["turn"]) break;
-    if (x["to"] == e["name"] && str(x, "ev") == "deliver") {
-      std::set<std::string> body = {str(x, "tag")};
-      return guard_rule(prog, kind_at(journal, e["name"], j), "", what.c_str(), &body);
-    }
-    if (x["name"] == e["name"] && str(x, "ev") == "start") {
-      std::set<std::string> body = {""};
-      return guard_rule(prog, str(x, "kind"), "", what.c_str(), &body);
-    }
-  }
-  return std::nullopt;
+  std::set<std::string> body = {running_body(journal, e["name"], i)};
+  return guard_rule(prog, kind_at(journal, e["name"], i), "", what.c_str(), &body);
 }
 
 // Two starts of the same kind under two spawned names `k-N` (§2): the number's

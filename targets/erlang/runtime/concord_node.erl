@@ -101,8 +101,11 @@ load_apart(Target, Source) ->
             erlang:demonitor(Ref, [flush]),
             Result;
         {'DOWN', Ref, process, Pid, Why} ->
-            {error, lists:sublist(lists:flatten(io_lib:format("the compiler crashed: ~0p", [Why])), 2000)}
+            {error, "the compiler crashed: " ++ text(Why)}
     end.
+
+%% A crash's reason as text, its first 2,000 characters.
+text(Why) -> lists:sublist(lists:flatten(io_lib:format("~0p", [Why])), 2000).
 
 parse_runs(Line) ->
     [list_to_tuple([binary_to_integer(N) || N <- binary:split(Run, <<" ">>, [global])])
@@ -118,8 +121,7 @@ run_one(Who, Target, Mod, Seed, Turns, Max) ->
             erlang:demonitor(Ref, [flush]),
             Line;
         {'DOWN', Ref, process, Pid, Why} ->
-            Text = lists:sublist(lists:flatten(io_lib:format("~0p", [Why])), 2000),
-            concord_json:error_line(<<"INTERNAL">>, [Who, ": the conductor crashed: ", Text, where(Why)])
+            concord_json:error_line(<<"INTERNAL">>, [Who, ": the conductor crashed: ", text(Why), where(Why)])
     end.
 
 %% Where the crash was raised, as " [at M:F/A]" (runners/PROTOCOL.md): the innermost
