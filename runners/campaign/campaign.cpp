@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -113,7 +114,10 @@ Rerun rerun(Differ& differ, const Program& p, const std::vector<RunSettings>& ru
 }
 
 // Shrinks a confirmed divergence with this worker's differ: a candidate is
-// interesting when the targets of the signature show the same signature on it.
+// interesting when the targets of the signature show the same signature on it,
+// before failures are located (DiffOutcome::raw_signature: a candidate costs one
+// request per target, not a bisection more); the shrunk case's failure is located
+// after.
 ShrinkResult shrink_divergence(Shared& sh, Differ& differ, const Program& p, const std::vector<RunSettings>& runs,
                                const std::string& signature) {
   std::vector<std::string> targets = signature_targets(signature);
@@ -138,22 +142,28 @@ ShrinkResult shrink_divergence(Shared& sh, Differ& differ, const Program& p, con
   bool hangs = std::any_of(targets.begin(), targets.end(),
                            [&](const std::string& t) { return is_hang(signature_kind(signature, t)); });
   if (hangs) differ.set_hang_limits(kShrinkHangs);
+  differ.set_locate(false);
   struct Restore {
     Differ& d;
     HangLimits h;
-    ~Restore() { d.set_hang_limits(h); }
+    ~Restore() {
+      d.set_hang_limits(h);
+      d.set_locate(true);
+    }
   } restore{differ, before};
   return shrink(ShrinkCase{program_to_json(p), runs}, opt);
 }
 
 // A shrunk failure, judged with short timeouts, must still fail on fresh backends
 // with the confirmation's timeouts (a candidate merely slower than kShrinkHangs
-// passes for a hang).
-bool still_fails(Differ& differ, const ShrinkCase& c, const std::vector<Divergence>& ds, const std::string& signature) {
+// passes for a hang): its outcome there, or nullopt.
+std::optional<DiffOutcome> still_fails(Differ& differ, const ShrinkCase& c, const std::vector<Divergence>& ds,
+                                       const std::string& raw_signature) {
   Program p = program_from_json(c.program);
   check(p);
-  Rerun r = rerun(differ, p, c.runs, ds, signature);
-  return !r.broken && r.outcome.signature == signature;
+  Rerun r = rerun(differ, p, c.runs, ds, raw_signature);
+  if (r.broken || r.outcome.raw_signature != raw_signature) return std::nullopt;
+  return r.outcome;
 }
 
 void store_finding(Shared& sh, Finding& f, const ShrinkCase& c) {
@@ -299,29 +309,38 @@ void run_case(Shared& sh, Differ& differ, Coverage& cov, uint64_t index, std::ma
   sh.shrinking++;
   lock.unlock();
   ShrinkCase kept{program_to_json(p), runs};
-  std::string narrowed;  // the shrunk case's signature when its operators narrowed the found one's
+  std::string narrowed;  // the shrunk case's signature when its operators narrowed the found one's, or its
+                         // failure was located elsewhere (failing_turn.hpp)
+  std::string raw = again.outcome.raw_signature;
   if (sh.cfg.shrink) {
     try {
-      ShrinkResult r = shrink_divergence(sh, differ, p, runs, f.signature);
+      ShrinkResult r = shrink_divergence(sh, differ, p, runs, raw);
       kept = r.shrunk;
       f.shrink = r.stats;
       f.shrunk = true;
     } catch (const std::invalid_argument&) {
       // the divergence did not show a third time: keep the case as found
     }
-    if (f.shrunk && has_failure(f.divergences) && !still_fails(differ, kept, f.divergences, f.signature)) {
-      kept = ShrinkCase{program_to_json(p), runs};
-      f.shrunk = false;
-      f.note = "the shrunk case did not fail again with the confirmation's timeouts: stored as found";
-    }
-    if (f.shrunk && !has_failure(f.divergences)) {  // the signature and detail of the case stored: the shrunk one's
+    std::optional<DiffOutcome> shrunk;
+    if (f.shrunk && has_failure(f.divergences)) {
+      shrunk = still_fails(differ, kept, f.divergences, raw);
+      if (!shrunk) {
+        kept = ShrinkCase{program_to_json(p), runs};
+        f.shrunk = false;
+        f.note = "the shrunk case did not fail again with the confirmation's timeouts: stored as found";
+      }
+    } else if (f.shrunk) {
       Program q = program_from_json(kept.program);
       check(q);
-      DiffOutcome o2 = differ.run(q, kept.runs, signature_targets(f.signature));
-      if (signature_refines(o2.signature, f.signature)) {
-        f.detail = o2.detail;
-        narrowed = o2.signature;
-      }
+      shrunk = differ.run(q, kept.runs, signature_targets(f.signature));
+    }
+    // The signature and detail of the case stored: the shrunk one's.
+    if (shrunk && signature_refines(shrunk->raw_signature, raw)) {
+      f.detail = shrunk->detail;
+      narrowed = shrunk->signature;
+      for (Divergence& d : f.divergences)
+        for (const Divergence& now : shrunk->divergences)
+          if (now.target == d.target) d.rule = now.rule;
     }
   }
   lock.lock();

@@ -28,6 +28,9 @@
 // are timed with kDetectHangs during the campaign and kShrinkHangs while a
 // hang is shrunk; a shrunk failure is checked once more with kConfirmHangs
 // on a fresh backend, and the case is stored unshrunk when it does not hold.
+// An error answer or a crash is located (failing_turn.hpp) when it is found and
+// confirmed, and again on its shrunk case; shrink candidates are judged by the
+// failure before it is located (DiffOutcome::raw_signature).
 #pragma once
 
 #include <atomic>

@@ -2,6 +2,7 @@
 #include "case_check.hpp"
 
 #include "runners/campaign/divergence.hpp"
+#include "runners/campaign/failing_turn.hpp"
 #include "runners/campaign/failure.hpp"
 #include "runners/protocol/diff.hpp"
 #include "runners/triage/attribution.hpp"
@@ -29,7 +30,7 @@ CaseVerdict failed(std::string message, size_t run, bool indefinite = false) {
 }  // namespace
 
 CaseVerdict check_case_answers(const Case& c, const std::string& target, const std::vector<Answer>& got,
-                               const std::vector<Deviation>& deviations, const AskTarget& ask) {
+                               const std::vector<Deviation>& deviations, const AskAnswer& ask) {
   CaseVerdict v;
   std::string kind = c.status == "known-divergence" ? signature_kind(c.signature, target) : "";
   for (size_t i = 0; i < c.runs.size(); i++) {
@@ -39,8 +40,13 @@ CaseVerdict check_case_answers(const Case& c, const std::string& target, const s
     if (!kind.empty()) {  // the first differing run of a known divergence: is it still the same one?
       // By the form the signature has: a SPEC rule, or (failures, and signatures
       // written before they named rules) the kind.
-      std::string now = difference_kind(expected_answer(c.runs[i].expect), got[i]);
-      if (is_rule(kind) && !is_failure_kind(now)) now = attribute(c.program, c.runs[i].expect, got[i].json, ask).rule;
+      // A failure recorded before failures were located (failing_turn.hpp) is its kind.
+      Answer expected = expected_answer(c.runs[i].expect);
+      std::string raw = difference_kind(expected, got[i]);
+      if (raw == kind) return v;
+      std::string now = is_rule(kind) || is_failure_kind(kind)
+                            ? bucket_of_answer(c.program, c.runs[i].settings, expected, got[i], ask)
+                            : raw;
       if (now == kind) return v;
       return failed("  known divergence changed: the signature says " + target + ":" + kind + ", now " + now +
                         "\n      " + describe(*d, "expected", target),
@@ -54,9 +60,13 @@ CaseVerdict check_case_answers(const Case& c, const std::string& target, const s
       continue;
     }
     // A failure the case records for this target (its signature's kind, e.g.
-    // crash:SIGSEGV) that happens again is the recorded bug, not an unknown.
+    // crash:SIGSEGV, or where it was located) that happens again is the recorded
+    // bug, not an unknown.
+    std::string recorded = signature_kind(c.signature, target);
     bool indefinite =
-        !got[i].ok() && !is_definite(got[i].code()) && answer_failure(got[i]) != signature_kind(c.signature, target);
+        !got[i].ok() && !is_definite(got[i].code()) && answer_failure(got[i]) != recorded &&
+        (recorded.empty() ||
+         bucket_of_answer(c.program, c.runs[i].settings, expected_answer(c.runs[i].expect), got[i], ask) != recorded);
     return failed("  " + describe(*d, "expected", target), i, indefinite);
   }
   if (!kind.empty())

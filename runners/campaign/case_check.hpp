@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "runners/campaign/divergence.hpp"
 #include "runners/protocol/backend.hpp"
 #include "runners/protocol/load.hpp"
 #include "runners/triage/attribution.hpp"
@@ -26,9 +27,10 @@ struct CaseVerdict {
   size_t deviation_run = 0;
 };
 
-// `ask`: the target that answered, for the attribution's questions (attribution.hpp).
+// `ask`: the target that answered, for the attribution's questions (attribution.hpp)
+// and to locate a failure (failing_turn.hpp).
 CaseVerdict check_case_answers(const Case& c, const std::string& target, const std::vector<Answer>& got,
-                               const std::vector<Deviation>& deviations = {}, const AskTarget& ask = {});
+                               const std::vector<Deviation>& deviations = {}, const AskAnswer& ask = {});
 
 // An expected result as an answer, for comparisons.
 Answer expected_answer(const ojson& expect);

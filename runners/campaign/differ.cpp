@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "runners/campaign/failing_turn.hpp"
+
 namespace concord {
 namespace {
 
@@ -86,6 +88,21 @@ DiffOutcome Differ::run(const Program& p, const std::vector<RunSettings>& runs, 
         };
     return {};
   });
+  o.raw_signature = signature_of(o.divergences);
+  for (Divergence& d : o.divergences) {
+    Backend* b = locate_ && locatable(d.kind) ? find(d.target) : nullptr;
+    const TargetAnswers* t = nullptr;
+    for (const TargetAnswers& x : o.targets)
+      if (x.target == d.target) t = &x;
+    if (!b || !t || d.run >= t->answers.size()) continue;
+    auto t0 = std::chrono::steady_clock::now();
+    Located l =
+        locate_failure(p, runs[d.run], o.oracle[d.run], t->answers[d.run], d.kind, answering(*b, limits_[d.target]));
+    seconds_[d.target] += since(t0);
+    if (l.rule.empty()) continue;
+    d.rule = l.rule;
+    d.report += l.said;
+  }
   o.signature = signature_of(o.divergences);
   o.detail = detail_of(o.divergences);
   return o;

@@ -22,6 +22,8 @@ struct DiffOutcome {
   std::vector<Divergence> divergences;
   std::vector<std::string> no_verdict;  // targets with a TIMEOUT, CRASH or MEMORY answer that is no failure of theirs
   std::string signature;                // signature_of(divergences): by SPEC rule
+  std::string raw_signature;            // the same before errors and crashes were located (failing_turn.hpp):
+                                        // what a shrink candidate is judged by, cheaply
   std::string detail;                   // detail_of(divergences): by field path
 };
 
@@ -53,6 +55,9 @@ class Differ {
   DiffOutcome run(const Program& p, const std::vector<RunSettings>& runs, const std::vector<std::string>& only = {});
 
   void set_hang_limits(const HangLimits& h) { hang_ = h; }
+  // Whether run() locates an error or crash (failing_turn.hpp: a few more requests
+  // to the target each); on by default. Off, the signature is the raw one.
+  void set_locate(bool on) { locate_ = on; }
   const HangLimits& hang_limits() const { return hang_; }
   // The target's backend process is killed; the next request starts a fresh one.
   void restart(const std::string& target);
@@ -71,6 +76,7 @@ class Differ {
   std::map<std::string, double> seconds_;
   std::map<std::string, RequestLimits> limits_;  // of each target's last request: its attribution's questions have them
   HangLimits hang_;
+  bool locate_ = true;
 };
 
 }  // namespace concord

@@ -148,13 +148,22 @@ bool all_explained(const std::vector<Divergence>& ds) {
   return !ds.empty() && std::all_of(ds.begin(), ds.end(), [](const Divergence& d) { return !d.deviation.empty(); });
 }
 
-AskTarget asking(Backend& b, RequestLimits limits) {
-  return [&b, limits](const Program& q, const RunSettings& s) -> std::optional<ojson> {
+AskAnswer answering(Backend& b, RequestLimits limits) {
+  return [&b, limits](const Program& q, const RunSettings& s) {
     std::vector<Answer> a = b.request(program_to_json(q), {s}, limits);
-    if (a.size() != 1 || !a[0].ok()) return std::nullopt;
-    return a[0].json;
+    return a.size() == 1 ? a[0] : harness_error("CRASH", b.spec().name + ": no answer");
   };
 }
+
+AskTarget asking(const AskAnswer& ask) {
+  return [ask](const Program& q, const RunSettings& s) -> std::optional<ojson> {
+    Answer a = ask(q, s);
+    if (!a.ok()) return std::nullopt;
+    return a.json;
+  };
+}
+
+AskTarget asking(Backend& b, RequestLimits limits) { return asking(answering(b, limits)); }
 
 void attribute_divergences(const Program& p, const std::vector<Answer>& oracle,
                            const std::vector<TargetAnswers>& targets, std::vector<Divergence>& ds,
@@ -193,17 +202,24 @@ std::string joined(std::vector<std::string> parts, const char* separator) {
 }
 
 // A signature's parts: "target:kind" each. A part starts at a word that holds a
-// ':' (rules are words without one: "§7.3 one_for_all order"); a part's trailing
-// ',' is the separator.
+// ':' after the separator's ',' or, in a detail (kinds are words), after a word.
+// A rule may hold either, not both: "§2 spawned names, decimal", "§10 error
+// INTERNAL at concord_conductor:settle/2".
 std::vector<std::string> signature_parts(const std::string& signature) {
   std::vector<std::string> out;
   std::istringstream in(signature);
+  bool after_comma = true;
   for (std::string word; in >> word;) {
-    if (word.find(':') != std::string::npos || out.empty())
+    bool in_rule = !out.empty() && is_rule(out.back().substr(out.back().find(':') + 1));
+    if (word.find(':') != std::string::npos && (after_comma || !in_rule)) {
+      if (after_comma && !out.empty()) out.back().pop_back();  // the separator's ','
       out.push_back(word);
-    else
+    } else if (out.empty()) {
+      out.push_back(word);
+    } else {
       out.back() += " " + word;
-    if (!out.back().empty() && out.back().back() == ',') out.back().pop_back();
+    }
+    after_comma = word.back() == ',';
   }
   return out;
 }

@@ -71,8 +71,14 @@ const Deviation* explaining(const std::vector<Deviation>& declared, const Answer
 // a "known deviation", shown and counted, not failing.
 bool all_explained(const std::vector<Divergence>& ds);
 
-// The attribution's questions (AskTarget) put to backend `b`, one run per request.
+// A target's answer to run `s` of program `p`: one request to its backend.
+using AskAnswer = std::function<Answer(const Program& p, const RunSettings& s)>;
+AskAnswer answering(Backend& b, RequestLimits limits = {});
+
+// The attribution's questions (AskTarget) put to backend `b`, or to `ask`: its
+// result, nullopt for an error answer.
 AskTarget asking(Backend& b, RequestLimits limits = {});
+AskTarget asking(const AskAnswer& ask);
 
 // Sets the rule of every divergence that is no failure: the SPEC rule behind the
 // first causal difference of its run (attribution.hpp). `p` is the program the

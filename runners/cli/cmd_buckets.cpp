@@ -19,6 +19,8 @@
 
 #include "oracle/error.hpp"
 #include "runners/campaign/campaign.hpp"
+#include "runners/campaign/case_check.hpp"
+#include "runners/campaign/failing_turn.hpp"
 #include "runners/campaign/failure.hpp"
 #include "runners/campaign/faults.hpp"
 #include "runners/cli/cli.hpp"
@@ -63,9 +65,8 @@ void again(const Fault* f, const BackendSpec& spec, const std::string& dir, Meas
     rule[i] = f->target + ":(agrees now)";
     for (size_t k = 0; k < c.runs.size() && k < got.size(); k++)
       if (first_difference(c.runs[k].expect, got[k].json)) {
-        std::string failure = answer_failure(got[k]);
         rule[i] = f->target + ":" +
-                  (failure.empty() ? attribute(c.program, c.runs[k].expect, got[k].json, asking(b)).rule : failure);
+                  bucket_of_answer(c.program, runs[k], expected_answer(c.runs[k].expect), got[k], answering(b));
         break;
       }
     renamed[i] = rename_key(c.program);

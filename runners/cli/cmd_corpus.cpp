@@ -76,7 +76,7 @@ int cmd_corpus(int argc, char** argv) {
     for (size_t k = 0; k < answers.size(); k++) {
       const auto& [name, got] = answers[k];
       const BackendSpec* spec = target ? t.reg->find(name) : nullptr;
-      AskTarget ask = backends.empty() ? AskTarget{} : asking(*backends[k]);
+      AskAnswer ask = backends.empty() ? AskAnswer{} : answering(*backends[k]);
       CaseVerdict v = check_case_answers(c, name, got, spec ? spec->deviations : std::vector<Deviation>{}, ask);
       if (v.pass && !v.deviation.empty()) {  // shown and counted, not failing
         deviates = true;

@@ -31,13 +31,16 @@ int cmd_shrink(int argc, char** argv) {
   // The signature to keep: what the runs show now (which must be the recorded one, if any).
   // A signature written before signatures named SPEC rules is compared with the
   // detail (the field paths); the shrunk case records both forms of today.
-  std::string signature, detail;
+  // Candidates are judged by the signature before failures are located (the shrunk
+  // case's is located again: campaign.cpp shrink_divergence).
+  std::string signature, detail, raw;
   {
     Differ d(targets);
     d.set_hang_limits(kDetectHangs);
     DiffOutcome o = d.run(c.program, runs);
     signature = o.signature;
     detail = o.detail;
+    raw = o.raw_signature;
   }
   if (signature.empty())
     throw InputError(file, "every target agrees with the oracle on this case: there is no divergence to shrink");
@@ -56,13 +59,14 @@ int cmd_shrink(int argc, char** argv) {
   for (int i = 0; i < opt.jobs; i++) {
     differs.push_back(std::make_unique<Differ>(targets));
     differs.back()->set_hang_limits(kShrinkHangs);  // a candidate that still hangs costs this much
+    differs.back()->set_locate(false);
   }
   opt.make_test = [&](int worker) -> InterestingFn {
     Differ* d = differs[static_cast<size_t>(worker)].get();
-    return [d, &signature, &involved](const ShrinkCase& sc) {
+    return [d, &raw, &involved](const ShrinkCase& sc) {
       Program p = program_from_json(sc.program);
       check(p);
-      return signature_refines(d->run(p, sc.runs, involved).signature, signature);
+      return signature_refines(d->run(p, sc.runs, involved).signature, raw);
     };
   };
   if (!a.flag("--quiet")) opt.log = [](const std::string& line) { std::cerr << "shrink: " << line << "\n"; };
@@ -76,7 +80,7 @@ int cmd_shrink(int argc, char** argv) {
     d.set_hang_limits(kConfirmHangs);
     Program shrunk = program_from_json(r.shrunk.program);
     check(shrunk);
-    if (d.run(shrunk, r.shrunk.runs, involved).signature != signature) {
+    if (d.run(shrunk, r.shrunk.runs, involved).raw_signature != raw) {
       std::cout << "the shrunk case does not fail the same way with the confirmation's timeouts "
                    "(a candidate was merely slow): "
                 << file << " is left as it was\n";
@@ -94,7 +98,7 @@ int cmd_shrink(int argc, char** argv) {
   Differ last(targets);  // the shrunk case's own signature (its operators may be fewer) and field paths
   last.set_hang_limits(kDetectHangs);
   DiffOutcome now = last.run(p, r.shrunk.runs, involved);
-  out.signature = signature_refines(now.signature, signature) ? now.signature : signature;
+  out.signature = signature_refines(now.raw_signature, raw) ? now.signature : signature;
   out.detail = now.detail;
   out.status = c.status;
   out.reason = c.reason;

@@ -26,17 +26,11 @@ const ojson kNull;
 using attribution_json::at;
 using attribution_json::each_kind_statement;
 using attribution_json::each_program_statement;
+using attribution_json::operators_in;
+using attribution_json::rule_of_ops;
 using attribution_json::str;
 
 // --- the operators that compute a value (§5), read from the program's JSON form ---
-
-void operators_in(const ojson& expr, std::set<std::string>& ops) {
-  if (!expr.is_object()) return;
-  std::string op = str(expr, "op");
-  if (!op.empty() && op != "int" && op != "addr" && op != "self" && op != "var") ops.insert(op);
-  for (const char* k : {"lhs", "rhs", "arg"})
-    if (expr.contains(k)) operators_in(expr[k], ops);
-}
 
 // The variables an expression reads.
 void variables_in(const ojson& expr, std::set<std::string>& vars) {
@@ -70,12 +64,6 @@ void each_body(Kind& k, const std::set<std::string>* bodies, F&& f) {
   if (k.contains("handlers"))
     for (auto& h : k["handlers"])
       if (h.contains("body") && (!bodies || bodies->count(str(h, "tag")))) f(h["body"]);
-}
-
-std::string rule_of_ops(const std::set<std::string>& ops) {
-  std::string r = "§5";
-  for (const std::string& o : ops) r += " " + o;
-  return ops.empty() ? "§5 value" : r;
 }
 
 void field_operators(const ojson& prog, const std::string& field, std::set<std::string>& ops,

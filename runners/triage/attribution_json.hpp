@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <set>
 #include <string>
 
 #include "oracle/program_json.hpp"
@@ -44,6 +45,22 @@ void each_kind_statement(const ojson& kind, F&& f) {
 template <class F>
 void each_program_statement(const ojson& prog, F&& f) {
   for (const ojson& k : prog.value("kinds", ojson::array())) each_kind_statement(k, f);
+}
+
+// The operators (§5) of an expression, into `ops`.
+inline void operators_in(const ojson& expr, std::set<std::string>& ops) {
+  if (!expr.is_object()) return;
+  std::string op = str(expr, "op");
+  if (!op.empty() && op != "int" && op != "addr" && op != "self" && op != "var") ops.insert(op);
+  for (const char* k : {"lhs", "rhs", "arg"})
+    if (expr.contains(k)) operators_in(expr[k], ops);
+}
+
+// "§5 div mul": the rule of a value computed by these operators ("§5 value": by none).
+inline std::string rule_of_ops(const std::set<std::string>& ops) {
+  std::string r = "§5";
+  for (const std::string& o : ops) r += " " + o;
+  return ops.empty() ? "§5 value" : r;
 }
 
 }  // namespace concord::attribution_json

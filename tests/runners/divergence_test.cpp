@@ -96,6 +96,24 @@ TEST(Signature, OneEntryPerTargetSortedAndParsedBack) {
   // A failure keeps its kind, and is no legacy signature.
   EXPECT_FALSE(legacy_signature("c:crash:SIGSEGV, js:hang"));
   EXPECT_EQ(signature_kind("c:crash:SIGSEGV, js:hang", "js"), "hang");
+  // Located failures (failing_turn.hpp); rules whose words hold a ':' (an error's
+  // place) or a ',' are one part each.
+  std::string located = "c:crash:SIGSEGV in §16.2 link, js:§10 error INTERNAL in §6.5 send + §6.6 spawn";
+  EXPECT_EQ(signature_targets(located), (std::vector<std::string>{"c", "js"}));
+  EXPECT_EQ(signature_kind(located, "c"), "crash:SIGSEGV in §16.2 link");
+  EXPECT_EQ(signature_kind(located, "js"), "§10 error INTERNAL in §6.5 send + §6.6 spawn");
+  EXPECT_FALSE(legacy_signature(located));
+  std::string places =
+      "erlang:§10 error INTERNAL at concord_conductor:settle/2, js:§10 error INTERNAL at links.js "
+      "TypeError: Cannot read properties of null (reading 'delete')";
+  EXPECT_EQ(signature_targets(places), (std::vector<std::string>{"erlang", "js"}));
+  EXPECT_EQ(signature_kind(places, "erlang"), "§10 error INTERNAL at concord_conductor:settle/2");
+  EXPECT_EQ(signature_kind(places, "js"),
+            "§10 error INTERNAL at links.js TypeError: Cannot read properties of null (reading 'delete')");
+  EXPECT_FALSE(legacy_signature(places));
+  EXPECT_TRUE(signature_refines(places, places));
+  EXPECT_EQ(signature_kind("c:§2 spawned names, decimal, js:§6.5 fifo", "c"), "§2 spawned names, decimal");
+  EXPECT_EQ(signature_kind("c:§2 spawned names, decimal, js:§6.5 fifo", "js"), "§6.5 fifo");
 }
 
 TEST(Signature, OperatorsNarrowWhileShrinking) {

@@ -91,6 +91,29 @@ TEST(FailureCli, ACrashIsAFindingStoredShrunkSmallAndReportedWithTheStderrTail) 
   EXPECT_EQ(on_oracle.status.code, 0) << on_oracle.out << on_oracle.err;
 }
 
+// A crash inside a turn (tests/runners/faulty_backend.py spawned: a run whose
+// answer shows a worker spawned in a turn) is located (runners/campaign/failing_turn.hpp):
+// its bucket names the statement the turn ran, which the faulty backend chose.
+TEST(FailureCli, ACrashInsideATurnIsBucketedByTheStatementsThatTurnRan) {
+  TempDir dir("concord-failure");
+  CommandResult r = fuzz(dir, "spawned", "10");
+  ASSERT_EQ(r.status.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("NEW  mine:crash:SIGSEGV in §6.6 spawn"), std::string::npos) << r.out;
+  std::vector<std::string> files = cases_in(dir.path() + "/found");
+  ASSERT_EQ(files.size(), 1u) << r.out;
+  Case c = load_case(files[0]);
+  EXPECT_EQ(c.signature, "mine:crash:SIGSEGV in §6.6 spawn");
+  EXPECT_EQ(c.detail, "mine:crash:SIGSEGV");
+  EXPECT_NE(read_file(dir.path() + "/report/summary.md").find("it fails from turn limit"), std::string::npos);
+  // Checked like any case: the crash again is the recorded bug (a failure, not no verdict).
+  CommandResult on_mine =
+      run_concord({"corpus", dir.path() + "/found", "--target", "mine", "--backend", faulty("spawned")});
+  EXPECT_EQ(on_mine.status.code, 1) << on_mine.out << on_mine.err;
+  EXPECT_NE(on_mine.out.find("FAIL  "), std::string::npos) << on_mine.out;
+  CommandResult on_oracle = run_concord({"corpus", dir.path() + "/found", "--target", "oracle"});
+  EXPECT_EQ(on_oracle.status.code, 0) << on_oracle.out << on_oracle.err;
+}
+
 TEST(FailureCli, AHangIsAFindingAndAMerelySlowBackendIsNot) {
   TempDir dir("concord-failure");
   CommandResult r = fuzz(dir, "hang", "3", {"--timeout", "0.5", "--no-shrink"});

@@ -7,6 +7,10 @@
 #   hang     writes a line on stderr and never answers
 #   slow:S   answers S seconds late (a slow machine, not a bug)
 #   exit     exits with status 127 on every request (a broken command)
+#   spawned  relays every program, but crashes (SIGSEGV) on a run whose answer shows
+#            a worker spawned after the starts (a start in turn 1 or later with no
+#            supervisor's decision before it in its turn): a bug inside the turn
+#            that ran a spawn statement, which a shorter run does not reach
 # usage: faulty_backend.py MODE CONCORD
 import json
 import os
@@ -20,10 +24,20 @@ mode, concord = sys.argv[1], sys.argv[2]
 oracle = subprocess.Popen([concord, "backend", "oracle"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                           stderr=subprocess.DEVNULL, text=True)
 
+def spawned_after_start(answer):
+    decided = set()  # turns with a supervisor's decision so far
+    for e in answer.get("journal", []):
+        if e["ev"] == "decision":
+            decided.add(e["turn"])
+        if e["ev"] == "start" and e["turn"] >= 1 and e["kind"] != "supervisor" and e["turn"] not in decided:
+            return True
+    return False
+
+
 for line in sys.stdin:
     if mode == "exit":
         sys.exit(127)
-    spawns = '"do":"spawn"' in line
+    spawns = '"do":"spawn"' in line and mode != "spawned"
     if spawns and mode == "crash":
         sys.stderr.write("faulty backend: a program with a spawn, and now a segfault\n")
         sys.stderr.flush()
@@ -37,5 +51,11 @@ for line in sys.stdin:
     oracle.stdin.write(line)
     oracle.stdin.flush()
     for _ in json.loads(line)["runs"]:
-        sys.stdout.write(oracle.stdout.readline())
+        answer = oracle.stdout.readline()
+        if mode == "spawned" and spawned_after_start(json.loads(answer)):
+            sys.stdout.flush()
+            sys.stderr.write("faulty backend: a worker spawned in a turn, and now a segfault\n")
+            sys.stderr.flush()
+            os.kill(os.getpid(), signal.SIGSEGV)
+        sys.stdout.write(answer)
     sys.stdout.flush()

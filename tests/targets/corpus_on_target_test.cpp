@@ -88,7 +88,7 @@ class CaseOnTarget : public testing::Test {
     std::vector<Answer> answers = backend().request(program, runs);
     ASSERT_EQ(answers.size(), runs.size());
 
-    CaseVerdict v = check_case_answers(c, g_target, answers, deviations(), asking(backend()));
+    CaseVerdict v = check_case_answers(c, g_target, answers, deviations(), answering(backend()));
     EXPECT_TRUE(v.pass) << path_ << " (" << c.status << ") run " << v.run << ":\n" << v.message;
     if (!v.deviation.empty())
       std::cout << "known deviation " << v.deviation << " of " << g_target << " on run " << v.deviation_run << "\n";
