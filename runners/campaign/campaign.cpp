@@ -296,7 +296,9 @@ void run_case(Shared& sh, Differ& differ, Coverage& cov, uint64_t index, std::ma
     if (sh.report.hits[f.signature] == 1) sh.report.findings.push_back(std::move(f));
     return;
   }
-  if (sh.known.count(f.signature) || sh.known.count(f.detail)) {
+  // Known by its signature, its detail (a corpus from before signatures named rules)
+  // or its failure before it was located (from before failures were).
+  if (sh.known.count(f.signature) || sh.known.count(f.detail) || sh.known.count(again.outcome.raw_signature)) {
     f.kind = Finding::Kind::kKnown;
     if (sh.report.hits[f.signature] == 1) sh.report.findings.push_back(std::move(f));
     return;

@@ -9,7 +9,8 @@
 // program equals, up to renaming, that of a finding of the campaign with another
 // signature, it is that finding's bucket (listed in its `merged`, its hits counted
 // there) and not stored. A signature is known when the corpus holds it, or holds
-// its detail (a corpus written before signatures named SPEC rules). A divergence that
+// its detail (a corpus written before signatures named SPEC rules), or its failure
+// before it was located (a corpus written before failures were). A divergence that
 // declared deviations of its targets explain (runners/protocol/deviations.hpp) is a known
 // deviation: counted and listed, never shrunk, stored or failing.
 //

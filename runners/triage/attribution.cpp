@@ -1557,10 +1557,30 @@ std::set<std::string> operators_of(const std::string& rule) {
   return out;
 }
 
+// "crash:SIGSEGV in §6.5 send + §6.6 spawn": the failure, and the rules of the
+// statements; nullopt for another rule.
+std::optional<std::pair<std::string, std::set<std::string>>> failure_in(const std::string& rule) {
+  size_t in = rule.find(" in §");
+  if (in == std::string::npos) return std::nullopt;
+  std::set<std::string> rules;
+  for (size_t from = in + 4;;) {
+    size_t plus = rule.find(" + ", from);
+    rules.insert(rule.substr(from, plus == std::string::npos ? std::string::npos : plus - from));
+    if (plus == std::string::npos) break;
+    from = plus + 3;
+  }
+  return std::make_pair(rule.substr(0, in), rules);
+}
+
 }  // namespace
 
 bool refines(const std::string& candidate, const std::string& rule) {
   if (candidate == rule) return true;
+  auto c_in = failure_in(candidate), r_in = failure_in(rule);
+  if (c_in && r_in)  // each of the candidate's statements one of the rule's (or its operators, narrowed)
+    return c_in->first == r_in->first && std::all_of(c_in->second.begin(), c_in->second.end(), [&](const auto& c) {
+             return std::any_of(r_in->second.begin(), r_in->second.end(), [&](const auto& r) { return refines(c, r); });
+           });
   if (candidate.rfind("§5 ", 0) != 0 || rule.rfind("§5 ", 0) != 0 || candidate == "§5 value" || rule == "§5 value")
     return false;
   std::set<std::string> c = operators_of(candidate), r = operators_of(rule);

@@ -167,6 +167,9 @@ std::string rule_signature(const std::string& target, const Attribution& a);
 // cannot be told from the results; a shrunk program has only the operators that
 // its divergence needs, so the shrinker keeps a candidate whose operators are a
 // part of the case's (§5 mul add -> §5 mul), and the case's rule is the shrunk one's.
+// Likewise a failure located in a turn (runners/campaign/failing_turn.hpp) by some
+// of the same statements: "crash:SIGSEGV in §6.5 send + §6.6 spawn" -> "crash:SIGSEGV
+// in §6.6 spawn".
 bool refines(const std::string& candidate, const std::string& rule);
 
 }  // namespace concord

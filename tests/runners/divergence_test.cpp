@@ -124,6 +124,13 @@ TEST(Signature, OperatorsNarrowWhileShrinking) {
   EXPECT_FALSE(signature_refines("c:§5 value", "c:§5 lt rem"));   // no operator at all: another cause
   EXPECT_FALSE(signature_refines("c:§6.5 fifo", "c:§6.5 drop"));  // other rules never
   EXPECT_FALSE(signature_refines("js:§5 rem", "c:§5 lt rem"));    // another target
+  // A failure located in a turn narrows to some of its statements (failing_turn.hpp).
+  EXPECT_TRUE(signature_refines("c:crash:SIGSEGV in §6.6 spawn", "c:crash:SIGSEGV in §6.5 send + §6.6 spawn"));
+  EXPECT_FALSE(signature_refines("c:crash:SIGSEGV in §6.5 send + §6.6 spawn", "c:crash:SIGSEGV in §6.6 spawn"));
+  EXPECT_FALSE(signature_refines("c:crash:SIGSEGV in §16.2 link", "c:crash:SIGSEGV in §6.5 send + §6.6 spawn"));
+  EXPECT_FALSE(signature_refines("c:crash:SIGABRT in §6.6 spawn", "c:crash:SIGSEGV in §6.5 send + §6.6 spawn"));
+  EXPECT_TRUE(signature_refines("c:crash:SIGFPE in §5 div", "c:crash:SIGFPE in §5 add div"));
+  EXPECT_FALSE(signature_refines("c:crash:SIGFPE in §5 div", "c:§5 div"));
 }
 
 TEST(Signature, NoVerdictIsNotADivergence) {

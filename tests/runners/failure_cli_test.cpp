@@ -8,6 +8,7 @@
 
 #include <filesystem>
 
+#include "runners/process/files.hpp"
 #include "runners/process/subprocess.hpp"
 #include "runners/protocol/load.hpp"
 #include "runners/shrink/shrink.hpp"
@@ -112,6 +113,21 @@ TEST(FailureCli, ACrashInsideATurnIsBucketedByTheStatementsThatTurnRan) {
   EXPECT_NE(on_mine.out.find("FAIL  "), std::string::npos) << on_mine.out;
   CommandResult on_oracle = run_concord({"corpus", dir.path() + "/found", "--target", "oracle"});
   EXPECT_EQ(on_oracle.status.code, 0) << on_oracle.out << on_oracle.err;
+  // `concord shrink` keeps the located signature (its candidates judged by the crash alone).
+  CommandResult s = run_concord({"shrink", files[0], "--target", "mine", "--backend", faulty("spawned"), "--out",
+                                 dir.path() + "/again.case.json", "--quiet"});
+  ASSERT_EQ(s.status.code, 0) << s.out << s.err;
+  EXPECT_EQ(load_case(dir.path() + "/again.case.json").signature, "mine:crash:SIGSEGV in §6.6 spawn");
+  // A corpus written before failures were located holds the crash by its kind: known.
+  ojson j = ojson::parse(read_file(files[0]));
+  j["signature"] = "mine:crash:SIGSEGV";
+  write_file_atomic(files[0], j.dump(2) + "\n");
+  CommandResult known = fuzz(dir, "spawned", "10", {"--no-report"});
+  EXPECT_EQ(known.status.code, 0) << known.out << known.err;
+  // (listed by the unshrunk case's signature: the statements of its turn, a spawn among them)
+  size_t line = known.out.find("known  mine:crash:SIGSEGV in ");
+  ASSERT_NE(line, std::string::npos) << known.out;
+  EXPECT_NE(known.out.substr(line, known.out.find('\n', line) - line).find("§6.6 spawn"), std::string::npos);
 }
 
 TEST(FailureCli, AHangIsAFindingAndAMerelySlowBackendIsNot) {
