@@ -71,9 +71,17 @@ Located locate_failure(const Program& p, const RunSettings& r, const Answer& ora
   upto.turns = hi;
   Answer at_turn = oracle_answer(p, upto);
   std::string where = turn_rule(program_to_json(p), at_turn.json.value("journal", ojson::array()), hi);
-  if (!where.empty()) {
+  std::string ran =
+      from + "agrees with the oracle: turn " + std::to_string(hi) + " ran " + (where.empty() ? "no body" : where);
+  // An error that says where the runtime met it is bucketed there: a more exact place
+  // than the statements of the turn (a bug past a size, a chunk of the journal
+  // filled, fails in whatever turn crosses it).
+  if (std::string site = attribute(p, oracle.json, got.json).rule; site.find(" at ") != std::string::npos) {
+    out.rule = site;
+    out.said = ran + "; the error is bucketed where the target met it\n";
+  } else if (!where.empty()) {
     out.rule = failure_word(kind) + " in " + where;
-    out.said = from + "agrees with the oracle: turn " + std::to_string(hi) + " ran " + where + "\n";
+    out.said = ran + "\n";
   }
   return out;
 }

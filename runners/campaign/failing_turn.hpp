@@ -9,8 +9,13 @@
 //   its answer at L - 1 differs from the oracle's  the rule of that difference
 //     (the failure is a consequence:             (attribution.hpp), as for any
 //     the bug is what went wrong first)            divergence: "§20 restart_child"
-//   the same answer at L - 1                       the failure in the statements
-//     (it failed inside turn L)                    turn L ran (turn_rule.hpp):
+//   the same answer at L - 1                       an error that says where the
+//     (it failed inside turn L)                    runtime met it: that place
+//                                                  ("§10 error INTERNAL at links.js
+//                                                  ..."; a bug past a size fails in
+//                                                  whatever turn crosses it); else the
+//                                                  failure in the statements turn L
+//                                                  ran (turn_rule.hpp):
 //                                                  "crash:SIGSEGV in §16.2 link",
 //                                                  "§10 error INTERNAL in §6.6 spawn"
 // A failure at limit 0 (the starts, or before the program ran: it does not

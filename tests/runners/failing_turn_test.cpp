@@ -81,7 +81,7 @@ TEST(FailingTurn, AnErrorInsideATurnIsTheStatementsOfThatTurn) {
   Case c = hand("restart_fresh_state");
   RunSettings r{1, 1000, 100};
   Answer oracle = oracle_answer(c.program, r);
-  Answer internal = harness_error("INTERNAL", "w.js: TypeError: x is null [at w.js]");
+  Answer internal = harness_error("INTERNAL", "w.js: TypeError: x is null");
   Fake fake{4, internal};
   Located l = locate_failure(c.program, r, oracle, internal, "error/INTERNAL",
                              [&](const Program& p, const RunSettings& s) { return fake(p, s); });
@@ -94,7 +94,16 @@ TEST(FailingTurn, AnErrorInsideATurnIsTheStatementsOfThatTurn) {
   EXPECT_EQ(bucket_of_answer(c.program, r, oracle, internal,
                              [&](const Program& p, const RunSettings& s) { return again(p, s); }),
             l.rule);
-  EXPECT_EQ(bucket_of_answer(c.program, r, oracle, internal, {}), "§10 error INTERNAL at w.js") << "not asked";
+  EXPECT_EQ(bucket_of_answer(c.program, r, oracle, internal, {}), "§10 error INTERNAL") << "not asked";
+
+  // An error that says where the runtime met it (PROTOCOL.md) is bucketed there.
+  Answer placed = harness_error("INTERNAL", "w.js: TypeError: x is null [at w.js TypeError: x is null]");
+  Fake at{4, placed};
+  Located p = locate_failure(c.program, r, oracle, placed, "error/INTERNAL",
+                             [&](const Program& q, const RunSettings& s) { return at(q, s); });
+  EXPECT_EQ(p.turn, 4);
+  EXPECT_EQ(p.rule, "§10 error INTERNAL at w.js TypeError: x is null");
+  EXPECT_NE(p.said.find("turn 4 ran §6.4 exit + §6.5 send"), std::string::npos) << p.said;
 }
 
 TEST(FailingTurn, ACrashAfterAnEarlierDifferenceIsThatDifference) {
