@@ -618,15 +618,17 @@ std::optional<std::string> spawn_guard(const ojson& prog, const ojson& e, const 
 
 // The guard rule of the `stop` (a normal exit) or `fail` behind exit event `e` (at
 // `i` of `journal`) when `other`, the other side's journal, has no exit of that
-// process in that turn: each such statement of the body that ran (running_body) is
-// inside an `if` whose
-// condition came out otherwise (`if -1 / ini { } else { stop; }` with a division
-// that floors: the process lives on, and the difference is the missing exit).
+// process in that turn, or one with another reason: each such statement of the body
+// that ran (running_body) is inside an `if` whose condition came out otherwise
+// (`if -1 / ini { } else { stop; }` with a division that floors: the process lives
+// on, and the difference is the missing exit; `if q { fail E; } stop;`: it fails
+// where the other side stops).
 std::optional<std::string> exit_guard(const ojson& prog, const ojson& e, const ojson& journal, size_t i,
                                       const ojson& other) {
   if (!other.is_array()) return std::nullopt;
   for (const ojson& x : other)
-    if (str(x, "ev") == "exit" && x["name"] == e["name"] && x["turn"] == e["turn"]) return std::nullopt;
+    if (str(x, "ev") == "exit" && x["name"] == e["name"] && x["turn"] == e["turn"] && x["reason"] == e["reason"])
+      return std::nullopt;
   std::string what = str(e, "reason") == "normal" ? "stop" : "fail";
   std::set<std::string> body = {running_body(journal, e["name"], i)};
   return guard_rule(prog, kind_at(journal, e["name"], i), "", what.c_str(), &body);
@@ -1103,6 +1105,9 @@ std::string event_rule(const Program& p, const RunSettings& settings, const ojso
     }
     if (std::optional<std::string> g = o.is_null() ? exit_guard(prog, t, tj, i, oj) : exit_guard(prog, o, oj, i, tj))
       return *g;
+    // Both exit, for other reasons: the side whose reason comes of guarded statements.
+    if (!o.is_null() && !t.is_null() && str(o, "ev") == "exit" && str(t, "ev") == "exit")
+      if (std::optional<std::string> g = exit_guard(prog, t, tj, i, oj)) return *g;
     return "§6.4 exit";
   }
   if (ev == "start") {

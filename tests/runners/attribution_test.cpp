@@ -777,6 +777,31 @@ process main = Self();
   EXPECT_EQ(floored(text, floors, RunSettings{0, 1, 1}).rule, "§5 div");
 }
 
+TEST(Attribution, AFailWhereTheOracleStopsUnderAConditionIsTheCondition) {
+  // z is 1 / -2: 0, or -1 floored; the handler fails under `if z`, then stops. Both
+  // sides exit in turn 1, for other reasons (div_floors, seed 6: it was read as §6.4
+  // exit, the bucket of a restarted process that keeps its mailbox).
+  std::string text = R"(
+kind K() {
+    state z: int = 0;
+    init {
+        z = 1 / -2;
+    }
+    on inc() {
+        if z {
+            fail OOPS;
+        }
+        stop;
+    }
+}
+process w = K();
+given inc() to @w;
+)";
+  std::string floors = text;
+  floors.replace(floors.find("1 / -2"), 6, "-1");
+  EXPECT_EQ(floored(text, floors, RunSettings{0, 1, 1}).rule, "§5 div");
+}
+
 TEST(Attribution, AMessageTheOracleHadNotSentByTheTurnBeforeIsItsCondition) {
   // The receiver exits at once (no handler): "never sent" cannot be read from the end
   // of the run, but the oracle's mailbox at the turn before holds no inc (it was read
