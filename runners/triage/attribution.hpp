@@ -64,7 +64,10 @@
 //   exit DIV_ZERO / NO_HANDLER / SYSTEM_LIMIT / NOPROC
 //                                       §5 <operators of / and %> / §6.5 match / §6.6 limit / §6.6 noproc
 //   exit shutdown                       §7.4 intensity after a give_up, else §7.3 as above, or §7.5
-//   exit normal or a user code          §6.4 exit
+//   exit normal or a user code          §6.4 exit; on one side only, or for another
+//                                          reason on each, where every stop (fail) of
+//                                          the body that ran is inside `if`s: their
+//                                          conditions (as for messages)
 //   decision, restart against give_up   §7.4 intensity; any other pair of actions (or a
 //                                          decision on one side only): §7.2 restart type;
 //                                          the same decision elsewhere in its reaction:
