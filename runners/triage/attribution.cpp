@@ -26,6 +26,7 @@ const ojson kNull;
 using attribution_json::at;
 using attribution_json::each_kind_statement;
 using attribution_json::each_program_statement;
+using attribution_json::kind_at;
 using attribution_json::operators_in;
 using attribution_json::rule_of_ops;
 using attribution_json::str;
@@ -254,14 +255,6 @@ bool later_in_turn(const ojson& journal, size_t i, const ojson& e) {
   for (size_t j = i + 1; j < journal.size() && journal[j]["turn"] == e["turn"]; j++)
     if (journal[j] == e) return true;
   return false;
-}
-
-// The kind of process `name` at event `i`: that of its last start before it.
-std::string kind_at(const ojson& journal, const ojson& name, size_t i) {
-  std::string kind;
-  for (size_t j = 0; j < i && j < journal.size(); j++)
-    if (str(journal[j], "ev") == "start" && journal[j]["name"] == name) kind = str(journal[j], "kind");
-  return kind;
 }
 
 // Whether statement `st` (a send from `from`) may send to `to`: a send whose

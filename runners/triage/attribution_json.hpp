@@ -47,6 +47,14 @@ void each_program_statement(const ojson& prog, F&& f) {
   for (const ojson& k : prog.value("kinds", ojson::array())) each_kind_statement(k, f);
 }
 
+// The kind of process `name` at event `i` of a journal: that of its last start before it.
+inline std::string kind_at(const ojson& journal, const ojson& name, size_t i) {
+  std::string kind;
+  for (size_t j = 0; j < i && j < journal.size(); j++)
+    if (str(journal[j], "ev") == "start" && journal[j]["name"] == name) kind = str(journal[j], "kind");
+  return kind;
+}
+
 // The operators (§5) of an expression, into `ops`.
 inline void operators_in(const ojson& expr, std::set<std::string>& ops) {
   if (!expr.is_object()) return;

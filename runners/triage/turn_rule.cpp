@@ -8,8 +8,8 @@
 namespace concord {
 namespace {
 
-using attribution_json::at;
 using attribution_json::each_statement;
+using attribution_json::kind_at;
 using attribution_json::operators_in;
 using attribution_json::rule_of_ops;
 using attribution_json::str;
@@ -43,14 +43,6 @@ std::string statement_rule(const std::string& what) {
   if (what == "reply") return "§18.1 reply";
   if (what == "terminate_child" || what == "restart_child" || what == "delete_child") return "§20 " + what;
   return "";
-}
-
-// The kind of process `name` at event `i`: that of its last start before it.
-std::string kind_at(const ojson& journal, const ojson& name, size_t i) {
-  std::string kind;
-  for (size_t j = 0; j < i && j < journal.size(); j++)
-    if (str(journal[j], "ev") == "start" && journal[j]["name"] == name) kind = str(journal[j], "kind");
-  return kind;
 }
 
 // The tag of the handler process `name` ran last before event `i` (a caller
