@@ -129,7 +129,7 @@ ShrinkResult shrink_divergence(Shared& sh, Differ& differ, const Program& p, con
       if (sh.interrupted()) return false;  // Ctrl-C: keep what is shrunk so far
       Program cand = program_from_json(c.program);
       check(cand);
-      DiffOutcome o = differ.run(cand, c.runs, targets);
+      DiffOutcome o = differ.run(cand, c.runs, targets, false);
       // the same signature, or its operators narrowed (attribution.hpp refines); never
       // shrink into a known deviation
       return signature_refines(o.signature, signature) && !all_explained(o.divergences);
@@ -142,14 +142,10 @@ ShrinkResult shrink_divergence(Shared& sh, Differ& differ, const Program& p, con
   bool hangs = std::any_of(targets.begin(), targets.end(),
                            [&](const std::string& t) { return is_hang(signature_kind(signature, t)); });
   if (hangs) differ.set_hang_limits(kShrinkHangs);
-  differ.set_locate(false);
   struct Restore {
     Differ& d;
     HangLimits h;
-    ~Restore() {
-      d.set_hang_limits(h);
-      d.set_locate(true);
-    }
+    ~Restore() { d.set_hang_limits(h); }
   } restore{differ, before};
   return shrink(ShrinkCase{program_to_json(p), runs}, opt);
 }
@@ -237,7 +233,7 @@ void run_case(Shared& sh, Differ& differ, Coverage& cov, uint64_t index, std::ma
   Program p = gen::generate_program(pseed, sh.profile);
   std::vector<RunSettings> runs = gen::generate_runs(pseed, sh.profile, sh.cfg.seeds_per_program);
   secs["generate"] += since(t0);
-  DiffOutcome o = differ.run(p, runs);
+  DiffOutcome o = differ.run(p, runs, {}, false);  // located when confirmed, below
   cov.add_program(p);
   for (size_t i = 0; i < o.oracle.size(); i++) cov.add_result(o.oracle[i].json, &o.oracle_sizes[i]);
 
@@ -264,12 +260,13 @@ void run_case(Shared& sh, Differ& differ, Coverage& cov, uint64_t index, std::ma
   f.reproduce = reproduce_line(sh.cfg, index);
 
   // Rerun on the diverging targets: a divergence that does not repeat is flaky; a
-  // failure that does not happen again on a fresh backend is no verdict.
+  // failure that does not happen again on a fresh backend is no verdict. The rerun
+  // locates an error or crash (failing_turn.hpp): its signature is the finding's.
   lock.unlock();
   Rerun again = rerun(differ, p, runs, o.divergences, o.signature);
   lock.lock();
   for (const std::string& t : again.healthy) sh.report.answered[t]++;  // it answered the health check
-  if (again.broken || again.outcome.signature != o.signature) {
+  if (again.broken || again.outcome.raw_signature != o.signature) {
     if (all_failures(o.divergences)) {
       for (const Divergence& d : o.divergences) {
         sh.report.unconfirmed[d.target]++;
@@ -284,6 +281,8 @@ void run_case(Shared& sh, Differ& differ, Coverage& cov, uint64_t index, std::ma
     return;
   }
   sh.report.totals.divergent_cases++;
+  f.signature = again.outcome.signature;
+  f.divergences = again.outcome.divergences;
   std::string bucket = f.signature;  // the bucket it joined, if any (narrowed, then merged)
   for (auto m = sh.merged_into.find(bucket); m != sh.merged_into.end(); m = sh.merged_into.find(bucket))
     bucket = m->second;
@@ -291,7 +290,6 @@ void run_case(Shared& sh, Differ& differ, Coverage& cov, uint64_t index, std::ma
   sh.report.detail_hits[f.detail]++;
   if (all_explained(again.outcome.divergences)) {  // a known deviation: counted and listed once per signature
     f.kind = Finding::Kind::kDeviation;
-    f.divergences = again.outcome.divergences;
     sh.report.totals.deviations++;
     if (sh.report.hits[f.signature] == 1) sh.report.findings.push_back(std::move(f));
     return;

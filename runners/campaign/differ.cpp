@@ -47,7 +47,8 @@ const std::vector<Deviation>& Differ::deviations_of(const std::string& target) c
   return none;
 }
 
-DiffOutcome Differ::run(const Program& p, const std::vector<RunSettings>& runs, const std::vector<std::string>& only) {
+DiffOutcome Differ::run(const Program& p, const std::vector<RunSettings>& runs, const std::vector<std::string>& only,
+                        bool locate) {
   DiffOutcome o;
   double slowest = 0;
   for (const RunSettings& r : runs) {
@@ -90,7 +91,7 @@ DiffOutcome Differ::run(const Program& p, const std::vector<RunSettings>& runs, 
   });
   o.raw_signature = signature_of(o.divergences);
   for (Divergence& d : o.divergences) {
-    Backend* b = locate_ && locatable(d.kind) ? find(d.target) : nullptr;
+    Backend* b = locate && locatable(d.kind) ? find(d.target) : nullptr;
     const TargetAnswers* t = nullptr;
     for (const TargetAnswers& x : o.targets)
       if (x.target == d.target) t = &x;

@@ -51,13 +51,13 @@ class Differ {
  public:
   explicit Differ(const std::vector<BackendSpec>& targets);
 
-  // `only`: run on these targets alone (empty: on all of them).
-  DiffOutcome run(const Program& p, const std::vector<RunSettings>& runs, const std::vector<std::string>& only = {});
+  // `only`: run on these targets alone (empty: on all of them). `locate`: an error or
+  // crash is located (failing_turn.hpp: a few more requests to the target each);
+  // without, the signature is the raw one.
+  DiffOutcome run(const Program& p, const std::vector<RunSettings>& runs, const std::vector<std::string>& only = {},
+                  bool locate = true);
 
   void set_hang_limits(const HangLimits& h) { hang_ = h; }
-  // Whether run() locates an error or crash (failing_turn.hpp: a few more requests
-  // to the target each); on by default. Off, the signature is the raw one.
-  void set_locate(bool on) { locate_ = on; }
   const HangLimits& hang_limits() const { return hang_; }
   // The target's backend process is killed; the next request starts a fresh one.
   void restart(const std::string& target);
@@ -76,7 +76,6 @@ class Differ {
   std::map<std::string, double> seconds_;
   std::map<std::string, RequestLimits> limits_;  // of each target's last request: its attribution's questions have them
   HangLimits hang_;
-  bool locate_ = true;
 };
 
 }  // namespace concord

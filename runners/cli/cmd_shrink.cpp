@@ -59,14 +59,13 @@ int cmd_shrink(int argc, char** argv) {
   for (int i = 0; i < opt.jobs; i++) {
     differs.push_back(std::make_unique<Differ>(targets));
     differs.back()->set_hang_limits(kShrinkHangs);  // a candidate that still hangs costs this much
-    differs.back()->set_locate(false);
   }
   opt.make_test = [&](int worker) -> InterestingFn {
     Differ* d = differs[static_cast<size_t>(worker)].get();
     return [d, &raw, &involved](const ShrinkCase& sc) {
       Program p = program_from_json(sc.program);
       check(p);
-      return signature_refines(d->run(p, sc.runs, involved).signature, raw);
+      return signature_refines(d->run(p, sc.runs, involved, false).signature, raw);
     };
   };
   if (!a.flag("--quiet")) opt.log = [](const std::string& line) { std::cerr << "shrink: " << line << "\n"; };
