@@ -1429,6 +1429,70 @@ void end_at_send(ojson& stmts, const SendOf& is) {
     }
 }
 
+// `stmts` without the sends `is` holds, at any depth, but the `keep`th of them
+// (counted on from `seen`, across calls), copied to `kept`; `in_repeat` is set when
+// one sits in a repeat's body (it sends several messages: one send is not one message).
+void keep_one_send(ojson& stmts, const SendOf& is, int keep, int& seen, ojson& kept, bool& in_repeat,
+                   bool repeated = false) {
+  if (!stmts.is_array()) return;
+  ojson out = ojson::array();
+  for (ojson& st : stmts) {
+    if (is(st)) {
+      in_repeat = in_repeat || repeated;
+      if (seen++ != keep) continue;
+      kept = st;
+    }
+    for (const char* block : {"then", "else"})
+      if (st.contains(block)) keep_one_send(st[block], is, keep, seen, kept, in_repeat, repeated);
+    if (st.contains("body")) keep_one_send(st["body"], is, keep, seen, kept, in_repeat, true);
+    out.push_back(std::move(st));
+  }
+  stmts = std::move(out);
+}
+
+// The oracle's message at `i` and the target's there come from one sender with one
+// tag and other values, and its kind has several sends of that tag: values computed
+// otherwise (§5, `values`) or another send's message first, the mailbox out of its
+// order (§6.5)? A mailbox holding one message of that tag tells them apart: the
+// target is asked again with one of those sends left (each in turn, the first whose
+// variant the oracle runs as the case up to `i`). It then delivers the oracle's
+// message, or another message first (another tag): the mailbox's order; the same
+// send's message with other values: the values, the operators of that send's
+// arguments.
+std::optional<std::string> values_question(const ojson& prog, const ojson& oracle, size_t i, const AskTarget& ask) {
+  const ojson& oj = oracle["journal"];
+  SendOf is = send_of(oj[i]);
+  auto same_through = [](const ojson& a, const ojson& b, size_t n) {
+    if (a.size() < n || b.size() < n) return false;
+    for (size_t j = 0; j < n; j++)
+      if (a[j] != b[j]) return false;
+    return true;
+  };
+  for (int keep = 0; keep < 8; keep++) {
+    int seen = 0;
+    bool in_repeat = false;
+    ojson variant = prog, kept;
+    if (!in_sender(oracle, i, [&](ojson& body) { keep_one_send(body, is, keep, seen, kept, in_repeat); })(variant) ||
+        in_repeat || keep >= seen)
+      return std::nullopt;
+    std::optional<std::pair<ojson, ojson>> js = journals_of(variant, oracle, ask);
+    if (!js) continue;
+    const auto& [voj, vtj] = *js;
+    if (!same_through(voj, oj, i + 1)) continue;  // that send was not the oracle's message
+    if (!same_through(vtj, voj, i)) return std::nullopt;
+    if (same_through(vtj, voj, i + 1)) return "§6.5 fifo";
+    const ojson& o = voj[i];
+    const ojson& t = vtj[i];
+    if (str(t, "ev") != "deliver") return std::nullopt;
+    bool same_send = o["from"] == t["from"] && o["to"] == t["to"] && o["tag"] == t["tag"];
+    if (!same_send) return "§6.5 fifo";
+    std::set<std::string> ops, seen_vars;
+    for (const ojson& a : kept.value("args", ojson::array())) value_operators(prog, a, ops, seen_vars);
+    return rule_of_ops(ops);
+  }
+  return std::nullopt;
+}
+
 // Only drops missing, sent by handlers that failed after: the sends lost with the
 // failure (§6.4) or drops not journaled? The target is asked again with the
 // sender's `fail`s taken out, and its bodies ended at the send (a failure may be a
@@ -1507,6 +1571,10 @@ Attribution attribute_run(const Program& p, const ojson& oracle, const ojson& go
         asked = failure_question(prog, oracle, i, ask);
       if (!sure && ask && rule == "§6.5 fifo" && !asked && is_given(prog, at(oj, i)) && is_given(prog, at(tj, i)))
         asked = given_question(prog, oracle, ask);
+      if (!sure && ask && str(at(oj, i), "ev") == "deliver" && str(at(tj, i), "ev") == "deliver" &&
+          !at(oj, i)["from"].is_null() && at(oj, i)["from"] == at(tj, i)["from"] &&
+          at(oj, i)["tag"] == at(tj, i)["tag"] && rule == send_values(prog, str(at(oj, i), "tag")))
+        asked = values_question(prog, oracle, i, ask);
       if (asked) {
         rule = *asked;
         sure = true;

@@ -127,6 +127,19 @@ process b = N(-1, @a);
 given inc(@a) to @b;
 )";
 
+// a's init sends itself reset twice, each with a computed value: 1 < 2 (1), then
+// 0 * 5 (0); a has no handler for it (SPEC §6.3).
+const char* kTwoComputedSends = R"(
+kind Echo() {
+    init {
+        send reset(1 < 2) to self;
+        send reset(0 * 5) to self;
+    }
+}
+
+process a = Echo();
+)";
+
 // Statements with each `if` whose condition has `op` replaced by its else branch.
 void conditions_false(ojson& stmts, const std::string& op) {
   ojson out = ojson::array();
@@ -166,6 +179,40 @@ ojson drops_unjournaled(const Program& p, const RunSettings& s) {
     if (e["ev"] != "drop") kept.push_back(e);
   r["journal"] = kept;
   return r;
+}
+
+// Expressions with every `op` subexpression replaced by 0.
+void op_zero(ojson& e, const std::string& op) {
+  if (!e.is_object()) return;
+  if (e.value("op", "") == op) {
+    e = ojson{{"op", "int"}, {"value", 0}};
+    return;
+  }
+  for (const char* k : {"lhs", "rhs", "arg"})
+    if (e.contains(k)) op_zero(e[k], op);
+}
+
+// A target whose `<` gives 0 in every argument of a send.
+ojson lt_zero_in_sends(const Program& p, const RunSettings& s) {
+  ojson j = program_to_json(p);
+  for (ojson& k : j["kinds"])
+    for (ojson& st : k["init"])
+      if (st["do"] == "send")
+        for (ojson& a : st["args"]) op_zero(a, "lt");
+  Program q = program_from_json(j);
+  check(q);
+  return oracle_answer(q, s).json;
+}
+
+// A target whose mailboxes take the newest message first, for programs whose only
+// messages are those a process's init sends (in its mailbox before its first
+// delivery): the init's sends in reverse order.
+ojson init_sends_reversed(const Program& p, const RunSettings& s) {
+  ojson j = program_to_json(p);
+  for (ojson& k : j["kinds"]) std::reverse(k["init"].begin(), k["init"].end());
+  Program q = program_from_json(j);
+  check(q);
+  return oracle_answer(q, s).json;
 }
 
 // A fake target: its result for a program and a run.
@@ -308,6 +355,15 @@ process b = Worker(10);
 TEST(AttributionQuestions, GivenMessagesOutOfOrderAreTheGivenOrderOrTheMailbox) {
   expect_told_apart(kTwoGiven, {1, 1000, 10000}, "§6.5 fifo", {given_reversed, "§8.2 given"},
                     {newest_first, "§6.5 fifo"});
+}
+
+// a takes reset(0) first: its `<` computed 0, or its mailbox took the newest first?
+// (mailbox_lifo on the held-out seed 7 read as §5 lt, and as §5 eq neg.) Asked with
+// one of the two sends left, the mailbox holds one reset: the mailbox bug agrees,
+// the operator bug still sends reset(0), and only that send's operators are named.
+TEST(AttributionQuestions, AnotherValueOfOneSendersTagIsItsOperatorsOrTheMailbox) {
+  expect_told_apart(kTwoComputedSends, {0, 1, 1}, "§5 lt mul", {lt_zero_in_sends, "§5 lt"},
+                    {init_sends_reversed, "§6.5 fifo"});
 }
 
 TEST(AttributionQuestions, AMissingDropUnderAConditionIsTheConditionOrTheDropsJournal) {
