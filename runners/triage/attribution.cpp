@@ -627,6 +627,47 @@ std::optional<std::string> exit_guard(const ojson& prog, const ojson& e, const o
   return guard_rule(prog, kind_at(journal, e["name"], i), "", what.c_str(), &body);
 }
 
+// Whether statement `st` divides (div or rem, §5) in an expression of its own (not in
+// the statements it holds).
+bool divides(const ojson& st) {
+  std::function<bool(const ojson&)> in = [&](const ojson& e) {
+    if (!e.is_object()) return false;
+    std::string op = str(e, "op");
+    if (op == "div" || op == "rem") return true;
+    for (const char* k : {"lhs", "rhs", "arg"})
+      if (e.contains(k) && in(e[k])) return true;
+    return false;
+  };
+  for (auto it = st.begin(); it != st.end(); ++it) {
+    if (it.key() == "then" || it.key() == "else" || it.key() == "body") continue;
+    if (in(it.value())) return true;
+    if (it.value().is_array())
+      for (const ojson& a : it.value())
+        if (in(a)) return true;
+  }
+  return false;
+}
+
+// The operators of the conditions of the `if`s around a division in the body of
+// the process that exits at `i` that ran then; nullopt when no division there is in an `if`.
+std::optional<std::string> division_guard(const ojson& prog, const ojson& journal, size_t i) {
+  const ojson& e = journal[i];
+  std::set<std::string> bodies = {running_body(journal, e["name"], i)}, ops, seen;
+  bool any = false;
+  std::vector<const ojson*> conds;
+  for (const ojson& k : prog.value("kinds", ojson::array()))
+    if (str(k, "name") == kind_at(journal, e["name"], i))
+      each_body(k, &bodies, [&](const ojson& body) {
+        each_guarded_statement(body, conds, [&](const ojson& st, const std::vector<const ojson*>& cs) {
+          if (!divides(st) || cs.empty()) return;
+          any = true;
+          for (const ojson* c : cs) value_operators(prog, *c, ops, seen);
+        });
+      });
+  if (!any) return std::nullopt;
+  return ops.empty() ? std::string("§6.2 if") : rule_of_ops(ops);
+}
+
 // Two starts of the same kind under two spawned names `k-N` (§2): the number's
 // digits written backwards (the number right, its decimal form not), or another
 // number (the spawns counted otherwise).
@@ -1078,7 +1119,14 @@ std::string event_rule(const Program& p, const RunSettings& settings, const ojso
   }
   if (ev == "exit") {
     std::string reason = str(e, "reason");
-    if (reason == "DIV_ZERO") return division_values(prog);
+    if (reason == "DIV_ZERO") {
+      // The oracle's side alone fails so, dividing inside an `if`: that `if`'s
+      // condition may have come out otherwise (division_question asks).
+      if (!o.is_null() && !(str(t, "ev") == "exit" && t["name"] == o["name"] && str(t, "reason") == reason) &&
+          division_guard(prog, oj, i))
+        sure = false;
+      return division_values(prog);
+    }
     if (reason == "NO_HANDLER") return "§6.5 match";
     if (reason == "SYSTEM_LIMIT") return "§6.6 limit";
     if (reason == "NOPROC") return "§6.6 noproc";
@@ -1450,6 +1498,44 @@ void keep_one_send(ojson& stmts, const SendOf& is, int keep, int& seen, ojson& k
   stmts = std::move(out);
 }
 
+// The oracle's process fails dividing by zero at `i` (§5) where the target's does
+// not, and the division is inside an `if`: the division (it gave the target no
+// failure) or the condition (the target took the other branch)? The target is asked
+// again with each such `if` in the body that ran replaced by the branch that
+// divides: it then fails as the oracle does, the condition; it does not, the division.
+std::optional<std::string> division_question(const ojson& prog, const ojson& oracle, size_t i, const AskTarget& ask) {
+  const ojson& oj = oracle["journal"];
+  std::optional<std::string> guard = division_guard(prog, oj, i);
+  if (!guard) return std::nullopt;
+  std::set<std::string> bodies = {running_body(oj, oj[i]["name"], i)};
+  std::string kind = kind_at(oj, oj[i]["name"], i);
+  auto change = [&](ojson& variant) {
+    bool found = false;
+    for (ojson& k : variant["kinds"])
+      if (str(k, "name") == kind) {
+        found = true;
+        each_body(k, &bodies, [](ojson& body) { hoist_sends(body, divides); });
+      }
+    return found;
+  };
+  ojson variant = prog;
+  if (!change(variant) || variant == prog) return std::nullopt;
+  std::optional<std::pair<ojson, ojson>> js = journals_of(variant, oracle, ask);
+  if (!js) return std::nullopt;
+  const auto& [voj, vtj] = *js;
+  auto same_through = [](const ojson& a, const ojson& b, size_t n) {
+    if (a.size() < n || b.size() < n) return false;
+    for (size_t j = 0; j < n; j++)
+      if (a[j] != b[j]) return false;
+    return true;
+  };
+  // The oracle runs the variant as the case up to its failure, and so does the target
+  // before it: failing there too, the target took the other branch; not failing, its
+  // division gave no failure.
+  if (!same_through(voj, oj, i + 1) || !same_through(vtj, voj, i)) return std::nullopt;
+  return same_through(vtj, voj, i + 1) ? *guard : division_values(prog);
+}
+
 // The oracle's message at `i` and the target's there come from one sender with one
 // tag and other values, and its kind has several sends of that tag: values computed
 // otherwise (§5, `values`) or another send's message first, the mailbox out of its
@@ -1575,6 +1661,8 @@ Attribution attribute_run(const Program& p, const ojson& oracle, const ojson& go
           !at(oj, i)["from"].is_null() && at(oj, i)["from"] == at(tj, i)["from"] &&
           at(oj, i)["tag"] == at(tj, i)["tag"] && rule == send_values(prog, str(at(oj, i), "tag")))
         asked = values_question(prog, oracle, i, ask);
+      if (!sure && ask && str(at(oj, i), "ev") == "exit" && str(at(oj, i), "reason") == "DIV_ZERO")
+        asked = division_question(prog, oracle, i, ask);
       if (asked) {
         rule = *asked;
         sure = true;
