@@ -25,7 +25,10 @@ code loading, in a process of its own as the node does; js: the host's
 loader.js load(), a fresh vm context, the prelude, V8's compile and the tables; c: tcc
 on the emitted file, a process per program as with CONCORD_CC=tcc, libtcc's
 in-memory compile being a little cheaper) beside each target's own time per program
-in its campaign above: the rest is running the 8 seeds and the protocol.
+in its campaign above: the rest is running the 8 seeds and the protocol. Last, the
+same 100 programs through each target's backend alone, one request (load and 8 runs)
+at a time: each program's time, its median, p90 and maximum, and the share of the 5
+costliest (programs that grow to the process limit weigh most of a target's time).
 
 usage: bench/fuzz_bench.py BUILD_DIR [CASES] [JOBS] [--baseline CONCORD]
        (defaults: 400 cases, all cores; --baseline: another concord binary, e.g. an
@@ -137,6 +140,36 @@ def compile_alone(concord, n=100):
     return ms
 
 
+def per_program(concord, n=100):
+    """Each target's own time per program (load and 8 runs), the first n programs of the
+    profile one after another through one `concord backend T`: the distribution, not
+    only the mean. Returns {target: [ms per program]} and each program's processes."""
+    requests = []
+    procs = []
+    for i in range(n):
+        prog = json.loads(subprocess.run([concord, "gen", "--seed", str(i), "--json"], capture_output=True,
+                                         text=True, check=True).stdout)
+        runs = [{"seed": k, "turns": 1000, "max_processes": 10000} for k in range(8)]
+        requests.append(json.dumps({"concord_protocol": 1, "program": prog, "runs": runs}) + "\n")
+    times = {}
+    for t in ("oracle", "c", "erlang", "js"):
+        p = subprocess.Popen([concord, "backend", t], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        ms = []
+        for k, req in enumerate([requests[0]] + requests):  # the first once more, untimed: start-up
+            t0 = time.monotonic()
+            p.stdin.write(req)
+            p.stdin.flush()
+            answers = [p.stdout.readline() for _ in range(8)]
+            if k > 0:
+                ms.append((time.monotonic() - t0) * 1000)
+            if t == "oracle" and k > 0:
+                procs.append(max(len(json.loads(a).get("processes", [])) for a in answers))
+        p.stdin.close()
+        p.wait()
+        times[t] = ms
+    return times, procs
+
+
 def loadavg():
     with open("/proc/loadavg") as f:
         return " ".join(f.read().split()[:3])
@@ -190,6 +223,20 @@ for name, s, _ in rows:
         per = s["target_seconds"].get(name, 0) * 1000 / max(1, s["programs"])
         print(f"| {name} | {alone[name]:.1f} | {per:.1f} | {alone[name] / per:.0%} | {per - alone[name]:.1f} |"
               if per else f"| {name} | {alone[name]:.1f} | - | - | - |")
+print()
+times, procs = per_program(CONCORD)
+heavy = sorted(range(len(procs)), key=lambda k: -times["erlang"][k])[:5]
+print("each program's own time (ms, load and 8 runs) on each target alone, the same first 100 programs one")
+print("after another through one backend process: the mean hides a tail of programs that grow to the")
+print(f"process limit (the 5 costliest on erlang: programs {', '.join(str(k) for k in heavy)}, "
+      f"{', '.join(str(procs[k]) for k in heavy)} processes at most):")
+print()
+print("| target | total | median | p90 | max | the 5 costliest's share |")
+print("|---|---|---|---|---|---|")
+for t, ms in times.items():
+    q = sorted(ms)
+    top = sum(q[-5:]) / max(1e-9, sum(q))
+    print(f"| {t} | {sum(q):.0f} | {q[len(q) // 2]:.1f} | {q[len(q) * 9 // 10]:.1f} | {q[-1]:.0f} | {top:.0%} |")
 print()
 print("programs/s is wall-clock: on a shared machine compare rows of one run, and the cpu column.")
 print("goal (issue 19): the default campaign at 100 programs/s or more on 2 cores.")
