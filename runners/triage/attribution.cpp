@@ -367,6 +367,22 @@ std::set<std::string> bodies_run(const ojson& journal, const ojson& from, size_t
   return bodies;
 }
 
+// The copies of delivery `e` before event `i`, when each body its sender ran before
+// `i` ran once (a start, or one delivery of each tag): each copy came of one send,
+// and an unguarded send of those bodies sent one. 0 when a body ran more often.
+int same_deliveries_before(const ojson& journal, const ojson& e, size_t i) {
+  std::map<std::string, int> runs;
+  int n = 0;
+  for (size_t j = 0; j < i && j < journal.size(); j++) {
+    const ojson& x = journal[j];
+    std::string ev = str(x, "ev");
+    if (ev == "start" && x.value("name", ojson()) == e["from"] && ++runs[""] > 1) return 0;
+    if ((ev == "deliver" || ev == "call") && x.value("to", ojson()) == e["from"] && ++runs[str(x, "tag")] > 1) return 0;
+    if (ev == "deliver" && x["to"] == e["to"] && same_message(x, e)) n++;
+  }
+  return n;
+}
+
 std::optional<std::string> guard_of(const ojson& prog, const ojson& journal, const ojson& e, size_t i) {
   if (!e.is_object() || e.value("from", ojson()).is_null()) return std::nullopt;
   // A drop is journaled by the body that sent it; a delivery later, from any body its
@@ -375,7 +391,8 @@ std::optional<std::string> guard_of(const ojson& prog, const ojson& journal, con
   std::set<std::string> bodies =
       drop ? std::set<std::string>{running_body(journal, e["from"], i)} : bodies_run(journal, e["from"], i);
   return guard_rule(prog, kind_at(journal, e["from"], i), str(e, "tag"), "send", &bodies, e["from"], e["to"],
-                    e.value("args", ojson()), drop ? same_drops_before(journal, e, i) : 0);
+                    e.value("args", ojson()),
+                    drop ? same_drops_before(journal, e, i) : same_deliveries_before(journal, e, i));
 }
 
 // Whether a journal shows the message of event `e` (delivered or dropped) anywhere.
@@ -692,6 +709,25 @@ bool never_sent(const ojson& result, const ojson& journal, const ojson& e, size_
     if (str(journal[j], "ev") == "exit" && journal[j]["name"] == e["to"]) return false;
   for (const ojson& a : result.value("alive", ojson::array()))
     if (a.value("name", ojson()) == e["to"]) return true;
+  return false;
+}
+
+// Whether the target's delivery at `i` is a copy of a message more than `result` (the
+// oracle's, run to quiescence, `journal` its journal) ever delivers, its receiver
+// alive at the end: one copy never sent on the oracle's side (never_sent, for a
+// message it sends more than once).
+bool extra_copy(const ojson& result, const ojson& journal, const ojson& tj, size_t i) {
+  const ojson& t = at(tj, i);
+  if (str(t, "ev") != "deliver" || result.value("outcome", std::string()) != "quiescent") return false;
+  auto copies = [&](const ojson& j, size_t n) {
+    size_t c = 0;
+    for (size_t k = 0; k < n && k < j.size(); k++)
+      c += str(j[k], "ev") == "deliver" && j[k]["to"] == t["to"] && same_message(j[k], t);
+    return c;
+  };
+  if (copies(tj, i + 1) <= copies(journal, journal.size())) return false;
+  for (const ojson& a : result.value("alive", ojson::array()))
+    if (a.value("name", ojson()) == t["to"]) return true;
   return false;
 }
 
@@ -1101,7 +1137,7 @@ std::string event_rule(const Program& p, const RunSettings& settings, const ojso
   if (ev == "deliver") {  // delivered on one side only
     if (!o.is_null() && never_sent(target, tj, o, i) && failed_before(oj, o["from"], i) && fewer_copies(oj, i, tj))
       return "§6.4 sends before a failure";
-    if (o.is_null() ? never_sent(later, lj, t, i) : never_sent(target, tj, o, i))
+    if (o.is_null() ? never_sent(later, lj, t, i) || extra_copy(later, lj, tj, i) : never_sent(target, tj, o, i))
       if (std::optional<std::string> g = guard_of(prog, o.is_null() ? tj : oj, e, i)) return *g;
     return "§6.5 send";  // never enqueued on the other side
   }

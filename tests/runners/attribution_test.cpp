@@ -802,6 +802,32 @@ given inc() to @w;
   EXPECT_EQ(floored(text, floors, RunSettings{0, 1, 1}).rule, "§5 div");
 }
 
+TEST(Attribution, AnExtraCopyOfAMessageSentUnderAConditionIsItsCondition) {
+  // The init sends inc unconditionally, to_'s handler again when 1 / -2 is not 0: the
+  // oracle's journal shows inc once, so "never sent" cannot be read from it; the
+  // target delivers a second copy, which only the guarded send can have sent (div_floors
+  // on the held-out seed 7 read as §6.5 send).
+  std::string text = R"(
+kind K() {
+    init {
+        send inc() to self;
+        send to_() to self;
+    }
+    on inc() {
+    }
+    on to_() {
+        if 1 / -2 {
+            send inc() to self;
+        }
+    }
+}
+process a = K();
+)";
+  std::string floors = text;
+  floors.replace(floors.find("1 / -2"), 6, "-1");
+  EXPECT_EQ(floored(text, floors, RunSettings{0, 3, 1}).rule, "§5 div");
+}
+
 TEST(Attribution, AMessageTheOracleHadNotSentByTheTurnBeforeIsItsCondition) {
   // The receiver exits at once (no handler): "never sent" cannot be read from the end
   // of the run, but the oracle's mailbox at the turn before holds no inc (it was read
