@@ -45,8 +45,11 @@
 //     in their turn, and the oracle's run without that send is the target's
 //                                       §6.4 sends before a failure
 //   deliver, a message the oracle had not sent by the turn before (not waiting in its
-//     receiver's mailbox then, not in its journal, no exit between)
-//                                       its send's conditions (as above)
+//     receiver's mailbox then, not in its journal, no exit between), or on the
+//     target's side only one copy more than the oracle ever delivers
+//                                       its send's conditions (as above; the copies
+//                                          the sender's unguarded sends explain are
+//                                          counted when each body it ran ran once)
 //   deliver, any other message          §6.5 send
 //   drops of one sender, tag and receiver, other values
 //                                       §5 <operators of the sends of that tag>
@@ -132,6 +135,16 @@
 //   given messages out of order, the   the given messages sent by a process of their
 //     target's order explaining all     own instead: agrees, §8.2 given; takes its
 //                                       messages out of order too, §6.5 fifo
+//   deliver, same sender and tag,      the program with one of the sender kind's sends
+//     other values, the kind sending    of that tag left (the first the oracle still
+//     that tag more than once           delivers at the difference): delivers the
+//                                       oracle's message or another tag, §6.5 fifo; the
+//                                       same send's with other values, §5 <operators of
+//                                       that send's arguments>
+//   exit DIV_ZERO on the oracle's side  the program with each such `if` of the body that
+//     only, a division of the body      ran replaced by its dividing branch: fails as
+//     that ran inside an `if`           the oracle, §5 <operators of the conditions>;
+//                                       does not, §5 <operators of / and %>
 // The oracle itself is untouched.
 #pragma once
 
