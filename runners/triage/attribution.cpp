@@ -1300,6 +1300,14 @@ std::optional<std::pair<ojson, ojson>> journals_of(const ojson& variant, const o
   return std::pair{vo.json["journal"], (*vt)["journal"]};
 }
 
+// Whether two journals have the same first `n` events (both at least that long).
+bool same_first(const ojson& a, const ojson& b, size_t n) {
+  if (a.size() < n || b.size() < n) return false;
+  for (size_t j = 0; j < n; j++)
+    if (a[j] != b[j]) return false;
+  return true;
+}
+
 // `change` makes the variant from the program's JSON form (false: no variant, or
 // the same program). `after_i_changes`: the variant changes the oracle's run after
 // `i` (a failure taken out), else it must not change it at all: a variant that
@@ -1317,13 +1325,7 @@ VariantAnswer ask_variant(const ojson& prog, const ojson& oracle, size_t i, cons
   const ojson& oj = oracle["journal"];
   const auto& [voj, vtj] = *js;
   if (asks && !asks(voj)) return VariantAnswer::kOther;
-  auto same_through_i = [i](const ojson& a, const ojson& b) {
-    if (a.size() <= i || b.size() <= i) return false;
-    for (size_t j = 0; j <= i; j++)
-      if (a[j] != b[j]) return false;
-    return true;
-  };
-  bool oracle_same = after_i_changes ? same_through_i(voj, oj) : voj == oj;
+  bool oracle_same = after_i_changes ? same_first(voj, oj, i + 1) : voj == oj;
   if (oracle_same && vtj == voj) return VariantAnswer::kAgrees;
   size_t drops = 0, journaled = 0;
   for (const ojson& e : voj)
@@ -1559,17 +1561,11 @@ std::optional<std::string> division_question(const ojson& prog, const ojson& ora
   std::optional<std::pair<ojson, ojson>> js = journals_of(variant, oracle, ask);
   if (!js) return std::nullopt;
   const auto& [voj, vtj] = *js;
-  auto same_through = [](const ojson& a, const ojson& b, size_t n) {
-    if (a.size() < n || b.size() < n) return false;
-    for (size_t j = 0; j < n; j++)
-      if (a[j] != b[j]) return false;
-    return true;
-  };
   // The oracle runs the variant as the case up to its failure, and so does the target
   // before it: failing there too, the target took the other branch; not failing, its
   // division gave no failure.
-  if (!same_through(voj, oj, i + 1) || !same_through(vtj, voj, i)) return std::nullopt;
-  return same_through(vtj, voj, i + 1) ? *guard : division_values(prog);
+  if (!same_first(voj, oj, i + 1) || !same_first(vtj, voj, i)) return std::nullopt;
+  return same_first(vtj, voj, i + 1) ? *guard : division_values(prog);
 }
 
 // The oracle's message at `i` and the target's there come from one sender with one
@@ -1584,12 +1580,6 @@ std::optional<std::string> division_question(const ojson& prog, const ojson& ora
 std::optional<std::string> values_question(const ojson& prog, const ojson& oracle, size_t i, const AskTarget& ask) {
   const ojson& oj = oracle["journal"];
   SendOf is = send_of(oj[i]);
-  auto same_through = [](const ojson& a, const ojson& b, size_t n) {
-    if (a.size() < n || b.size() < n) return false;
-    for (size_t j = 0; j < n; j++)
-      if (a[j] != b[j]) return false;
-    return true;
-  };
   for (int keep = 0; keep < 8; keep++) {
     int seen = 0;
     bool in_repeat = false;
@@ -1600,9 +1590,9 @@ std::optional<std::string> values_question(const ojson& prog, const ojson& oracl
     std::optional<std::pair<ojson, ojson>> js = journals_of(variant, oracle, ask);
     if (!js) continue;
     const auto& [voj, vtj] = *js;
-    if (!same_through(voj, oj, i + 1)) continue;  // that send was not the oracle's message
-    if (!same_through(vtj, voj, i)) return std::nullopt;
-    if (same_through(vtj, voj, i + 1)) return "§6.5 fifo";
+    if (!same_first(voj, oj, i + 1)) continue;  // that send was not the oracle's message
+    if (!same_first(vtj, voj, i)) return std::nullopt;
+    if (same_first(vtj, voj, i + 1)) return "§6.5 fifo";
     const ojson& o = voj[i];
     const ojson& t = vtj[i];
     if (str(t, "ev") != "deliver") return std::nullopt;
