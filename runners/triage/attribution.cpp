@@ -1570,7 +1570,7 @@ std::optional<std::string> division_question(const ojson& prog, const ojson& ora
 
 // The oracle's message at `i` and the target's there come from one sender with one
 // tag and other values, and its kind has several sends of that tag: values computed
-// otherwise (§5, `values`) or another send's message first, the mailbox out of its
+// otherwise (§5) or another send's message first, the mailbox out of its
 // order (§6.5)? A mailbox holding one message of that tag tells them apart: the
 // target is asked again with one of those sends left (each in turn, the first whose
 // variant the oracle runs as the case up to `i`). It then delivers the oracle's
