@@ -38,6 +38,11 @@ namespace concord {
 namespace {
 
 constexpr size_t kHeadBytes = size_t{8} << 10, kTailBytes = size_t{64} << 10;
+// The stdout buffer's storage kept once everything in it was read. A 10,000-process
+// run's result line is megabytes: a buffer that kept its largest line's storage held
+// that much per backend for the rest of a campaign (measured in the soak: 8 mapped
+// blocks, 54 MiB, live in a campaign between programs).
+constexpr size_t kKeptOutBuffer = size_t{256} << 10;
 
 void ignore_sigpipe() {
   static std::once_flag once;
@@ -178,6 +183,15 @@ struct Subprocess::Impl {
     read_err();
   }
 
+  // Everything buffered was read: empty, and a large buffer's storage freed.
+  void all_read() {
+    out_pos = 0;
+    if (out_buf.capacity() > kKeptOutBuffer)
+      std::string().swap(out_buf);
+    else
+      out_buf.clear();
+  }
+
   void read_out() {
     out.async_read_some(asio::buffer(out_chunk), [this](const boost::system::error_code& ec, size_t n) {
       out_buf.append(out_chunk.data(), n);
@@ -283,7 +297,9 @@ Subprocess::Io Subprocess::read_line(std::string& line, Deadline d, size_t max_l
     if (nl != std::string::npos) {
       line.assign(m.out_buf, m.out_pos, nl - m.out_pos);
       m.out_pos = nl + 1;
-      if (m.out_pos > (size_t{1} << 20) && m.out_pos * 2 > m.out_buf.size()) {
+      if (m.out_pos == m.out_buf.size()) {
+        m.all_read();
+      } else if (m.out_pos > (size_t{1} << 20) && m.out_pos * 2 > m.out_buf.size()) {
         m.out_buf.erase(0, m.out_pos);
         m.out_pos = 0;
       }
@@ -292,8 +308,7 @@ Subprocess::Io Subprocess::read_line(std::string& line, Deadline d, size_t max_l
     scanned = m.out_buf.size();
     if (m.out_eof) {
       line.assign(m.out_buf, m.out_pos);
-      m.out_buf.clear();
-      m.out_pos = 0;
+      m.all_read();
       return Io::kEof;
     }
     if (m.out_buf.size() - m.out_pos > max_line) return Io::kTooLong;
@@ -307,8 +322,7 @@ Subprocess::Io Subprocess::read_to_eof(std::string& all, Deadline d, size_t max_
     if (m.out_buf.size() > m.out_pos) {
       size_t room = max_bytes > all.size() ? max_bytes - all.size() : 0;
       all.append(m.out_buf, m.out_pos, std::min(room, m.out_buf.size() - m.out_pos));
-      m.out_buf.clear();
-      m.out_pos = 0;
+      m.all_read();
     }
     if (m.out_eof) return Io::kEof;
     if (!m.pump(d) && Clock::now() >= d) return Io::kTimeout;
