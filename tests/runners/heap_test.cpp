@@ -4,34 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <fstream>
-#include <string>
 #include <thread>
 #include <vector>
 
 #include "runners/process/heap.hpp"
+#include "tests/runners/rss_anon.hpp"
 
 using namespace concord;
 
-namespace {
-
-// This process's resident anonymous memory, in MiB (/proc/self/status RssAnon).
-double rss_anon_mib() {
-  std::ifstream f("/proc/self/status");
-  std::string key;
-  while (f >> key) {
-    if (key == "RssAnon:") {
-      double kb = 0;
-      f >> kb;
-      return kb / 1024;
-    }
-    std::getline(f, key);
-  }
-  ADD_FAILURE() << "no RssAnon in /proc/self/status";
-  return 0;
-}
-
-}  // namespace
+using concord::testing_rss::rss_anon_mib;
 
 TEST(Heap, FreedBlocksBelowAHeldOneGoBackToTheSystem) {
 #if defined(__SANITIZE_ADDRESS__)

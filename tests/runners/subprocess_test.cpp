@@ -9,6 +9,7 @@
 
 #include "runners/process/heap.hpp"
 #include "runners/process/subprocess.hpp"
+#include "tests/runners/rss_anon.hpp"
 
 namespace fs = std::filesystem;
 using namespace concord;
@@ -22,18 +23,7 @@ double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 // This process's resident anonymous memory in MiB, after the free heap went back.
 double live_mib() {
   release_free_heap();
-  std::ifstream f("/proc/self/status");
-  std::string key;
-  while (f >> key) {
-    if (key == "RssAnon:") {
-      double kb = 0;
-      f >> kb;
-      return kb / 1024;
-    }
-    std::getline(f, key);
-  }
-  ADD_FAILURE() << "no RssAnon in /proc/self/status";
-  return 0;
+  return testing_rss::rss_anon_mib();
 }
 
 }  // namespace
