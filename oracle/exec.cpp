@@ -5,7 +5,7 @@
 // caught in one place (finish), where the process exits with the carried reason.
 #include <stdexcept>
 
-#include "arith.hpp"
+#include "eval.hpp"
 #include "memory.hpp"
 #include "rules.hpp"
 
@@ -28,6 +28,18 @@ struct Frame {
   Process& p;
   uint32_t inc;
   Activation& a;
+
+  // What eval() (eval.hpp) reads and how it fails.
+  Value var(const Expr& e) const {
+    switch (e.scope) {
+      case Scope::Param: return p.params[e.slot];
+      case Scope::Field: return p.state[e.slot];
+      case Scope::Arg: return a.args[e.slot];
+    }
+    return 0;
+  }
+  Value self() const { return p.name; }
+  [[noreturn]] void div_zero() const { throw HandlerEnd{w.words.DIV_ZERO}; }
 };
 
 // An activation of the world's pool for the code about to run, given back when it
@@ -58,73 +70,6 @@ class ActivationScope {
 };
 
 [[noreturn]] void fail_with(int32_t reason) { throw HandlerEnd{reason}; }
-
-Value eval(const Frame& f, const Expr& e);
-
-Value eval_var(const Frame& f, const Expr& e) {
-  switch (e.scope) {
-    case Scope::Param: return f.p.params[e.slot];
-    case Scope::Field: return f.p.state[e.slot];
-    case Scope::Arg: return f.a.args[e.slot];
-  }
-  return 0;
-}
-
-Value eval_unary(Op op, Value a) {
-  switch (op) {
-    case Op::Neg: return arith::neg(a);
-    case Op::Not: return a == 0 ? 1 : 0;
-    case Op::BNot: return ~a;
-    default: return 0;  // binary operators never reach here (checked)
-  }
-}
-
-Value eval_binary(const Frame& f, Op op, Value a, Value b) {
-  Value out = 0;
-  switch (op) {
-    case Op::Mul: return arith::mul(a, b);
-    case Op::Div:
-      if (!arith::div(a, b, out)) fail_with(f.w.words.DIV_ZERO);
-      return out;
-    case Op::Rem:
-      if (!arith::rem(a, b, out)) fail_with(f.w.words.DIV_ZERO);
-      return out;
-    case Op::Add: return arith::add(a, b);
-    case Op::Sub: return arith::sub(a, b);
-    case Op::Shl: return arith::shl(a, b);
-    case Op::Shr: return arith::shr(a, b);
-    case Op::Lt: return a < b;
-    case Op::Le: return a <= b;
-    case Op::Gt: return a > b;
-    case Op::Ge: return a >= b;
-    case Op::Eq: return a == b;  // addrs and reasons compare by name id: one id per name
-    case Op::Ne: return a != b;
-    case Op::BAnd: return a & b;
-    case Op::BXor: return a ^ b;
-    case Op::BOr: return a | b;
-    case Op::Neg:
-    case Op::Not:
-    case Op::BNot: return 0;  // unary operators never reach here (checked)
-  }
-  return 0;
-}
-
-Value eval(const Frame& f, const Expr& e) {
-  switch (e.kind) {
-    case ExprKind::Int: return e.value;
-    case ExprKind::Addr:
-    case ExprKind::Reason: return e.slot;  // name ids of the program come first in the world
-    case ExprKind::Self: return f.p.name;
-    case ExprKind::Var: return eval_var(f, e);
-    case ExprKind::Unary: return eval_unary(e.op, eval(f, e.args[0]));
-    case ExprKind::Binary: {
-      Value a = eval(f, e.args[0]);  // left to right (§5)
-      Value b = eval(f, e.args[1]);
-      return eval_binary(f, e.op, a, b);
-    }
-  }
-  return 0;
-}
 
 std::vector<Value> eval_all(const Frame& f, const std::vector<Expr>& es, size_t from = 0) {
   std::vector<Value> out;

@@ -37,6 +37,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "eval.hpp"  // Value
 #include "program.hpp"
 #include "ready_set.hpp"
 #include "splitmix.hpp"
@@ -49,8 +50,6 @@ struct RunSettings {
   int64_t max_processes = 10000; // process limit P
 };
 
-// An int; for addr and reason a name id (the type is known statically).
-using Value = int64_t;
 
 struct Message {
   int32_t from;             // sender's name id; -1 for a given message

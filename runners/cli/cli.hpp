@@ -55,6 +55,7 @@ std::vector<BackendSpec> compared_targets(const Targets& t);
 
 int cmd_check(int argc, char** argv);
 int cmd_run(int argc, char** argv);
+int cmd_check_trace(int argc, char** argv);
 int cmd_backend(int argc, char** argv);
 int cmd_emit_c(int argc, char** argv);
 int cmd_emit_erlang(int argc, char** argv);

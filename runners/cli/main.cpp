@@ -33,6 +33,12 @@ usage:
       which agreed. --backend declares a user backend: COMMAND is split into words
       like a shell would, without a shell. --backends reads declarations from a
       JSON file. --timeout overrides every backend's run and request timeouts.
+  concord check-trace PROGRAM TRACE [--all]
+      Is each free run's trace in TRACE (one JSON line per run, SPEC §25.6; `-`:
+      stdin) admissible for PROGRAM (SPEC §25)? Prints `admissible`, or the first
+      guarantee a trace breaks (--all: every one found), in words, with the places
+      of the events involved. Exit 1 when one is not admissible, 2 when a trace is
+      not well formed (the place named).
   concord backend oracle|c|erlang|js|elixir [--timeout SECONDS]
       Serve the backend protocol on stdin/stdout: `oracle` runs the reference
       interpreter; `c` emits C, compiles it with $CONCORD_CC (default: tcc when installed,
@@ -124,9 +130,10 @@ usage:
       in --work by an earlier run attributed again.
   concord emit-c FILE
       Print the program as C for the c target's runtime (targets/c/runtime).
-  concord emit-erlang FILE
+  concord emit-erlang FILE [--free]
       Print the program as the Erlang module concord_prog for the erlang target's
-      runtime (targets/erlang/README.md).
+      runtime (targets/erlang/README.md); --free: the module of its free runs
+      (SPEC §25).
   concord emit-js FILE
       Print the program as the JavaScript the js target's host loads
       (targets/js/README.md).
@@ -163,6 +170,7 @@ int dispatch(int argc, char** argv) {
   }
   if (cmd == "check") return cmd_check(argc, argv);
   if (cmd == "run") return cmd_run(argc, argv);
+  if (cmd == "check-trace") return cmd_check_trace(argc, argv);
   if (cmd == "corpus") return cmd_corpus(argc, argv);
   if (cmd == "backend") return cmd_backend(argc, argv);
   if (cmd == "gen") return cmd_gen(argc, argv);

@@ -155,12 +155,24 @@ size_t answer_bytes_bound(const Program& p, const RunSettings& r) {
   return static_cast<size_t>(std::max<U>(kErrorLineBound, std::min(bytes, limit)));
 }
 
-std::vector<size_t> answer_bytes_bounds(const ojson& program, const std::vector<RunSettings>& runs) {
+// A trace (SPEC §25.6) lists every event twice at most (a send in its sender's
+// events, the delivery in its receiver's) with a few more keys; its runs are not
+// the oracle's, so the oracle's memory limit bounds it only as 4 times that.
+size_t trace_bytes_bound(const Program& p, const RunSettings& r) {
+  size_t conducted = answer_bytes_bound(p, r);
+  return conducted > SIZE_MAX / 4 ? SIZE_MAX : 4 * conducted;
+}
+
+size_t answer_bytes_bound(const Program& p, const RunSettings& r, RunMode mode) {
+  return mode == RunMode::Free ? trace_bytes_bound(p, r) : answer_bytes_bound(p, r);
+}
+
+std::vector<size_t> answer_bytes_bounds(const ojson& program, const std::vector<RunSettings>& runs, RunMode mode) {
   std::vector<size_t> out(runs.size(), kErrorLineBound);
   try {
     Program p = program_from_json(program);
     check(p);
-    for (size_t i = 0; i < runs.size(); i++) out[i] = answer_bytes_bound(p, runs[i]);
+    for (size_t i = 0; i < runs.size(); i++) out[i] = answer_bytes_bound(p, runs[i], mode);
   } catch (const InputError&) {
     // not a valid program: every answer is an error line
   }

@@ -13,6 +13,7 @@
 #include "oracle/program.hpp"
 #include "oracle/program_json.hpp"
 #include "oracle/state.hpp"
+#include "runners/protocol/run_mode.hpp"
 
 namespace concord {
 
@@ -20,8 +21,12 @@ constexpr size_t kErrorLineBound = size_t{1} << 20;  // the least bound: room fo
 
 // For a checked program.
 size_t answer_bytes_bound(const Program& p, const RunSettings& r);
+// A free run's trace (SPEC §25.6).
+size_t trace_bytes_bound(const Program& p, const RunSettings& r);
+size_t answer_bytes_bound(const Program& p, const RunSettings& r, RunMode mode);
 // For a program as the harness sends it: one that does not pass check() has only
 // error lines for answers (INVALID_PROGRAM), so kErrorLineBound.
-std::vector<size_t> answer_bytes_bounds(const ojson& program, const std::vector<RunSettings>& runs);
+std::vector<size_t> answer_bytes_bounds(const ojson& program, const std::vector<RunSettings>& runs,
+                                        RunMode mode = RunMode::Conducted);
 
 }  // namespace concord

@@ -67,7 +67,7 @@ ojson run_json(const RunSettings& s) {
 }
 
 // Parses one line as the answer to `run`; returns why it is bad output, or "".
-std::string parse_answer(const std::string& line, const RunSettings& run, Answer& a) {
+std::string parse_answer(const std::string& line, const RunSettings& run, RunMode mode, Answer& a) {
   try {
     a.json = ojson::parse(line);
   } catch (const ojson::exception&) {  // also a number no double holds (1e400)
@@ -81,6 +81,11 @@ std::string parse_answer(const std::string& line, const RunSettings& run, Answer
     if (!j.contains("run")) return "a result without \"run\": " + snippet(line);
     if (!same_run(j["run"], run))
       return "a result for run " + j["run"].dump() + " where " + run_json(run).dump() + " was asked (out of order?)";
+    // A free run answers a trace (SPEC §25.6), marked so; a conducted one a result.
+    bool trace = j.contains("mode") && j["mode"] == "free";
+    if (trace != (mode == RunMode::Free))
+      return mode == RunMode::Free ? "a result where a free run's trace (\"mode\":\"free\") was asked"
+                                   : "a free run's trace where a conducted result was asked";
     return "";
   }
   if (j.size() != 3 || !j.contains("code") || !j["code"].is_string() || !j.contains("message") ||
@@ -136,9 +141,10 @@ Answer harness_error(const std::string& code, const std::string& message) {
   return a;
 }
 
-std::string request_line(const ojson& program, const std::vector<RunSettings>& runs) {
+std::string request_line(const ojson& program, const std::vector<RunSettings>& runs, RunMode mode) {
   ojson r;
   r["concord_protocol"] = 1;
+  if (mode == RunMode::Free) r["mode"] = "free";
   r["program"] = program;
   r["runs"] = ojson::array();
   for (const RunSettings& s : runs) r["runs"].push_back(run_json(s));
@@ -147,14 +153,14 @@ std::string request_line(const ojson& program, const std::vector<RunSettings>& r
 
 bool collect_answers(Subprocess& proc, const std::string& who, const std::vector<RunSettings>& runs, double run_timeout,
                      Deadline request_deadline, const std::vector<size_t>& max_bytes,
-                     const std::function<void(size_t, Answer)>& on_answer) {
+                     const std::function<void(size_t, Answer)>& on_answer, RunMode mode) {
   SubprocessAnswers answers(proc);
-  return collect_answers(answers, who, runs, run_timeout, request_deadline, max_bytes, on_answer);
+  return collect_answers(answers, who, runs, run_timeout, request_deadline, max_bytes, on_answer, mode);
 }
 
 bool collect_answers(AnswerSource& proc, const std::string& who, const std::vector<RunSettings>& runs,
                      double run_timeout, Deadline request_deadline, const std::vector<size_t>& max_bytes,
-                     const std::function<void(size_t, Answer)>& on_answer) {
+                     const std::function<void(size_t, Answer)>& on_answer, RunMode mode) {
   auto fail_from = [&](size_t from, const std::string& code, const std::string& message) {
     for (size_t k = from; k < runs.size(); k++) on_answer(k, harness_error(code, message));
   };
@@ -167,7 +173,7 @@ bool collect_answers(AnswerSource& proc, const std::string& who, const std::vect
     switch (proc.read_line(line, std::min(run_deadline, request_deadline), max_line)) {
       case Subprocess::Io::kOk: {
         Answer a;
-        std::string problem = parse_answer(line, runs[i], a);
+        std::string problem = parse_answer(line, runs[i], mode, a);
         if (problem.empty()) {
           on_answer(i, std::move(a));
           continue;
@@ -259,7 +265,8 @@ bool Backend::warm_up() {
   return got.size() == 1 && got[0].line == kExpected;
 }
 
-std::vector<Answer> Backend::request(const ojson& program, const std::vector<RunSettings>& runs, RequestLimits limits) {
+std::vector<Answer> Backend::request(const ojson& program, const std::vector<RunSettings>& runs, RequestLimits limits,
+                                     RunMode mode) {
   std::vector<Answer> out;
   if (runs.empty()) return out;
   if (proc_ && proc_->output_pending()) stop();  // it printed between requests, or died: start afresh
@@ -273,7 +280,7 @@ std::vector<Answer> Backend::request(const ojson& program, const std::vector<Run
   Deadline request_deadline =
       deadline_after(limits.request_timeout > 0 ? limits.request_timeout : spec_.request_timeout);
   Deadline first = std::min(request_deadline, deadline_after(run_timeout));
-  if (proc_->write(request_line(program, runs), first) == Subprocess::Io::kTimeout) {
+  if (proc_->write(request_line(program, runs, mode), first) == Subprocess::Io::kTimeout) {
     for (size_t i = 0; i < runs.size(); i++)
       out.push_back(harness_error("TIMEOUT", spec_.name + ": did not read its request in time"));
     stop();
@@ -281,8 +288,8 @@ std::vector<Answer> Backend::request(const ojson& program, const std::vector<Run
   }
   // A failed write (kEof) means it is gone: reading tells how it ended.
   bool healthy =
-      collect_answers(*proc_, spec_.name, runs, run_timeout, request_deadline, answer_bytes_bounds(program, runs),
-                      [&](size_t, Answer a) { out.push_back(std::move(a)); });
+      collect_answers(*proc_, spec_.name, runs, run_timeout, request_deadline, answer_bytes_bounds(program, runs, mode),
+                      [&](size_t, Answer a) { out.push_back(std::move(a)); }, mode);
   if (!healthy) stop();
   return out;
 }

@@ -15,6 +15,7 @@
 #include "oracle/state.hpp"
 #include "runners/process/subprocess.hpp"
 #include "runners/protocol/deviations.hpp"
+#include "runners/protocol/run_mode.hpp"
 
 namespace concord {
 
@@ -43,7 +44,8 @@ bool is_definite(const std::string& code);    // definite: a divergence; indefin
 Answer harness_error(const std::string& code, const std::string& message);
 
 // The request line (with its '\n') for a program in JSON form (SPEC §13).
-std::string request_line(const ojson& program, const std::vector<RunSettings>& runs);
+std::string request_line(const ojson& program, const std::vector<RunSettings>& runs,
+                         RunMode mode = RunMode::Conducted);
 
 // Where collect_answers reads a program's answers from: a Subprocess (SubprocessAnswers),
 // or a program the c target's fork server runs (targets/c/launcher/fork_server.hpp).
@@ -81,12 +83,13 @@ class SubprocessAnswers : public AnswerSource {
 // max_bytes[i] (answer_bound.hpp) is BAD_OUTPUT, read no further. Returns false when
 // the process broke the protocol, died or hung: it must then be killed (not done
 // here). `who` names the process in messages ("lying", "c: compiled program").
+// In free mode a result must be a trace ("mode":"free", SPEC §25.6), else it must not be.
 bool collect_answers(AnswerSource& proc, const std::string& who, const std::vector<RunSettings>& runs,
                      double run_timeout, Deadline request_deadline, const std::vector<size_t>& max_bytes,
-                     const std::function<void(size_t, Answer)>& on_answer);
+                     const std::function<void(size_t, Answer)>& on_answer, RunMode mode = RunMode::Conducted);
 bool collect_answers(Subprocess& proc, const std::string& who, const std::vector<RunSettings>& runs, double run_timeout,
                      Deadline request_deadline, const std::vector<size_t>& max_bytes,
-                     const std::function<void(size_t, Answer)>& on_answer);
+                     const std::function<void(size_t, Answer)>& on_answer, RunMode mode = RunMode::Conducted);
 
 // Timeouts of one request in place of the spec's (0: the spec's).
 struct RequestLimits {
@@ -104,7 +107,9 @@ class Backend {
   // Exactly one answer per run, in order. Never throws for a fault of the backend.
   // With limits, a backend process that is not running yet is started and warmed
   // up first (warm_up()), so that its start-up does not count against them.
-  std::vector<Answer> request(const ojson& program, const std::vector<RunSettings>& runs, RequestLimits limits = {});
+  // Free mode (SPEC §25): the runs are free runs, each answered by a trace.
+  std::vector<Answer> request(const ojson& program, const std::vector<RunSettings>& runs, RequestLimits limits = {},
+                              RunMode mode = RunMode::Conducted);
 
   // Starts the backend process if none runs and has it answer a trivial program
   // (one process, nothing sent, turn limit 0) within the spec's timeouts (20 s at

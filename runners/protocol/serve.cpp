@@ -56,8 +56,11 @@ RunRequest parse_run(const ojson& j) {
 
 std::string envelope_problem(const ojson& req) {
   for (auto it = req.begin(); it != req.end(); ++it)
-    if (it.key() != "concord_protocol" && it.key() != "program" && it.key() != "runs")
+    if (it.key() != "concord_protocol" && it.key() != "program" && it.key() != "runs" && it.key() != "mode")
       return "unknown key '" + printable(it.key()) + "' in the request";
+  RunMode mode;
+  if (req.contains("mode") && !(req["mode"].is_string() && parse_mode(req["mode"].get<std::string>(), mode)))
+    return "\"mode\" is \"conducted\" or \"free\" (got " + printable(req["mode"].dump()) + ")";
   if (!req.contains("concord_protocol") || req["concord_protocol"] != 1)
     return "this backend speaks concord_protocol 1 (got " +
            (req.contains("concord_protocol") ? printable(req["concord_protocol"].dump()) : std::string("none")) + ")";
@@ -65,7 +68,7 @@ std::string envelope_problem(const ojson& req) {
   return "";
 }
 
-void handle(const std::string& line, const Emit& emit, const Answerer& answer) {
+void handle(const std::string& line, const Emit& emit, const Answerer& conducted, const Answerer& free) {
   ojson req;
   try {
     req = parse_json_text(line);
@@ -82,6 +85,11 @@ void handle(const std::string& line, const Emit& emit, const Answerer& answer) {
     for (size_t i = 0; i < n; i++) emit(error_line(code, message));
   };
   if (std::string p = envelope_problem(req); !p.empty()) return all("BAD_REQUEST", p);
+  RunMode mode = RunMode::Conducted;
+  if (req.contains("mode")) parse_mode(req["mode"].get<std::string>(), mode);
+  if (mode == RunMode::Free && !free)
+    return all("UNSUPPORTED", "free runs (\"mode\":\"free\", SPEC §25): this backend runs conducted runs only");
+  const Answerer& answer = mode == RunMode::Free ? free : conducted;
   Program program;
   try {
     program = program_from_json(req["program"]);
@@ -109,10 +117,10 @@ void handle(const std::string& line, const Emit& emit, const Answerer& answer) {
 
 }  // namespace
 
-void serve(std::istream& in, std::ostream& out, const Answerer& answer) {
+void serve(std::istream& in, std::ostream& out, const Answerer& answer, const Answerer& free) {
   Emit emit = [&](const std::string& l) { out << l << std::flush; };
   std::string line;
-  while (std::getline(in, line)) handle(line, emit, answer);
+  while (std::getline(in, line)) handle(line, emit, answer, free);
 }
 
 void answer_with_oracle(const Program& p, const std::vector<RunRequest>& runs, const Emit& emit) {

@@ -10,6 +10,7 @@
 
 #include "oracle/program.hpp"
 #include "oracle/state.hpp"
+#include "runners/protocol/run_mode.hpp"
 
 namespace concord {
 
@@ -25,7 +26,9 @@ using Emit = std::function<void(const std::string& line)>;
 using Answerer = std::function<void(const Program&, const std::vector<RunRequest>&, const Emit&)>;
 
 // Serves requests from `in` until EOF, writing and flushing each line to `out`.
-void serve(std::istream& in, std::ostream& out, const Answerer& answer);
+// A request with "mode":"free" (SPEC §25) goes to `free`; a backend without one
+// answers its runs UNSUPPORTED.
+void serve(std::istream& in, std::ostream& out, const Answerer& answer, const Answerer& free = {});
 
 // The oracle in-process: result_line() per good run, BAD_REQUEST per bad one.
 void answer_with_oracle(const Program& p, const std::vector<RunRequest>& runs, const Emit& emit);

@@ -24,10 +24,10 @@ std::string seconds(double s) {
 
 }  // namespace
 
-std::string runtime_frame(const std::string& source, const std::vector<RunSettings>& runs) {
-  std::string payload;
+std::string runtime_frame(const std::string& source, const std::vector<RunSettings>& runs, RunMode mode) {
+  std::string payload = mode == RunMode::Free ? "free " : "";
   for (const RunSettings& s : runs)
-    payload += (payload.empty() ? "" : ";") + std::to_string(s.seed) + " " + std::to_string(s.turns) + " " +
+    payload += (&s == runs.data() ? "" : ";") + std::to_string(s.seed) + " " + std::to_string(s.turns) + " " +
                std::to_string(s.max_processes);
   payload += "\n";
   payload += source;
@@ -91,7 +91,7 @@ void FramedRuntime::stop() {
 }
 
 void FramedRuntime::run_frame(const std::string& f, const std::vector<RunSettings>& good,
-                              const std::vector<size_t>& max_bytes,
+                              const std::vector<size_t>& max_bytes, RunMode mode,
                               const std::function<void(size_t, const std::string&)>& on_answer) {
   // An interpreter that printed between requests, or died, is replaced.
   if (proc_ && (proc_->wait_until(Clock::now()) || proc_->output_pending())) stop();
@@ -117,11 +117,11 @@ void FramedRuntime::run_frame(const std::string& f, const std::vector<RunSetting
               break;
             }
         on_answer(k, a.line);
-      });
+      }, mode);
   if (!healthy) stop();
 }
 
-void FramedRuntime::answer(const Program& p, const std::vector<RunRequest>& runs, const Emit& emit) {
+void FramedRuntime::answer(const Program& p, const std::vector<RunRequest>& runs, const Emit& emit, RunMode mode) {
   std::vector<RunSettings> good;
   std::vector<size_t> index;  // good run -> its place in `runs`
   for (size_t i = 0; i < runs.size(); i++)
@@ -139,9 +139,12 @@ void FramedRuntime::answer(const Program& p, const std::vector<RunRequest>& runs
   };
   if (good.empty()) return answer_bad_until(runs.size());  // no interpreter needed
 
+  const auto& emit_source = mode == RunMode::Free ? cfg_.emit_free : cfg_.emit;
+  if (!emit_source)
+    return fail_rest("UNSUPPORTED", cfg_.target + ": free runs (SPEC §25) are not implemented by this target");
   std::string f;
   try {
-    f = runtime_frame(cfg_.emit(p), good);
+    f = runtime_frame(emit_source(p), good, mode);
   } catch (const std::bad_alloc&) {
     throw;                          // serve() answers MEMORY
   } catch (const Unsupported& e) {  // e.g. a version 2 program: not implemented yet (SPEC §10)
@@ -151,8 +154,8 @@ void FramedRuntime::answer(const Program& p, const std::vector<RunRequest>& runs
   }
   try {
     std::vector<size_t> bounds;  // an answer longer than its run can produce is BAD_OUTPUT, read no further
-    for (const RunSettings& s : good) bounds.push_back(answer_bytes_bound(p, s));
-    run_frame(f, good, bounds, [&](size_t k, const std::string& line) {
+    for (const RunSettings& s : good) bounds.push_back(answer_bytes_bound(p, s, mode));
+    run_frame(f, good, bounds, mode, [&](size_t k, const std::string& line) {
       answer_bad_until(index[k]);
       emit(line + "\n");
       next++;

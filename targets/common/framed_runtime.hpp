@@ -8,8 +8,9 @@
 // (runners/protocol/backend.hpp), costing the request they happen in and nothing more.
 //
 // A frame is a 4-byte big-endian length N and N bytes: a line of `SEED TURNS MAX`
-// runs separated by `;`, a '\n', then the program's source. The interpreter answers
-// one line per run, a result or an error object.
+// runs separated by `;` (after `free `, for free runs: SPEC §25), a '\n', then the
+// program's source. The interpreter answers one line per run, a result (a trace)
+// or an error object.
 #pragma once
 
 #include <sys/types.h>
@@ -30,6 +31,9 @@ struct FramedRuntimeConfig {
   std::string target;                               // "js": the prefix of the runtime's own error messages
   std::string who;                                  // "node": names the process in harness messages
   std::function<std::string(const Program&)> emit;  // the program's source; a throw answers INTERNAL per run
+  // The program's source for free runs (SPEC §25), whose frames say `free`; none:
+  // the target answers free runs UNSUPPORTED.
+  std::function<std::string(const Program&)> emit_free;
   // The command that starts the interpreter, given its fresh temporary directory (its
   // TMPDIR and working directory). Throws std::runtime_error when something it needs
   // is missing; the message names it.
@@ -56,7 +60,8 @@ struct FramedRuntimeConfig {
 };
 
 // One frame for `source` and `runs` (throws std::length_error past 4 GiB).
-std::string runtime_frame(const std::string& source, const std::vector<RunSettings>& runs);
+std::string runtime_frame(const std::string& source, const std::vector<RunSettings>& runs,
+                          RunMode mode = RunMode::Conducted);
 
 class FramedRuntime {
  public:
@@ -68,7 +73,8 @@ class FramedRuntime {
   // An Answerer (runners/protocol/serve.hpp): BAD_REQUEST runs are answered in place, the
   // others by the interpreter in one frame. An emit failure answers INTERNAL per run;
   // an interpreter that cannot be started, CRASH naming what is missing.
-  void answer(const Program& p, const std::vector<RunRequest>& runs, const Emit& emit);
+  void answer(const Program& p, const std::vector<RunRequest>& runs, const Emit& emit,
+              RunMode mode = RunMode::Conducted);
 
   // The live interpreter's pid (its process group), or -1 before the first request
   // and after a fault.
@@ -82,7 +88,7 @@ class FramedRuntime {
   // Sends `frame` and reads one answer per run of `good`, each at most max_bytes[k]
   // (runners/protocol/answer_bound.hpp), handed to on_answer(k, line).
   void run_frame(const std::string& frame, const std::vector<RunSettings>& good, const std::vector<size_t>& max_bytes,
-                 const std::function<void(size_t, const std::string&)>& on_answer);
+                 RunMode mode, const std::function<void(size_t, const std::string&)>& on_answer);
 
   FramedRuntimeConfig cfg_;
   std::unique_ptr<TempDir> tmp_;  // the interpreter's TMPDIR and working directory
