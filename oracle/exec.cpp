@@ -97,6 +97,7 @@ void settle_blocked(const Frame& f) {
 
 // §16.4: a message `exit(from, why)` or `down(who, why)` in the running worker's own mailbox.
 void own_system_message(const Frame& f, int32_t sig, Value from, int32_t reason) {
+  if (f.w.observer) f.w.observer->own_message(f.w, f.id);
   append_message(f.w, f.id, Message{static_cast<int32_t>(from), sig, {from, reason}});
 }
 
@@ -123,13 +124,19 @@ std::string spawned_name(const std::string& kind, int64_t n) {
 void exec_spawn(const Frame& f, const Stmt& s) {
   World& w = f.w;
   std::vector<Value> args = eval_all(f, s.exprs);
-  if (w.live >= w.run.max_processes) fail_with(w.words.SYSTEM_LIMIT);
-  if (s.slot3 >= 0 && !w.sups[s.slot3].alive) fail_with(w.words.NOPROC);
+  int32_t refused = w.live >= w.run.max_processes              ? w.words.SYSTEM_LIMIT
+                    : s.slot3 >= 0 && !w.sups[s.slot3].alive ? w.words.NOPROC
+                                                               : -1;
+  if (refused >= 0) {
+    if (w.observer) w.observer->spawn_refused(w, f.id, refused);
+    fail_with(refused);
+  }
   int64_t n = ++w.spawned[s.slot];
   int32_t name = intern_name(w, spawned_name(w.prog.kinds[s.slot].name, n));
   int32_t id = new_process(w, name, s.slot, std::move(args), s.slot3);
   Started how = start_worker(w, id);
   if (s.slot3 >= 0) add_dynamic_child(w, s.slot3, id, s.restart, s.significant, how);
+  if (w.observer) w.observer->spawned(w, f.id, id, s.slot3, static_cast<int>(how));
   f.p.blocked++;
   settle_blocked(f);
   if (s.slot2 >= 0) f.p.state[s.slot2] = name;
@@ -144,6 +151,7 @@ void exec_spawn(const Frame& f, const Stmt& s) {
 
 void exec_link(const Frame& f, const Stmt& s) {
   Value t = eval(f, s.exprs[0]);
+  if (f.w.observer) f.w.observer->on_name(f.w, f.id, NameEffect::Link, static_cast<int32_t>(t), live_process(f.w, t));
   if (t == f.p.name) return;  // [R20/self]
   int32_t id = live_process(f.w, t);
   if (id >= 0) {
@@ -156,12 +164,15 @@ void exec_link(const Frame& f, const Stmt& s) {
 }
 
 void exec_unlink(const Frame& f, const Stmt& s) {
-  int32_t id = live_process(f.w, eval(f, s.exprs[0]));
+  Value t = eval(f, s.exprs[0]);
+  int32_t id = live_process(f.w, t);
+  if (f.w.observer) f.w.observer->on_name(f.w, f.id, NameEffect::Unlink, static_cast<int32_t>(t), id);
   if (id >= 0) unlink_pair(f.w, f.id, id);  // a message a link already queued stays [R21/after_queued]
 }
 
 void exec_monitor(const Frame& f, const Stmt& s) {
   Value t = eval(f, s.exprs[0]);
+  if (f.w.observer) f.w.observer->on_name(f.w, f.id, NameEffect::Monitor, static_cast<int32_t>(t), live_process(f.w, t));
   if (t == f.p.name) return;  // allowed, never fires [R25/self]
   int32_t id = live_process(f.w, t);
   if (id >= 0) {
@@ -173,7 +184,9 @@ void exec_monitor(const Frame& f, const Stmt& s) {
 }
 
 void exec_demonitor(const Frame& f, const Stmt& s) {
-  int32_t id = live_process(f.w, eval(f, s.exprs[0]));
+  Value t = eval(f, s.exprs[0]);
+  int32_t id = live_process(f.w, t);
+  if (f.w.observer) f.w.observer->on_name(f.w, f.id, NameEffect::Demonitor, static_cast<int32_t>(t), id);
   if (id >= 0) remove_monitor(f.w, f.id, id, false);  // a down already queued stays [R26]
 }
 
@@ -203,11 +216,13 @@ void exit_self(const Frame& f, int32_t reason) {
 void exec_exit(const Frame& f, const Stmt& s) {
   Value t = eval(f, s.exprs[0]);
   int32_t reason = s.kill ? -1 : static_cast<int32_t>(eval(f, s.exprs[1]));
+  if (f.w.observer) f.w.observer->on_name(f.w, f.id, NameEffect::Exit, static_cast<int32_t>(t), live_process(f.w, t));
   if (t == f.p.name) return exit_self(f, reason);
   int32_t id = live_process(f.w, t);
   if (id < 0) return;  // [R19/dead_target]
   // Queued: it takes effect when the run next settles (§16.2, §17.2).
   queue_signal(f.w, Signal{SignalKind::Exit, f.p.name, id, f.w.procs[id].incarnation, reason});
+  if (f.w.observer) f.w.observer->signal_queued(f.w, f.w.signals.back(), 0);
 }
 
 // --- version 2: calls (§18.1) ------------------------------------------------------
@@ -217,6 +232,7 @@ bool exec_call(const Frame& f, const Stmt& s) {
   World& w = f.w;
   Value to = eval(f, s.exprs[0]);
   std::vector<Value> args = eval_all(f, s.exprs, 1);
+  if (w.observer) w.observer->on_name(w, f.id, NameEffect::Call, static_cast<int32_t>(to), live_process(w, to));
   if (to == f.p.name) fail_with(w.words.CALLING_SELF);  // [R31/self]
   int32_t id = live_process(w, to);
   if (id < 0) {  // [R31/dead, R31/unknown]
@@ -236,13 +252,17 @@ bool exec_call(const Frame& f, const Stmt& s) {
 // The first reply whose caller still waits answers it; every other does nothing.
 void exec_reply(const Frame& f, const Stmt& s) {
   Value v = eval(f, s.exprs[0]);
-  if (f.a.serving < 0) return;  // reached by send, or answered already
   int32_t c = f.a.serving;
   f.a.serving = -1;
+  bool answers = c >= 0;  // not reached by send, nor answered already
+  if (answers) {
+    const Process& caller = f.w.procs[c];
+    answers = caller.alive && caller.incarnation == f.a.serving_inc && caller.wait && !caller.wait->replied &&
+              caller.wait->callee == f.id;  // else the caller has gone [R29/caller_gone]
+  }
+  if (f.w.observer) f.w.observer->replied(f.w, f.id, answers ? c : -1);
+  if (!answers) return;
   Process& caller = f.w.procs[c];
-  if (!caller.alive || caller.incarnation != f.a.serving_inc || !caller.wait || caller.wait->replied ||
-      caller.wait->callee != f.id)
-    return;  // the caller has gone [R29/caller_gone]
   caller.wait->replied = true;
   caller.wait->value = v;
   caller.wait->type = s.exprs[0].type;
@@ -255,9 +275,13 @@ void exec_reply(const Frame& f, const Stmt& s) {
 void exec_api(const Frame& f, const Stmt& s) {
   World& w = f.w;
   int32_t child = s.exprs.empty() ? w.sups[s.slot].name : static_cast<int32_t>(eval(f, s.exprs[0]));
-  if (!w.sups[s.slot3].alive) fail_with(w.words.NOPROC);  // [R44]
+  if (!w.sups[s.slot3].alive) {
+    if (w.observer) w.observer->api(w, f.id, s.slot3, s.api, false, ApiResult::Ok, true);
+    fail_with(w.words.NOPROC);  // [R44]
+  }
   f.p.blocked++;  // the caller waits for the supervisor's answer (§16.6) [R50/self_*]
   ApiResult r = api_request(w, s.slot3, s.api, child);
+  if (w.observer) w.observer->api(w, f.id, s.slot3, s.api, true, r, still_here(f));
   Event e{EventKind::Api, w.turn};
   e.name = f.p.name;
   e.other = w.sups[s.slot3].name;
@@ -372,6 +396,7 @@ void run_init(World& w, int32_t id) {
 void deliver(World& w, int32_t id, int64_t ready_count) {
   Process& p = w.procs[id];
   Message m = p.mailbox.pop_front();
+  if (w.observer) w.observer->delivered(w, id, m);
   w.queued--;
   w.memory_used -= Mailbox::cost(m);  // counted again as the deliver (or call) event
   Event e{m.caller >= 0 ? EventKind::Call : EventKind::Deliver, w.turn};  // §18.1: a call message
@@ -399,6 +424,7 @@ void deliver(World& w, int32_t id, int64_t ready_count) {
 
 void resume(World& w, int32_t id, int64_t ready_count) {
   Process& p = w.procs[id];
+  if (w.observer) w.observer->resumed(w, id);  // before the wait goes: it reads the reply
   std::unique_ptr<Wait> wait = std::move(p.wait);
   w.waiting--;
   Event e{EventKind::Resume, w.turn};

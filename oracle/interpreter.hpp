@@ -22,9 +22,11 @@ struct RunResult {
 // Throws InputError (code BAD_REQUEST) when the settings are out of range.
 void check_settings(const RunSettings& r);
 // Throws OutOfMemory (a std::bad_alloc) past the memory limit (memory.hpp, SPEC §11).
-// `discarding`, when given, sees each worker as it exits (World::discarding).
+// `discarding`, when given, sees each worker as it exits (World::discarding);
+// `observer`, each step a trace records (World::observer, oracle/observer.hpp).
 RunResult run(const Program& p, const RunSettings& r,
-              const std::function<void(const World&, const Process&)>& discarding = {});
+              const std::function<void(const World&, const Process&)>& discarding = {},
+              RunObserver* observer = nullptr);
 
 ojson result_to_json(const RunResult& r);
 // A message's arguments (signature `sig`) as a result shows them (§9.2, §22): ints

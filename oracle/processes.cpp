@@ -66,6 +66,7 @@ Started start_worker(World& w, int32_t id) {
   w.memory_used -= p.mailbox.bytes();
   p.mailbox.clear();
   w.live++;
+  if (w.observer) w.observer->worker_started(w, id);
   Event e{EventKind::Start, w.turn};
   e.name = p.name;
   e.sig = p.kind;
@@ -114,6 +115,7 @@ void exit_worker(World& w, int32_t id, int32_t reason, ExitCause cause) {
   }
   w.live--;
   mark_ready(w, id);
+  if (w.observer) w.observer->worker_exited(w, id, reason);
   Event e{EventKind::Exit, w.turn};
   e.name = p.name;
   e.reason = reason;
@@ -133,11 +135,13 @@ void exit_worker(World& w, int32_t id, int32_t reason, ExitCause cause) {
       Process& y = w.procs[other];
       std::erase(y.links, id);
       queue_signal(w, Signal{SignalKind::Link, p.name, other, y.incarnation, reason});
+      if (w.observer) w.observer->signal_queued(w, w.signals.back(), 0);
     }
   }
   for (const Monitor& m : p.watched_by) {
     const Process& holder = w.procs[m.other];
     queue_signal(w, Signal{m.call ? SignalKind::Call : SignalKind::Down, p.name, m.other, holder.incarnation, reason});
+    if (w.observer) w.observer->signal_queued(w, w.signals.back(), m.number);
   }
   forget_monitors(w, id, p.watched_by, &Process::held);
   p.watched_by.clear();
@@ -156,7 +160,12 @@ void append_message(World& w, int32_t id, Message m) {
 
 void send_message(World& w, int32_t from, int32_t to, int32_t sig, std::vector<Value> args) {
   int32_t id = w.proc_of_name[to];
-  if (id < 0 || !w.procs[id].alive) {
+  bool live = id >= 0 && w.procs[id].alive;
+  if (w.observer) {
+    if (from < 0) w.observer->given(w, live ? id : -1);
+    else w.observer->sent(w, w.proc_of_name[from], to, live ? id : -1);
+  }
+  if (!live) {
     Event e{EventKind::Drop, w.turn};
     e.name = to;
     e.other = from;
@@ -169,6 +178,7 @@ void send_message(World& w, int32_t from, int32_t to, int32_t sig, std::vector<V
 }
 
 void journal_decision(World& w, int32_t sup_slot, int32_t child, Action a) {
+  if (w.observer) w.observer->decided(w, sup_slot, child, a);
   Event e{EventKind::Decision, w.turn};
   e.name = child;
   e.other = w.sups[sup_slot].name;

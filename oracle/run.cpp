@@ -83,13 +83,14 @@ void check_settings(const RunSettings& r) {
 }
 
 RunResult run(const Program& p, const RunSettings& settings,
-              const std::function<void(const World&, const Process&)>& discarding) {
+              const std::function<void(const World&, const Process&)>& discarding, RunObserver* observer) {
   if (!p.checked) throw std::logic_error("run() needs a program that check() accepted");
   check_settings(settings);
   RunResult r;
   r.world = std::make_unique<World>(p, settings);
   World& w = *r.world;
   w.discarding = discarding;
+  w.observer = observer;
   init_world(w);
   start_up(w);
   for (;;) {

@@ -26,6 +26,7 @@ void unlink_pair(World& w, int32_t a, int32_t b) {
 void add_monitor(World& w, int32_t holder, int32_t target, bool call) {
   charge(w, kMonitorCost);
   int64_t n = ++w.monitors_made;
+  if (w.observer && !call) w.observer->monitor_made(w, holder, n);
   w.procs[holder].held.push_back(Monitor{target, n, call});
   w.procs[target].watched_by.push_back(Monitor{holder, n, call});
 }
@@ -62,6 +63,7 @@ namespace {
 
 // §16.4: the messages `exit(from, why)` and `down(who, why)`, sent by `from`.
 void system_message(World& w, int32_t to, int32_t sig, int32_t from, int32_t reason) {
+  if (w.observer) w.observer->signal_message(w, to);
   append_message(w, to, Message{from, sig, {from, reason}});
 }
 
@@ -119,6 +121,7 @@ void settle(World& w) {
     if (!w.signals.empty()) {
       Signal s = w.signals.front();
       w.signals.pop_front();
+      if (w.observer) w.observer->signal_taken(w);
       release(w, sizeof(Signal));
       apply_signal(w, s);
       continue;

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "eval.hpp"  // Value
+#include "observer.hpp"
 #include "program.hpp"
 #include "ready_set.hpp"
 #include "splitmix.hpp"
@@ -268,6 +269,9 @@ struct World {
   // before its mailbox, links and monitors go and its `exit` event is journaled (§6.4, §17.1).
   // No rule reads it; null in every run but triage's.
   std::function<void(const World&, const Process&)> discarding;
+  // Observation only, to write the run as a free run's trace (observer.hpp): null in
+  // every run but those.
+  RunObserver* observer = nullptr;
 
   World(const Program& p, const RunSettings& r) : prog(p), run(r), rng{r.seed} {}
 };

@@ -88,6 +88,7 @@ void terminate_supervisor(World& w, int32_t slot) {
   s.alive = false;
   s.children.clear();
   clear_pending(w, s);
+  if (w.observer) w.observer->supervisor_exited(w, slot);
   Event e{EventKind::Exit, w.turn};
   e.name = s.name;
   e.reason = w.words.shutdown;
@@ -235,6 +236,7 @@ Started start_supervisor(World& w, int32_t slot) {
   s.restarts = 0;
   s.children.clear();
   clear_pending(w, s);
+  if (w.observer) w.observer->supervisor_started(w, slot);
   Event e{EventKind::Start, w.turn};
   e.name = s.name;
   e.sig = -1;
@@ -298,6 +300,10 @@ void handle_pending(World& w, int32_t slot) {
     s.pending.pop_front();
     w.pending_items--;
     release(w, sizeof(PendingItem));
+    if (w.observer) {
+      if (item.retry) w.observer->retry_handled(w, slot, item.child);
+      else w.observer->exit_handled(w, slot, item.child, item.reason);
+    }
     if (item.retry) handle_retry(w, slot, item);
     else handle_exit(w, slot, item);
   }

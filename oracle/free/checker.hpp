@@ -29,12 +29,11 @@ enum class ExitFate : uint8_t {
 struct SupReplay {
   bool done = false;
   StartEnd start = StartEnd::Ok;
-  // Node anchors for the causal graph: per event, the children started and
-  // terminated while the supervisor handled it (index -1: its start).
+  // For the causal graph: per input (and its start, and a termination from
+  // outside), the children it started and terminated, in the order it did.
   struct Act {
-    long event;               // -1: the start, else the input event's index
-    std::vector<size_t> started;
-    std::vector<size_t> terminated;
+    long event;  // -1: the start; the events' count: terminated from outside; else the input's index
+    std::vector<std::pair<bool, size_t>> steps;  // (started, process index): a start, else a termination
   };
   std::vector<Act> acts;
   std::vector<ojson> final_children;  // alive at the end: its children as §9.1 lists them

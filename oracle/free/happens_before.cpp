@@ -240,17 +240,15 @@ class HappensBefore {
         input(i, k);
       }
       size_t cur = from;
-      for (size_t t : a.terminated) {
-        size_t next = g_.node(c_.name(i) + " after terminating " + c_.name(t));
-        if (c_.fate[t] == ExitFate::Terminated && exit_[t] != kUnrecorded) g_.edge(cur, exit_[t]);
-        if (exit_[t] != kUnrecorded) g_.edge(exit_[t], next);  // shutdown/1 waits for the child's end
-        g_.edge(cur, next);
-        cur = next;
-      }
-      for (size_t s : a.started) {
-        size_t next = g_.node(c_.name(i) + " after starting " + c_.name(s));
-        g_.edge(cur, start_[s]);
-        g_.edge(init_done(s), next);  // a start is synchronous (proc_lib's ack)
+      for (auto [is_start, x] : a.steps) {
+        size_t next = g_.node(c_.name(i) + (is_start ? " after starting " : " after terminating ") + c_.name(x));
+        if (is_start) {
+          g_.edge(cur, start_[x]);
+          g_.edge(init_done(x), next);  // a start is synchronous (proc_lib's ack)
+        } else {
+          if (c_.fate[x] == ExitFate::Terminated && exit_[x] != kUnrecorded) g_.edge(cur, exit_[x]);
+          if (exit_[x] != kUnrecorded) g_.edge(exit_[x], next);  // shutdown/1 waits for the child's end
+        }
         g_.edge(cur, next);
         cur = next;
       }
@@ -290,13 +288,16 @@ class HappensBefore {
   }
 
   // A request's maker goes on after the supervisor answered it.
+  // (A maker whose effect is unrecorded was cut while it waited: it never went on.)
   void reply(size_t i, size_t k, size_t answered) {
     const TraceEvent& e = c_.t.processes[i].events[k];
     if (e.ev != TraceEv::StartChild && e.ev != TraceEv::ApiRequest) return;
     size_t s = c_.find(e.from);
-    if (s != kUnrecorded && !c_.t.processes[s].supervisor && e.n >= 1 &&
-        static_cast<size_t>(e.n) <= c_.workers[s].effects.size())
-      g_.edge(answered, effect_span(s, static_cast<size_t>(e.n)).second);
+    if (s == kUnrecorded || c_.t.processes[s].supervisor || e.n < 1 ||
+        static_cast<size_t>(e.n) > c_.workers[s].effects.size())
+      return;
+    const ReplayedEffect& x = c_.workers[s].effects[static_cast<size_t>(e.n) - 1];
+    if (x.event != kUnrecorded) g_.edge(answered, events_[s][x.event]);
   }
 
   // A root's start is complete before the outside starts the next; n#i ends before n#i+1 starts.

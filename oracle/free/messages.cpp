@@ -186,7 +186,12 @@ class Messages {
     given_order_[r].push_back({n, ev});
   }
 
-  bool may_keep(size_t r) const { return c_.t.processes[r].exit >= 0 || c_.t.outcome == "turn_limit"; }
+  // A receiver may end the run with messages unhandled: it exited (its mailbox went
+  // with it), it waits in a call (it takes nothing but the reply, §18.3), or the
+  // run stopped on its turn limit.
+  bool may_keep(size_t r) const {
+    return c_.t.processes[r].exit >= 0 || c_.workers[r].waiting || c_.t.outcome == "turn_limit";
+  }
 
   // The given messages come from one sender, the outside, in order (G4), and what
   // reached a receiver that outlived the run was handled (G7).

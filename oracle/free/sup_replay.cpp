@@ -33,7 +33,7 @@ class SupReplayer {
   }
 
   void run() {
-    out_.acts.push_back({-1, {}, {}});
+    out_.acts.push_back({-1, {}});
     try {
       start();
       inputs();
@@ -70,7 +70,7 @@ class SupReplayer {
       fail(c_.name(idx) + " is listed as a " + (e.is_sup ? "worker" : "supervisor") + "; it is a " +
            (e.is_sup ? "supervisor" : "worker") + " of the program");
     c_.claim(idx, static_cast<long>(i_), "by " + me() + " (" + why + ")");
-    act().started.push_back(idx);
+    act().steps.push_back({true, idx});
     e.proc = idx;
     StartEnd how = e.is_sup ? sup_start(idx) : c_.worker(idx).start;
     e.running = how == StartEnd::Ok;
@@ -99,7 +99,7 @@ class SupReplayer {
     c_.fate[idx] = by_us ? ExitFate::Terminated : ExitFate::Consumed;
     if (by_us) c_.explained[idx] = 1;
     c_.fate_by[idx] = static_cast<long>(i_);
-    act().terminated.push_back(idx);
+    act().steps.push_back({false, idx});
   }
 
   void terminate_children(size_t from) {
@@ -137,7 +137,7 @@ class SupReplayer {
     while (next_ < proc_.events.size()) {
       const TraceEvent& e = proc_.events[next_];
       size_t at = next_++;
-      out_.acts.push_back({static_cast<long>(at), {}, {}});
+      out_.acts.push_back({static_cast<long>(at), {}});
       decided_.clear();
       try {
         switch (e.ev) {
@@ -396,7 +396,7 @@ class SupReplayer {
     if (proc_.exit != words_[1])
       fail(me() + " exited with " + c_.t.names[proc_.exit] + " without shutting down: a supervisor exits with shutdown",
            {proc_.where + "/exit"});
-    out_.acts.push_back({static_cast<long>(proc_.events.size()), {}, {}});
+    out_.acts.push_back({static_cast<long>(proc_.events.size()), {}});
     terminate_children(0);
   }
 

@@ -19,7 +19,7 @@ int cmd_backend(int argc, char** argv) {
   if (a.positional.size() != 1 || (a.positional[0] != "oracle" && !target))
     throw InputError("", "usage: concord backend " + names + " (see concord --help)");
   if (!target) {
-    serve(std::cin, std::cout, answer_with_oracle);
+    serve(std::cin, std::cout, answer_with_oracle, answer_free_with_oracle);
     return kOk;
   }
   LaunchOptions opts;

@@ -8,6 +8,7 @@
 #include "oracle/printable.hpp"
 #include "runners/campaign/divergence.hpp"
 #include "runners/cli/cli.hpp"
+#include "runners/cli/run_free.hpp"
 #include "runners/protocol/backend.hpp"
 #include "runners/protocol/compare.hpp"
 #include "runners/protocol/load.hpp"
@@ -70,7 +71,9 @@ int run_on_targets(const Args& a, const std::string& file, const Program& p, con
 
 int cmd_run(int argc, char** argv) {
   Args a = parse_args(argc, argv,
-                      {"--seed", "--turns", "--max-processes", "--target", "--backend", "--backends", "--timeout"}, {});
+                      {"--seed", "--turns", "--max-processes", "--target", "--backend", "--backends", "--timeout",
+                       "--mode", "--runs", "--keep"},
+                      {});
   std::string file = one_file(a, "run");
   if (!a.option("--target") && (a.option("--backend") || a.option("--backends") || a.option("--timeout")))
     throw InputError("", "--backend, --backends and --timeout need --target (see concord --help)");
@@ -89,6 +92,12 @@ int cmd_run(int argc, char** argv) {
   if (auto* s = a.option("--turns")) r.turns = parse_i64(*s, "--turns");
   if (auto* s = a.option("--max-processes")) r.max_processes = parse_i64(*s, "--max-processes");
   check_settings(r);
+  RunMode mode = RunMode::Conducted;
+  if (const std::string* m = a.option("--mode"); m && !parse_mode(*m, mode))
+    throw InputError("--mode", "conducted or free, not " + *m);
+  if (mode == RunMode::Free) return run_free(a, file, p, r);
+  if (a.option("--runs") || a.option("--keep"))
+    throw InputError("", "--runs and --keep are options of free runs (--mode free)");
   if (a.option("--target")) return run_on_targets(a, file, p, r);
   std::string line = answer_line(p, r);
   std::cout << line;

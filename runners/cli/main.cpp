@@ -33,6 +33,12 @@ usage:
       which agreed. --backend declares a user backend: COMMAND is split into words
       like a shell would, without a shell. --backends reads declarations from a
       JSON file. --timeout overrides every backend's run and request timeouts.
+  concord run FILE --mode free [--target NAME|all] [--runs N] [--keep DIR] [run settings]
+      Free runs (SPEC §25: no schedule imposed; runners/PROTOCOL.md "Free runs").
+      Without --target, the oracle's conducted run written as a trace. With it, N
+      free runs (default 1) on each target, each trace checked: the verdicts, the
+      first guarantee a trace breaks, and how many distinct traces each target
+      gave. --keep writes every trace to DIR (for check-trace).
   concord check-trace PROGRAM TRACE [--all]
       Is each free run's trace in TRACE (one JSON line per run, SPEC §25.6; `-`:
       stdin) admissible for PROGRAM (SPEC §25)? Prints `admissible`, or the first

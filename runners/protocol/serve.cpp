@@ -9,6 +9,7 @@
 
 #include "oracle/check.hpp"
 #include "oracle/error.hpp"
+#include "oracle/free/from_run.hpp"
 #include "oracle/interpreter.hpp"
 #include "oracle/json_text.hpp"
 #include "oracle/memory.hpp"
@@ -130,6 +131,16 @@ void answer_with_oracle(const Program& p, const std::vector<RunRequest>& runs, c
       continue;
     }
     emit(answer_line(p, r.settings));
+  }
+}
+
+void answer_free_with_oracle(const Program& p, const std::vector<RunRequest>& runs, const Emit& emit) {
+  for (const RunRequest& r : runs) {
+    if (!r.bad.empty()) {
+      emit(error_line("BAD_REQUEST", r.bad));
+      continue;
+    }
+    emit(trace_line(p, r.settings));
   }
 }
 

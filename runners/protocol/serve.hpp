@@ -32,5 +32,7 @@ void serve(std::istream& in, std::ostream& out, const Answerer& answer, const An
 
 // The oracle in-process: result_line() per good run, BAD_REQUEST per bad one.
 void answer_with_oracle(const Program& p, const std::vector<RunRequest>& runs, const Emit& emit);
+// Free runs on the oracle: each run's conducted schedule written as a trace (SPEC §25.1).
+void answer_free_with_oracle(const Program& p, const std::vector<RunRequest>& runs, const Emit& emit);
 
 }  // namespace concord

@@ -1,7 +1,7 @@
 %% exp_lib: the harness shared by the version 2 experiments (links, monitors,
-%% calls, starts, supervisor_api, significant): a runner that prints one PASS/FAIL
-%% line per check and halts with the status, an event collector, and the ETS
-%% tables that tell exp_actor what to do.
+%% calls, starts, supervisor_api, significant) and by free: a runner that prints
+%% one PASS/FAIL line per check and halts with the status, an event collector,
+%% and the ETS tables that tell exp_actor what to do.
 %%
 %% Each experiment module's main/0 calls exp_lib:main(Module, [fun ...]).
 %% A check prints
@@ -25,7 +25,7 @@
 %% where there is nothing particular to wait for.
 -module(exp_lib).
 
--export([main/2, check/4, note/1]).
+-export([main/2, check/4, check/5, note/1]).
 -export([take/0, settle/0, sync/1, wait_down/1, wait_down/2]).
 -export([plan/2, next_init/1, opts/2, opt/2]).
 -export([watch/1]).
@@ -86,6 +86,14 @@ check(Id, What, Expected, Got) ->
     case Expected =:= Got of
         true -> io:format("PASS ~s: ~s; observed ~0p~n", [Id, What, Got]);
         false -> fail_line(Id, What, {expected, Expected, got, Got})
+    end.
+
+%% check/4 with Detail (a string: how Got was observed, e.g. how many trials a
+%% free-run check needed) printed after it, on the PASS line as on the FAIL line.
+check(Id, What, Expected, Got, Detail) ->
+    case Expected =:= Got of
+        true -> io:format("PASS ~s: ~s; observed ~0p; ~s~n", [Id, What, Got, Detail]);
+        false -> fail_line(Id, [What, "; ", Detail], {expected, Expected, got, Got})
     end.
 
 %% An observation printed for the record (not a check).
