@@ -237,9 +237,9 @@ class Reader {
     if (sup) {
       if (!sup_names_.count(name)) throw InputError(o.at("name"), "no supervisor of the program is named " + name);
     } else {
-      p.kind = o.str("kind");
       std::string kind = kind_of(name);
       if (kind.empty()) throw InputError(o.at("name"), "no worker of the program can be named " + name);
+      p.kind = o.has("kind") ? o.str("kind") : kind;  // optional: the name says it
       if (kind != p.kind) throw InputError(o.at("kind"), name + " is of kind " + kind + ", not " + p.kind);
     }
     p.id = IncRef{t_.names.intern(name), o.integer("inc", 1)};
@@ -252,7 +252,8 @@ class Reader {
       p.exit = reason(ex.get<std::string>(), o.at("exit"));
     }
     const char* final_key = sup ? "children" : "state";
-    const ojson& fin = o.get(final_key);
+    static const ojson none;
+    const ojson& fin = p.exit >= 0 && !o.has(final_key) ? none : o.get(final_key);  // may be left out after an exit
     if (p.exit < 0 && !(sup ? fin.is_array() : fin.is_object()))
       throw InputError(o.at(final_key), std::string("an incarnation alive at the end has its final ") +
                                             (sup ? "children (an array)" : "state (an object)"));
