@@ -9,6 +9,7 @@
 // starts and terminates, the outside's starts of the roots and sends of the given
 // messages.
 #include <map>
+#include <set>
 
 #include "oracle/free/checker.hpp"
 
@@ -190,21 +191,44 @@ class HappensBefore {
 
   void spawned(size_t i, size_t k, size_t before, size_t at) {
     const ReplayedEffect& x = c_.workers[i].effects[k];
-    int32_t name = -1;
-    if (x.event != kUnrecorded) {
-      const TraceEvent& e = c_.t.processes[i].events[x.event];
-      if (!e.refused.empty()) return;
-      name = e.name;
+    size_t child = child_of_spawn(i, k);
+    if (child == kUnrecorded) {
+      // A spawn cut short before its child started (its maker killed meanwhile) may
+      // have taken a number all the same (G8).
+      if (x.event == kUnrecorded) cut_spawns_[prefix(c_.p.kinds[static_cast<size_t>(x.kind)].name)]++;
+      return;
     }
-    size_t child = kUnrecorded;
-    for (size_t j = 0; j < c_.t.processes.size(); j++)
-      if (c_.started_by[j] == static_cast<long>(i) && c_.t.processes[j].id.inc == 1 &&
-          (name < 0 || c_.t.processes[j].id.name == name))
-        child = j;
-    if (child == kUnrecorded) return;
     g_.edge(number(child, before), start_[child]);
     g_.edge(before, start_[child]);
-    g_.edge(init_done(child), at);
+    // The spawner goes on once the child's init is done, when it went on at all: a
+    // spawn left unrecorded was cut, and its maker may have died before that.
+    if (x.event != kUnrecorded) g_.edge(init_done(child), at);
+  }
+
+  // The incarnation a spawn without `under` started: the one its record names, or
+  // for the unrecorded last spawn of a cut turn, the child of its maker no record names.
+  size_t child_of_spawn(size_t i, size_t k) const {
+    const ReplayedEffect& x = c_.workers[i].effects[k];
+    if (x.event != kUnrecorded) {
+      const TraceEvent& e = c_.t.processes[i].events[x.event];
+      if (!e.refused.empty()) return kUnrecorded;
+      size_t child = c_.find({e.name, 1});
+      return child != kUnrecorded && c_.started_by[child] == static_cast<long>(i) ? child : kUnrecorded;
+    }
+    std::set<int32_t> named;
+    for (const TraceEvent& e : c_.t.processes[i].events)
+      if (e.ev == TraceEv::Spawn && e.refused.empty()) named.insert(e.name);
+    for (size_t j = 0; j < c_.t.processes.size(); j++)
+      if (c_.started_by[j] == static_cast<long>(i) && c_.t.processes[j].id.inc == 1 && !c_.t.processes[j].supervisor &&
+          !named.count(c_.t.processes[j].id.name))
+        return j;
+    return kUnrecorded;
+  }
+
+  static std::string prefix(const std::string& kind) {
+    std::string k;
+    for (char ch : kind) k += (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch - 'A' + 'a') : ch;
+    return k;
   }
 
   // The spawn that gave `child` its name took the number after `before`; the node of
@@ -311,18 +335,16 @@ class HappensBefore {
   }
 
   // One counter per kind: number m is taken before number m + 1 (G8). The numbers
-  // used are 1 to the largest but for as many as spawns refused with NOPROC.
+  // used are 1 to the largest but for as many as spawns refused with NOPROC, or cut
+  // short before their child started.
   void numbers() {
-    std::map<std::string, int64_t> noproc;
+    std::map<std::string, int64_t> noproc = cut_spawns_;
     for (size_t i = 0; i < c_.t.processes.size(); i++) {
       if (c_.t.processes[i].supervisor) continue;
       for (const ReplayedEffect& x : c_.workers[i].effects)
         if (x.ev == TraceEv::Spawn && x.event != kUnrecorded &&
             c_.t.processes[i].events[x.event].refused == "NOPROC") {
-          std::string k;
-          for (char ch : c_.p.kinds[static_cast<size_t>(x.kind)].name)
-            k += (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch - 'A' + 'a') : ch;
-          noproc[k]++;
+          noproc[prefix(c_.p.kinds[static_cast<size_t>(x.kind)].name)]++;
         }
     }
     for (auto& [kind, by_number] : numbers_) {
@@ -339,7 +361,8 @@ class HappensBefore {
         c_.add({guarantee::kSpawnedNames, kind + "-" + std::to_string(largest) + " was spawned, and " + kind + "-" +
                                               std::to_string(first) + " never was: " + std::to_string(missing) +
                                               " number(s) skipped, and only " + std::to_string(noproc[kind]) +
-                                              " spawn(s) of that kind were refused with NOPROC",
+                                              " spawn(s) of that kind were refused with NOPROC or cut short before "
+                                              "their child started",
                 {}});
       }
     }
@@ -423,6 +446,7 @@ class HappensBefore {
   std::vector<size_t> roots_, root_after_, given_;
   std::map<std::pair<size_t, size_t>, size_t> lookups_;         // (worker, effect index) -> lookup node
   std::map<std::string, std::map<int64_t, size_t>> numbers_;    // kind prefix -> number -> node
+  std::map<std::string, int64_t> cut_spawns_;                   // kind prefix -> spawns cut before their child
 };
 
 }  // namespace

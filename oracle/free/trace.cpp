@@ -3,6 +3,7 @@
 // is named where it is rather than read as an inadmissible run.
 #include "trace.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -54,6 +55,21 @@ const char* trace_ev_name(TraceEv e) {
 }
 
 bool is_effect(TraceEv e) { return e >= TraceEv::Send && e <= TraceEv::Api; }
+
+std::string trace_identity(const ojson& trace) {
+  ojson t = trace;
+  t.erase("run");  // a free run's seed is not used: two runs that differ only there are one trace
+  for (const char* list : {"workers", "supervisors"}) {
+    if (!t.contains(list) || !t[list].is_array()) continue;
+    std::vector<ojson> v(t[list].begin(), t[list].end());
+    std::sort(v.begin(), v.end(), [](const ojson& a, const ojson& b) {
+      return std::make_pair(a.value("name", std::string()), a.value("inc", int64_t{0})) <
+             std::make_pair(b.value("name", std::string()), b.value("inc", int64_t{0}));
+    });
+    t[list] = v;
+  }
+  return t.dump();
+}
 
 ojson value_json(const NameTable& names, Type t, Value v) {
   if (t == Type::Int) return v;

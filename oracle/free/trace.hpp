@@ -122,6 +122,11 @@ struct Trace {
 // program). What is well formed but not admissible is check_trace()'s business.
 Trace read_trace(const Program& p, const ojson& j);
 
+// A trace without what does not make it another run: its `run` (the unused seed),
+// its incarnations in (name, inc) order. Two free runs with equal identities took
+// the same path; counting them says how much freedom a target took.
+std::string trace_identity(const ojson& trace);
+
 // The trace's text for a value of a result (§22): an int, or a name.
 ojson value_json(const NameTable& names, Type t, Value v);
 

@@ -62,8 +62,10 @@ int cmd_emit_erlang(int argc, char** argv);
 int cmd_emit_js(int argc, char** argv);
 int cmd_emit_elixir(int argc, char** argv);
 int cmd_corpus(int argc, char** argv);
+int corpus_free(const Args& a);  // `concord corpus --mode free` (cmd_corpus_free.cpp)
 int cmd_gen(int argc, char** argv);
 int cmd_fuzz(int argc, char** argv);
+int cmd_fuzz_free(int argc, char** argv);
 int cmd_shrink(int argc, char** argv);
 int cmd_mutants(int argc, char** argv);
 int cmd_triage(int argc, char** argv);

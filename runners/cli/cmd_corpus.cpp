@@ -8,6 +8,7 @@
 #include "runners/campaign/corpus_store.hpp"
 #include "runners/campaign/divergence.hpp"
 #include "runners/cli/cli.hpp"
+#include "runners/free/free_case.hpp"
 #include "runners/protocol/backend.hpp"
 #include "runners/protocol/load.hpp"
 
@@ -36,9 +37,15 @@ int corpus_merge(int argc, char** argv) {
 
 int cmd_corpus(int argc, char** argv) {
   if (argc > 2 && std::string(argv[2]) == "merge") return corpus_merge(argc, argv);
-  Args a = parse_args(argc, argv, {"--target", "--backend", "--backends", "--timeout"}, {"--verbose"});
+  Args a = parse_args(argc, argv, {"--target", "--backend", "--backends", "--timeout", "--mode", "--runs"},
+                      {"--verbose"});
   if (a.positional.size() > 1) throw InputError("", "usage: concord corpus [DIR|CASE] [--target NAME|all]");
+  RunMode mode = RunMode::Conducted;
+  if (const std::string* m = a.option("--mode"); m && !parse_mode(*m, mode))
+    throw InputError("--mode", "conducted or free, not " + *m);
   std::string dir = a.positional.empty() ? "corpus" : a.positional[0];
+  if (mode == RunMode::Free || is_free_case_file(dir)) return corpus_free(a);
+  if (a.option("--runs")) throw InputError("--runs", "free runs only (--mode free)");
   // One case file is a corpus of one (concord_add_corpus makes a test of each).
   std::vector<std::string> files = is_case_file(dir) ? std::vector<std::string>{dir} : find_cases(dir);
   if (files.empty()) throw InputError(dir, "no *.case.json files found");
@@ -100,6 +107,10 @@ int cmd_corpus(int argc, char** argv) {
       fail++;
     }
   }
+  size_t free_cases = find_free_cases(dir).size();
+  if (free_cases)
+    std::cout << free_cases << " free case(s) too, checked by free runs: concord corpus " << shell_quote(dir)
+              << " --mode free\n";
   std::cout << "corpus " << dir << ": " << files.size() << " cases on " << names << "\n"
             << pass << " passed" << (deviations ? " (" + std::to_string(deviations) + " by a known deviation)" : "")
             << ", " << fail << " failed" << (bad ? ", " + std::to_string(bad) + " unreadable" : "") << "\n";

@@ -192,10 +192,17 @@ void write_campaign_report(const std::string& dir, const CampaignConfig& cfg, co
 }  // namespace
 
 int cmd_fuzz(int argc, char** argv) {
+  for (int i = 2; i < argc; i++) {  // a free campaign has its own options (cmd_fuzz_free.cpp)
+    std::string w = argv[i];
+    if (w == "--mode=free" || (w == "--mode" && i + 1 < argc && std::string(argv[i + 1]) == "free"))
+      return cmd_fuzz_free(argc, argv);
+    if (w == "--mode" && i + 1 < argc && std::string(argv[i + 1]) != "conducted")
+      throw InputError("--mode", "conducted or free, not " + std::string(argv[i + 1]));
+  }
   Args a =
       parse_args(argc, argv,
                  {"--seed", "--cases", "--time", "--jobs", "--seeds-per-program", "--profile", "--target", "--backend",
-                  "--backends", "--timeout", "--corpus", "--shrink-time", "--shard", "--case", "--report"},
+                  "--backends", "--timeout", "--corpus", "--shrink-time", "--shard", "--case", "--report", "--mode"},
                  {"--no-shrink", "--no-report", "--quiet"});
   if (!a.positional.empty()) throw InputError("", "usage: concord fuzz [options] (see concord --help)");
   CampaignConfig cfg;

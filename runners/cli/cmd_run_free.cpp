@@ -11,6 +11,7 @@
 #include "oracle/error.hpp"
 #include "oracle/free/check_trace.hpp"
 #include "oracle/free/from_run.hpp"
+#include "oracle/free/trace.hpp"
 #include "oracle/printable.hpp"
 #include "runners/cli/cli.hpp"
 #include "runners/cli/run_free.hpp"
@@ -18,21 +19,6 @@
 #include "runners/protocol/backend.hpp"
 
 namespace concord {
-
-std::string trace_identity(const ojson& trace) {
-  ojson t = trace;
-  t.erase("run");  // a free run's seed is not used: two runs that differ only there are one trace
-  for (const char* list : {"workers", "supervisors"}) {
-    if (!t.contains(list) || !t[list].is_array()) continue;
-    std::vector<ojson> v(t[list].begin(), t[list].end());
-    std::sort(v.begin(), v.end(), [](const ojson& a, const ojson& b) {
-      return std::make_pair(a.value("name", std::string()), a.value("inc", int64_t{0})) <
-             std::make_pair(b.value("name", std::string()), b.value("inc", int64_t{0}));
-    });
-    t[list] = v;
-  }
-  return t.dump();
-}
 
 int run_free(const Args& a, const std::string& file, const Program& p, const RunSettings& r) {
   int64_t runs = 1;

@@ -10,11 +10,6 @@
 
 namespace concord {
 
-// A trace without what does not make it another run: its `run` (the unused seed),
-// its incarnations in (name, inc) order. Two free runs with equal identities took
-// the same path.
-std::string trace_identity(const ojson& trace);
-
 // `concord run FILE --mode free [--target T] [--runs N] [--keep DIR]`.
 int run_free(const Args& a, const std::string& file, const Program& p, const RunSettings& r);
 

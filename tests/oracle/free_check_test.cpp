@@ -169,6 +169,24 @@ TEST(FreeRuns, EveryHandMadeInvalidTraceIsRefusedInTheRightWords) {
   EXPECT_EQ(guarantees.size(), 13u) << "one hand-made trace per guarantee G1-G13 at least";
 }
 
+// tests/oracle/admissible_traces: real free runs' traces the checker once refused.
+TEST(FreeRuns, KeptTracesOfRealFreeRunsAreAdmissible) {
+  std::string dir = source_dir() + "/tests/oracle/admissible_traces";
+  int cases = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    std::string file = entry.path().filename().string();
+    const std::string suffix = ".trace.json";
+    if (file.size() <= suffix.size() || file.compare(file.size() - suffix.size(), suffix.size(), suffix) != 0) continue;
+    std::string stem = file.substr(0, file.size() - suffix.size());
+    std::string program = dir + "/" + stem + (fs::exists(dir + "/" + stem + ".conc") ? ".conc" : ".json");
+    Program p = load_program(program);
+    TraceVerdict v = check_trace(p, parse_json_text(read_file(entry.path().string())));
+    EXPECT_TRUE(v.admissible) << stem << ": " << first_violation(v);
+    cases++;
+  }
+  EXPECT_GE(cases, 1);
+}
+
 TEST(FreeRuns, MalformedTracesAreRefusedNamingThePlace) {
   Program p = load_program(source_dir() + "/tests/oracle/invalid_traces/pingpong.conc");
   ojson good = *trace_of(p, RunSettings{});
