@@ -35,6 +35,7 @@ ojson args_json(const Checker& c, const ReplayedEffect& x) {
 struct Pair {
   std::vector<size_t> sent;       // effect numbers, in order
   std::vector<size_t> delivered;  // in the receiver's order
+  std::vector<size_t> events;     // the receiver's event of each delivery
 };
 
 class Messages {
@@ -149,6 +150,7 @@ class Messages {
         continue;
       }
       pairs_[{r, s}].delivered.push_back(n);
+      pairs_[{r, s}].events.push_back(ev);
     }
   }
 
@@ -239,18 +241,23 @@ class Messages {
       size_t k = static_cast<size_t>(std::lower_bound(pair.sent.begin(), pair.sent.end(), n) - pair.sent.begin());
       return c_.name(s) + "'s " + ordinal(k + 1) + " message to it (" + what(s, n) + ")";
     };
+    auto at = [&](size_t k) { return c_.t.processes[r].events[pair.events[k]].where; };
+    auto sent_at = [&](size_t n) {
+      const ReplayedEffect& x = c_.workers[s].effects[n - 1];
+      return x.event == kUnrecorded ? std::string() : c_.t.processes[s].events[x.event].where;
+    };
     for (size_t k = 1; k < pair.delivered.size(); k++)
       if (pair.delivered[k] < pair.delivered[k - 1]) {
         c_.add({guarantee::kPairOrder, c_.name(r) + " handled " + nth(pair.delivered[k]) + " after " +
                                            nth(pair.delivered[k - 1]) + ", which was sent after it",
-                {}});
+                {at(k - 1), at(k), sent_at(pair.delivered[k]), sent_at(pair.delivered[k - 1])}});
         return;
       }
     for (size_t k = 0; k < pair.delivered.size(); k++)
       if (pair.delivered[k] != pair.sent[k]) {
         c_.add({guarantee::kPairOrder, c_.name(r) + " handled " + nth(pair.delivered[k]) + " but never " +
                                            nth(pair.sent[k]) + ", sent to it before",
-                {}});
+                {at(k), sent_at(pair.sent[k]), sent_at(pair.delivered[k])}});
         return;
       }
     if (pair.delivered.size() < pair.sent.size() && !may_keep(r)) {

@@ -12,6 +12,7 @@
 #include "oracle/limits.hpp"
 #include "oracle/printable.hpp"
 #include "runners/cli/cli.hpp"
+#include "runners/free/free_case.hpp"
 #include "runners/protocol/load.hpp"
 
 namespace concord {
@@ -37,7 +38,9 @@ int cmd_check_trace(int argc, char** argv) {
     throw InputError("", "usage: concord check-trace PROGRAM TRACE [--all] (see concord --help)");
   const std::string& file = a.positional[0];
   const std::string& trace_file = a.positional[1];
-  Program p = is_case_file(file) ? load_case(file).program : load_program(file);
+  Program p = is_free_case_file(file) ? load_free_case(file).checked
+              : is_case_file(file)     ? load_case(file).program
+                                       : load_program(file);
   std::string text = trace_text(trace_file);
   int status = kOk;
   size_t count = 0, line_no = 0;

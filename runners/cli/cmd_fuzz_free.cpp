@@ -242,7 +242,7 @@ int cmd_fuzz_free(int argc, char** argv) {
   // (elixir with --target; a user's backend that runs free runs, named).
   std::string target = a.option("--target") ? *a.option("--target") : "erlang";
   Targets t = choose_targets(a, target);
-  cfg.targets = compared_targets(t);
+  for (const BackendSpec* s : t.chosen) cfg.targets.push_back(*s);  // the oracle too: its conducted runs as traces
   if (!cfg.corpus_dir.empty()) cleanup::sweep(cfg.corpus_dir);
   cfg.reproduce = "concord fuzz --mode free --seed " + std::to_string(cfg.seed) + " --profile " + cfg.profile +
                   " --runs " + std::to_string(cfg.runs) + " --target " + shell_quote(target) + t.declared;

@@ -9,6 +9,7 @@
 #include "runners/campaign/divergence.hpp"
 #include "runners/cli/cli.hpp"
 #include "runners/cli/run_free.hpp"
+#include "runners/free/free_case.hpp"
 #include "runners/protocol/backend.hpp"
 #include "runners/protocol/compare.hpp"
 #include "runners/protocol/load.hpp"
@@ -81,7 +82,11 @@ int cmd_run(int argc, char** argv) {
   r.turns = kDefaultTurns;
   r.max_processes = kDefaultProcesses;
   Program p;
-  if (is_case_file(file)) {  // a corpus case: its program, and its first run's settings by default
+  if (is_free_case_file(file)) {  // a free case: its program and its free runs' settings
+    FreeCase c = load_free_case(file);
+    p = std::move(c.checked);
+    r = c.settings;
+  } else if (is_case_file(file)) {  // a corpus case: its program, and its first run's settings by default
     Case c = load_case(file);
     p = std::move(c.program);
     r = c.runs[0].settings;
