@@ -33,7 +33,9 @@ class HappensBefore {
     incarnations();
     numbers();
     if (auto cyc = g_.cycle()) return cycle(*cyc);
-    drops();
+    int64_t budget = kQueryBudget;
+    drops(budget);
+    process_limit(budget);
   }
 
  private:
@@ -168,7 +170,26 @@ class HappensBefore {
           x.ev == TraceEv::ExitSignal)
         lookup(i, k, before, at);
       if (x.ev == TraceEv::Spawn && x.under < 0) spawned(i, k, before, at);
+      if (x.ev == TraceEv::Spawn) limit_point(i, k, before, at);
     }
+  }
+
+  // Where a spawn counted the live workers against the process limit (§6.6 step 1):
+  // after the step before it, before its record (and its child's start).
+  void limit_point(size_t i, size_t k, size_t before, size_t at) {
+    const ReplayedEffect& x = c_.workers[i].effects[k];
+    if (x.event == kUnrecorded) return;
+    const TraceEvent& e = c_.t.processes[i].events[x.event];
+    if (e.refused == "NOPROC") return;  // refused before counting? no: after, but it says nothing of the count
+    size_t v = g_.node(c_.name(i) + "'s count of live workers for its spawn (effect " + std::to_string(k + 1) + ")",
+                       e.where);
+    g_.edge(before, v);
+    g_.edge(v, at);
+    if (e.refused.empty() && x.under < 0) {
+      size_t child = child_of_spawn(i, k);
+      if (child != kUnrecorded) g_.edge(v, start_[child]);
+    }
+    limits_.push_back({v, e.refused == "SYSTEM_LIMIT", i, k});
   }
 
   // A statement on a name looks it up between the node before it and its record: the
@@ -380,8 +401,7 @@ class HappensBefore {
   }
 
   // G6: a drop while an incarnation of the name was certainly live.
-  void drops() {
-    int64_t budget = kQueryBudget;
+  void drops(int64_t& budget) {
     int64_t undecided = 0;
     for (auto& [key, l] : lookups_) {
       auto [i, k] = key;
@@ -439,8 +459,64 @@ class HappensBefore {
                                      "budget of the causal graph's searches");
   }
 
+  // G10: a spawn refused with SYSTEM_LIMIT when fewer than P workers can have been
+  // live (started not after its count, and not exited before it), or one that
+  // succeeded when P were certainly live (started before, exited after or never).
+  void process_limit(int64_t& budget) {
+    int64_t p = c_.t.run.max_processes;
+    std::vector<size_t> workers;
+    for (size_t r = 0; r < c_.t.processes.size(); r++)
+      if (!c_.t.processes[r].supervisor) workers.push_back(r);
+    int64_t undecided = 0;
+    for (const Limit& l : limits_) {
+      const TraceEvent& e = c_.t.processes[l.worker].events[c_.workers[l.worker].effects[l.effect].event];
+      if (!l.refused && static_cast<int64_t>(workers.size()) < p) continue;  // never P at all
+      int64_t count = 0;
+      bool decided = true;
+      for (size_t r : workers) {
+        if (l.refused) {  // possibly live at the count
+          std::optional<bool> later = g_.before(l.node, start_[r], budget);
+          std::optional<bool> gone =
+              exit_[r] == kUnrecorded ? std::optional<bool>(false) : g_.before(exit_[r], l.node, budget);
+          if (!later || !gone) decided = false;
+          if (!later.value_or(false) && !gone.value_or(false)) count++;
+        } else {  // certainly live at the count
+          std::optional<bool> started = g_.before(start_[r], l.node, budget);
+          std::optional<bool> lives =
+              exit_[r] == kUnrecorded ? std::optional<bool>(true) : g_.before(l.node, exit_[r], budget);
+          if (!started || !lives) decided = false;
+          if (started.value_or(false) && lives.value_or(false)) count++;
+        }
+      }
+      if (!decided) {
+        undecided++;
+        continue;
+      }
+      std::string who = c_.name(l.worker) + "'s spawn (effect " + std::to_string(l.effect + 1) + ")";
+      if (l.refused && count < p)
+        c_.add({guarantee::kLimits, who + " was refused with SYSTEM_LIMIT, and at most " + std::to_string(count) +
+                                        " workers can have been live then, under the process limit " + std::to_string(p),
+                {e.where}});
+      if (!l.refused && count >= p)
+        c_.add({guarantee::kLimits, who + " succeeded while " + std::to_string(count) +
+                                        " workers were certainly live, the process limit being " + std::to_string(p),
+                {e.where}});
+    }
+    if (undecided > 0)
+      c_.verdict.undecided.push_back(std::to_string(undecided) +
+                                     " spawn(s) whose count of live workers (G10) was past the budget of the "
+                                     "causal graph's searches");
+  }
+
+  struct Limit {
+    size_t node;
+    bool refused;
+    size_t worker, effect;
+  };
+
   Checker& c_;
   CausalGraph g_;
+  std::vector<Limit> limits_;
   std::vector<size_t> start_, exit_, ready_;
   std::vector<std::vector<size_t>> events_;
   std::vector<size_t> roots_, root_after_, given_;
