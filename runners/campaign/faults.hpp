@@ -23,6 +23,8 @@ struct Fault {
                              // "links" or "calls" for a fault in a target's version 2 code (SPEC §14-§24)
   bool measurement = false;  // planted only for `concord buckets` (issue 17: faults the attribution was
                              // not tuned to); `concord mutants` leaves it out unless --only names it
+  bool free = false;         // in a target's free mode (SPEC §25): only free runs show it, so a free
+                             // campaign looks for it (its trigger program's free runs are not admissible)
 };
 
 const std::vector<Fault>& fault_catalogue();  // every planted fault, in a fixed order

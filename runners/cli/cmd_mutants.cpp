@@ -14,6 +14,7 @@
 #include "oracle/error.hpp"
 #include "runners/campaign/campaign.hpp"
 #include "runners/campaign/faults.hpp"
+#include "runners/free/free_campaign.hpp"
 #include "runners/cli/cli.hpp"
 #include "targets/c/launcher/c_launcher.hpp"
 #include "targets/elixir/launcher/elixir_launcher.hpp"
@@ -48,8 +49,8 @@ int cmd_mutants(int argc, char** argv) {
   if (!a.positional.empty()) throw InputError("", "usage: concord mutants [options] (see concord --help)");
   if (a.flag("--list")) {
     for (const Fault& f : fault_catalogue())
-      std::cout << f.name << "  (" << f.target << ")  " << f.about << (f.measurement ? "  [measurement only]" : "")
-                << "\n";
+      std::cout << f.name << "  (" << f.target << (f.free ? ", free runs" : "") << ")  " << f.about
+                << (f.measurement ? "  [measurement only]" : "") << "\n";
     return kOk;
   }
   double seconds = a.option("--time") ? parse_duration(*a.option("--time"), "--time") : 60;
@@ -83,6 +84,34 @@ int cmd_mutants(int argc, char** argv) {
     std::filesystem::create_directories(dir);
     BackendSpec spec = *reg.find(f->target);
     for (auto& kv : build_fault(*f, dir, src)) spec.env.push_back(kv);
+    if (f->free) {  // a fault of the free mode: a free campaign looks for it
+      FreeCampaignConfig cfg;
+      cfg.seed = seed;
+      cfg.seconds = seconds;
+      cfg.jobs = jobs;
+      cfg.profile = a.option("--profile") ? *a.option("--profile") : f->profile.empty() ? "default" : f->profile;
+      cfg.targets = {spec};
+      cfg.corpus_dir = dir + "/corpus";
+      cfg.stop_at_first = true;
+      cfg.shrink_seconds = shrink_seconds;
+      cfg.reproduce = "concord fuzz --mode free --seed " + std::to_string(seed) + " --target " + f->target;
+      FreeCampaignReport r = run_free_campaign(cfg, nullptr);
+      row.programs = r.totals.programs;
+      for (const FreeFinding& x : r.findings)
+        if (x.kind == FreeFinding::Kind::kNew && !row.found) {
+          row.found = true;
+          row.after = x.found_after;
+          row.signature = x.signature;
+          row.corpus_file = x.corpus_file;
+          row.shrink = x.shrink;
+          row.shrunk = x.shrunk;
+        }
+      std::cout << (row.found ? "found     " : "NOT FOUND ") << f->name << " (" << f->target << ", free runs)"
+                << (row.found ? " after " + fixed1(row.after) + " s, " + row.signature : "") << "\n"
+                << std::flush;
+      rows.push_back(row);
+      continue;
+    }
     CampaignConfig cfg;
     cfg.seed = seed;
     cfg.seconds = seconds;
@@ -121,7 +150,7 @@ int cmd_mutants(int argc, char** argv) {
   for (const Row& r : rows) {
     found += r.found;
     if (r.shrunk) shrink_times.push_back(r.shrink.seconds);
-    std::cout << "| " << r.fault->name << " | " << r.fault->target << " | " << (r.found ? "yes" : "**no**") << " | "
+    std::cout << "| " << r.fault->name << " | " << r.fault->target << (r.fault->free ? " (free runs)" : "") << " | " << (r.found ? "yes" : "**no**") << " | "
               << (r.found ? fixed1(r.after) + " s" : "-") << " | " << r.programs << " | "
               << (r.shrunk ? std::to_string(r.shrink.size_before) + " -> " + std::to_string(r.shrink.size_after) : "-")
               << " | " << (r.shrunk ? std::to_string(r.shrink.processes_after) : "-") << " | "

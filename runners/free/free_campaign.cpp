@@ -245,6 +245,7 @@ class Worker {
     store(f);
     std::lock_guard<std::mutex> lock(sh_.mu);
     sh_.report.findings.push_back(std::move(f));
+    if (sh_.cfg.stop_at_first) sh_.stop = true;
   }
 
   // A candidate keeps the violation when any of R free runs breaks the same guarantee.

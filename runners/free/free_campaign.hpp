@@ -40,6 +40,7 @@ struct FreeCampaignConfig {
   double shrink_seconds = 300;  // per finding
   uint64_t shard_index = 0, shard_count = 1;
   std::vector<uint64_t> only_cases;  // replay exactly these cases
+  bool stop_at_first = false;        // stop at the first finding (concord mutants)
   std::string reproduce;             // the command that reproduces a case, "--case N" appended
   const std::atomic<bool>* interrupted = nullptr;
 };
