@@ -25,6 +25,17 @@ uint64_t case_seed(uint64_t campaign_seed, uint64_t index) {
   return g.next();
 }
 
+bool campaign_case_at(uint64_t k, uint64_t cases, uint64_t shard_index, uint64_t shard_count,
+                      const std::vector<uint64_t>& only, uint64_t& index) {
+  if (!only.empty()) {
+    if (k >= only.size()) return false;
+    index = only[k];
+    return true;
+  }
+  index = k * shard_count + shard_index;
+  return cases == 0 || index < cases;
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -59,15 +70,8 @@ struct Shared {
 
   bool interrupted() const { return cfg.interrupted && cfg.interrupted->load(); }
   bool done() const { return stop.load() || interrupted() || (cfg.seconds > 0 && since(start) >= cfg.seconds); }
-  // The index of this shard's k-th case, or false when there are no more.
   bool case_at(uint64_t k, uint64_t& index) const {
-    if (!cfg.only_cases.empty()) {
-      if (k >= cfg.only_cases.size()) return false;
-      index = cfg.only_cases[k];
-      return true;
-    }
-    index = k * cfg.shard_count + cfg.shard_index;
-    return cfg.cases == 0 || index < cfg.cases;
+    return campaign_case_at(k, cfg.cases, cfg.shard_index, cfg.shard_count, cfg.only_cases, index);
   }
 };
 

@@ -50,6 +50,11 @@ namespace concord {
 
 uint64_t case_seed(uint64_t campaign_seed, uint64_t index);
 
+// The index of a campaign's k-th case in its shard: only[k] when cases were chosen,
+// else k * shard_count + shard_index, below `cases` (0: no end). False past the last.
+bool campaign_case_at(uint64_t k, uint64_t cases, uint64_t shard_index, uint64_t shard_count,
+                      const std::vector<uint64_t>& only, uint64_t& index);
+
 struct CampaignConfig {
   uint64_t seed = 0;
   uint64_t cases = 0;  // cases 0..cases-1 (of which this shard's); 0: until the time is up

@@ -3,6 +3,7 @@
 // and one entry point per command.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -36,6 +37,12 @@ double parse_seconds(const std::string& s, const std::string& what);
 // A duration: "90", "90s", "15m", "8h", "1d" (seconds when no unit).
 double parse_duration(const std::string& s, const std::string& what);
 std::string one_file(const Args& a, const char* cmd);
+// --shard "i/N" with 0 <= i < N.
+void parse_shard(const std::string& s, uint64_t& index, uint64_t& count);
+// A campaign's Ctrl-C and SIGTERM (campaign_stop.cpp): the flag they set, for the
+// campaign to finish its cases and stop; a second one ends the process at once, after
+// the cleanup of runners/process/cleanup.hpp.
+const std::atomic<bool>& install_stop_handlers();
 bool is_case_file(const std::string& path);
 
 // The backends that --target names (one, or all), with the user backends of

@@ -39,7 +39,7 @@ int corpus_free(const Args& a) {
   if (runs < 1 || runs > 10000) throw InputError("--runs", "must be 1..10000");
   std::vector<Item> items;
   int bad = 0;
-  std::vector<std::string> cases = is_case_file(dir) ? std::vector<std::string>{dir}
+  std::vector<std::string> cases = is_case_file(dir)        ? std::vector<std::string>{dir}
                                    : is_free_case_file(dir) ? std::vector<std::string>{}
                                                             : find_cases(dir);
   for (const std::string& f : cases) {
@@ -54,8 +54,8 @@ int corpus_free(const Args& a) {
   for (const std::string& f : find_free_cases(dir)) {
     try {
       FreeCase c = load_free_case(f);
-      items.push_back({f, c.name, std::move(c.checked), c.settings, a.option("--runs") ? runs : c.free_runs, true,
-                       c.status});
+      items.push_back(
+          {f, c.name, std::move(c.checked), c.settings, a.option("--runs") ? runs : c.free_runs, true, c.status});
     } catch (const InputError& e) {
       std::cout << "BAD   " << f << "\n      " << e.what() << "\n";
       bad++;
@@ -97,7 +97,8 @@ int corpus_free(const Args& a) {
           if (ans.code() == "UNSUPPORTED") {
             skip = true;
             if (a.flag("--verbose"))
-              std::cout << "skip  " << it.name << " on " << name << ": " << printable(ans.json.value("message", "")) << "\n";
+              std::cout << "skip  " << it.name << " on " << name << ": " << printable(ans.json.value("message", ""))
+                        << "\n";
             break;
           }
           ok = false;
@@ -143,11 +144,17 @@ int corpus_free(const Args& a) {
   std::string names = target ? "" : "oracle";
   for (const BackendSpec* s : t.chosen) names += (names.empty() ? "" : ", ") + s->name;
   std::cout << "corpus " << dir << " (free runs): " << items.size() << " cases on " << names << "\n"
-            << pass << " passed, " << fail << " failed" << (skipped ? ", " + std::to_string(skipped) + " skipped (UNSUPPORTED)" : "")
+            << pass << " passed, " << fail << " failed"
+            << (skipped ? ", " + std::to_string(skipped) + " skipped (UNSUPPORTED)" : "")
             << (bad ? ", " + std::to_string(bad) + " unreadable" : "") << "; " << several
             << " case-target pairs gave more than one distinct trace\n";
   if (bad) return kBadInput;
   if (fail > 0 && fail == unknown) return kInternal;
+  // A target that answered every case UNSUPPORTED judged nothing: no verdict, never a pass.
+  if (pass == 0 && fail == 0 && skipped > 0) {
+    std::cerr << "concord corpus: no verdict: no target answered a free run with a trace\n";
+    return kInternal;
+  }
   return fail ? kDisagree : kOk;
 }
 

@@ -32,22 +32,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::atomic<bool> g_interrupted{false};
-
-// A second Ctrl-C ends the process at once, after the cleanup of runners/process/cleanup.hpp.
-void on_signal(int sig) {
-  g_interrupted = true;
-  cleanup::make_fatal(sig);
-}
-
-void install_stop_handlers() {
-  struct sigaction sa {};
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-}
-
 std::string per_target(const std::map<std::string, double>& secs) {
   std::string out;
   for (const auto& [t, s] : secs) out += (out.empty() ? "" : ", ") + t + " " + fixed_point(s, 1) + " s";
@@ -61,16 +45,6 @@ std::string progress_line(const CampaignProgress& p) {
          ", new signatures " + std::to_string(p.signatures) + ", flaky " + std::to_string(p.flaky) +
          (p.deviations ? ", known deviations " + std::to_string(p.deviations) : "") +
          (p.shrinking ? " (shrinking)" : "") + " | " + per_target(p.seconds);
-}
-
-// "i/N" with 0 <= i < N.
-void parse_shard(const std::string& s, uint64_t& index, uint64_t& count) {
-  size_t slash = s.find('/');
-  if (slash == std::string::npos) throw InputError("--shard", "expected i/N (e.g. 0/4), got '" + s + "'");
-  index = parse_u64(s.substr(0, slash), "--shard index");
-  count = parse_u64(s.substr(slash + 1), "--shard count");
-  if (count == 0 || index >= count)
-    throw InputError("--shard", "'" + s + "': the index must be below the count, which must be at least 1");
 }
 
 std::string indented(const std::string& text, const std::string& by) {
@@ -256,8 +230,7 @@ int cmd_fuzz(int argc, char** argv) {
         (cfg.shard_count > 1 ? "-shard-" + std::to_string(cfg.shard_index) + "-of-" + std::to_string(cfg.shard_count)
                              : "");
   if (a.flag("--no-report")) report_dir.clear();
-  cfg.interrupted = &g_interrupted;
-  install_stop_handlers();
+  cfg.interrupted = &install_stop_handlers();
 
   std::string names;
   for (const BackendSpec& s : cfg.targets) names += ", " + s.name;

@@ -31,13 +31,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::atomic<bool> g_stop{false};
-
-void on_signal(int sig) {
-  g_stop = true;
-  cleanup::make_fatal(sig);  // a second one ends the process at once, cleaned up
-}
-
 std::string progress_line(const FreeCampaignProgress& p) {
   double rate = p.elapsed > 0 ? p.programs / p.elapsed : 0;
   return "[" + fixed_point(p.elapsed, 0) + " s] " + std::to_string(p.programs) + " programs (" + fixed_point(rate, 1) +
@@ -87,9 +80,12 @@ ojson summary_json(const FreeCampaignConfig& cfg, const FreeCampaignReport& r) {
     j["reruns"] = f.reruns;
     j["shrunk"] = f.shrunk;
     if (f.shrunk)
-      j["shrink"] = {{"size_before", f.shrink.size_before}, {"size_after", f.shrink.size_after},
-                     {"processes_before", f.shrink.processes_before}, {"processes_after", f.shrink.processes_after},
-                     {"tests", f.shrink.tests}, {"seconds", f.shrink.seconds}};
+      j["shrink"] = {{"size_before", f.shrink.size_before},
+                     {"size_after", f.shrink.size_after},
+                     {"processes_before", f.shrink.processes_before},
+                     {"processes_after", f.shrink.processes_after},
+                     {"tests", f.shrink.tests},
+                     {"seconds", f.shrink.seconds}};
     if (!f.corpus_file.empty()) j["corpus_file"] = f.corpus_file;
     if (!f.note.empty()) j["note"] = f.note;
     j["reproduce"] = f.reproduce;
@@ -115,7 +111,8 @@ std::string index_html(const ojson& s) {
        "class=\"num\">distinct traces</th><th>errors</th></tr>\n";
   for (const auto& [name, t] : s["targets"].items()) {
     std::string errors;
-    for (const auto& [code, n] : t["errors"].items()) errors += (errors.empty() ? "" : ", ") + std::to_string(n.get<uint64_t>()) + " " + code;
+    for (const auto& [code, n] : t["errors"].items())
+      errors += (errors.empty() ? "" : ", ") + std::to_string(n.get<uint64_t>()) + " " + code;
     o += "<tr><td>" + html_escape(name) + "</td><td class=\"num\">" + std::to_string(t["free_runs"].get<uint64_t>()) +
          "</td><td class=\"num\">" + std::to_string(t["admissible"].get<uint64_t>()) + "</td><td class=\"num\">" +
          std::to_string(t["not_admissible"].get<uint64_t>()) + "</td><td class=\"num\">" +
@@ -127,7 +124,8 @@ std::string index_html(const ojson& s) {
   for (const ojson& f : s["findings"]) {
     o += "<p><span class=\"differ\">" + html_escape(f["status"].get<std::string>() == "new" ? "NEW" : "known") +
          "</span> <code>" + html_escape(f["signature"].get<std::string>()) + "</code> (" +
-         std::to_string(f["programs"].get<uint64_t>()) + " programs): " + html_escape(f["violation"].get<std::string>());
+         std::to_string(f["programs"].get<uint64_t>()) +
+         " programs): " + html_escape(f["violation"].get<std::string>());
     if (f.contains("triage")) o += " <a href=\"" + html_escape(f["triage"].get<std::string>()) + "\">triage</a>";
     o += "</p>\n";
   }
@@ -137,12 +135,13 @@ std::string index_html(const ojson& s) {
 
 void print_report(std::ostream& out, const FreeCampaignConfig& cfg, const FreeCampaignReport& r) {
   const FreeCampaignProgress& t = r.totals;
-  out << "\n" << (r.interrupted ? "interrupted after " : "finished in ") << fixed_point(t.elapsed, 1) << " s: " << t.programs
+  out << "\n"
+      << (r.interrupted ? "interrupted after " : "finished in ") << fixed_point(t.elapsed, 1) << " s: " << t.programs
       << " programs, " << t.traces << " free runs\n";
   for (const auto& [name, st] : r.targets) {
     out << "  " << name << ": " << st.traces << " free runs, " << st.admissible << " admissible, " << st.not_admissible
-        << " not admissible; " << st.free_programs << " of " << st.programs
-        << " programs gave more than one trace (" << st.distinct << " distinct traces in all)";
+        << " not admissible; " << st.free_programs << " of " << st.programs << " programs gave more than one trace ("
+        << st.distinct << " distinct traces in all)";
     for (const auto& [code, n] : st.errors) out << "; " << n << " " << code;
     if (st.no_verdict) out << "; no verdict on " << st.no_verdict << " programs (a failure that did not happen again)";
     out << "; " << fixed_point(st.seconds, 1) << " s\n";
@@ -162,7 +161,8 @@ void print_report(std::ostream& out, const FreeCampaignConfig& cfg, const FreeCa
           << (f.shrink.timed_out ? " (time limit)" : "") << "\n";
     if (!f.note.empty()) out << "    note: " << f.note << "\n";
     if (!f.corpus_file.empty())
-      out << "    corpus: " << f.corpus_file << (f.stored ? "" : " (a smaller case of this signature was there)") << "\n";
+      out << "    corpus: " << f.corpus_file << (f.stored ? "" : " (a smaller case of this signature was there)")
+          << "\n";
     if (!f.store_error.empty()) out << "    NOT STORED: " << printable(f.store_error) << "\n";
     out << "    reproduce: " << f.reproduce << "\n";
   }
@@ -202,10 +202,11 @@ void write_free_report(const std::string& dir, const FreeCampaignConfig& cfg, co
 }  // namespace
 
 int cmd_fuzz_free(int argc, char** argv) {
-  Args a = parse_args(argc, argv,
-                      {"--mode", "--seed", "--cases", "--time", "--jobs", "--runs", "--profile", "--target", "--backend",
-                       "--backends", "--timeout", "--corpus", "--shrink-time", "--shard", "--case", "--report"},
-                      {"--no-shrink", "--no-report", "--quiet"});
+  Args a =
+      parse_args(argc, argv,
+                 {"--mode", "--seed", "--cases", "--time", "--jobs", "--runs", "--profile", "--target", "--backend",
+                  "--backends", "--timeout", "--corpus", "--shrink-time", "--shard", "--case", "--report"},
+                 {"--no-shrink", "--no-report", "--quiet"});
   if (!a.positional.empty()) throw InputError("", "usage: concord fuzz --mode free [options] (see concord --help)");
   FreeCampaignConfig cfg;
   cfg.seed = a.option("--seed") ? parse_u64(*a.option("--seed"), "--seed")
@@ -224,14 +225,7 @@ int cmd_fuzz_free(int argc, char** argv) {
   gen::profile_named(cfg.profile);
   if (const std::string* s = a.option("--shrink-time")) cfg.shrink_seconds = parse_duration(*s, "--shrink-time");
   cfg.shrink = !a.flag("--no-shrink");
-  if (const std::string* s = a.option("--shard")) {
-    size_t slash = s->find('/');
-    if (slash == std::string::npos) throw InputError("--shard", "expected i/N (e.g. 0/4), got '" + *s + "'");
-    cfg.shard_index = parse_u64(s->substr(0, slash), "--shard index");
-    cfg.shard_count = parse_u64(s->substr(slash + 1), "--shard count");
-    if (cfg.shard_count == 0 || cfg.shard_index >= cfg.shard_count)
-      throw InputError("--shard", "the index must be below the count, which must be at least 1");
-  }
+  if (const std::string* s = a.option("--shard")) parse_shard(*s, cfg.shard_index, cfg.shard_count);
   for (const std::string& c : a.all("--case")) cfg.only_cases.push_back(parse_u64(c, "--case"));
   cfg.corpus_dir = a.option("--corpus") ? *a.option("--corpus") : "corpus/free";
   if (!cfg.only_cases.empty() && !a.option("--corpus")) {
@@ -247,15 +241,12 @@ int cmd_fuzz_free(int argc, char** argv) {
   cfg.reproduce = "concord fuzz --mode free --seed " + std::to_string(cfg.seed) + " --profile " + cfg.profile +
                   " --runs " + std::to_string(cfg.runs) + " --target " + shell_quote(target) + t.declared;
   std::string report_dir;
-  if (const std::string* s = a.option("--report")) report_dir = *s;
-  else if (cfg.only_cases.empty()) report_dir = "campaigns/free-seed-" + std::to_string(cfg.seed);
+  if (const std::string* s = a.option("--report"))
+    report_dir = *s;
+  else if (cfg.only_cases.empty())
+    report_dir = "campaigns/free-seed-" + std::to_string(cfg.seed);
   if (a.flag("--no-report")) report_dir.clear();
-  cfg.interrupted = &g_stop;
-  struct sigaction sa {};
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
+  cfg.interrupted = &install_stop_handlers();
 
   std::string names;
   for (const BackendSpec& s : cfg.targets) names += (names.empty() ? "" : ", ") + s.name;

@@ -57,13 +57,7 @@ struct Shared {
   bool interrupted() const { return cfg.interrupted && cfg.interrupted->load(); }
   bool done() const { return stop.load() || interrupted() || (cfg.seconds > 0 && since(start) >= cfg.seconds); }
   bool case_at(uint64_t k, uint64_t& index) const {
-    if (!cfg.only_cases.empty()) {
-      if (k >= cfg.only_cases.size()) return false;
-      index = cfg.only_cases[k];
-      return true;
-    }
-    index = k * cfg.shard_count + cfg.shard_index;
-    return cfg.cases == 0 || index < cfg.cases;
+    return campaign_case_at(k, cfg.cases, cfg.shard_index, cfg.shard_count, cfg.only_cases, index);
   }
 };
 
@@ -80,8 +74,8 @@ struct Checked {
 Checked run_free(Backend& b, const Program& p, const RunSettings& r, int runs, RequestLimits limits) {
   Checked c;
   auto t0 = Clock::now();
-  c.answers = b.request(program_to_json(p), std::vector<RunSettings>(static_cast<size_t>(runs), r), limits,
-                        RunMode::Free);
+  c.answers =
+      b.request(program_to_json(p), std::vector<RunSettings>(static_cast<size_t>(runs), r), limits, RunMode::Free);
   c.seconds = since(t0);
   c.verdicts.resize(c.answers.size());
   for (size_t k = 0; k < c.answers.size(); k++) {
@@ -165,8 +159,10 @@ class Worker {
             st.errors[c.answers[k].code()]++;
             continue;
           }
-          if (c.verdicts[k].admissible) st.admissible++;
-          else st.not_admissible++;
+          if (c.verdicts[k].admissible)
+            st.admissible++;
+          else
+            st.not_admissible++;
         }
         sh_.report.totals.traces += c.answers.size();
       }
@@ -189,8 +185,8 @@ class Worker {
       b.restart();
       if (!b.warm_up()) return;  // broken for every program: no verdict on this one
       Checked again = run_free(b, p, r, runs, limits_for(oracle_seconds, runs, 2));
-      bool repeated = std::any_of(again.answers.begin(), again.answers.end(),
-                                  [&](const Answer& a) { return a.code() == code; });
+      bool repeated =
+          std::any_of(again.answers.begin(), again.answers.end(), [&](const Answer& a) { return a.code() == code; });
       if (!repeated) {
         std::lock_guard<std::mutex> lock(sh_.mu);
         sh_.report.targets[target].no_verdict++;
@@ -304,10 +300,14 @@ class Worker {
     c.signature = f.signature;
     c.violation = f.violation.guarantee + ": " + f.violation.text;
     c.witness = f.witness;
-    c.found = {{"campaign_seed", sh_.cfg.seed},   {"case", f.case_index},
-               {"program_seed", f.program_seed},  {"profile", sh_.cfg.profile},
-               {"generator_version", gen::kGeneratorVersion}, {"free_runs_per_program", sh_.cfg.runs},
-               {"violating_runs", f.violating},   {"reproduce", f.reproduce}};
+    c.found = {{"campaign_seed", sh_.cfg.seed},
+               {"case", f.case_index},
+               {"program_seed", f.program_seed},
+               {"profile", sh_.cfg.profile},
+               {"generator_version", gen::kGeneratorVersion},
+               {"free_runs_per_program", sh_.cfg.runs},
+               {"violating_runs", f.violating},
+               {"reproduce", f.reproduce}};
     try {
       FreeStored s = store_free_case(sh_.cfg.corpus_dir, c);
       f.corpus_file = s.path;

@@ -124,24 +124,24 @@ void serve(std::istream& in, std::ostream& out, const Answerer& answer, const An
   while (std::getline(in, line)) handle(line, emit, answer, free);
 }
 
+namespace {
+
+// One line per run: `line(p, settings)` for a good run, BAD_REQUEST for a bad one.
+void answer_each(const Program& p, const std::vector<RunRequest>& runs, const Emit& emit,
+                 std::string (*line)(const Program&, const RunSettings&)) {
+  for (const RunRequest& r : runs) emit(r.bad.empty() ? line(p, r.settings) : error_line("BAD_REQUEST", r.bad));
+}
+
+std::string oracle_line(const Program& p, const RunSettings& r) { return answer_line(p, r); }
+
+}  // namespace
+
 void answer_with_oracle(const Program& p, const std::vector<RunRequest>& runs, const Emit& emit) {
-  for (const RunRequest& r : runs) {
-    if (!r.bad.empty()) {
-      emit(error_line("BAD_REQUEST", r.bad));
-      continue;
-    }
-    emit(answer_line(p, r.settings));
-  }
+  answer_each(p, runs, emit, oracle_line);
 }
 
 void answer_free_with_oracle(const Program& p, const std::vector<RunRequest>& runs, const Emit& emit) {
-  for (const RunRequest& r : runs) {
-    if (!r.bad.empty()) {
-      emit(error_line("BAD_REQUEST", r.bad));
-      continue;
-    }
-    emit(trace_line(p, r.settings));
-  }
+  answer_each(p, runs, emit, trace_line);
 }
 
 }  // namespace concord

@@ -11,36 +11,14 @@
 #include <tuple>
 
 #include "targets/common/build_paths.hpp"
+#include "tests/runners/run_concord.hpp"
 
-namespace bp = boost::process;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Outcome {
-  int code;
-  std::string out, err;
-};
-
-// Runs concord with `args`, `input` on its stdin and `env` added to its environment.
-Outcome run_concord(const std::vector<std::string>& args, const std::string& input = "",
-                    const std::vector<std::pair<std::string, std::string>>& env = {}) {
-  bp::ipstream out, err;
-  bp::opstream in;
-  bp::environment e = boost::this_process::environment();
-  for (const auto& [k, v] : env) e.set(k, v);
-  bp::child c(std::string(concord::build_paths::concord_binary), bp::args(args), bp::std_out > out, bp::std_err > err,
-              bp::std_in < in, e);
-  in << input;
-  in.flush();
-  in.pipe().close();
-  std::stringstream o, er;
-  std::string line;
-  while (std::getline(out, line)) o << line << "\n";
-  while (std::getline(err, line)) er << line << "\n";
-  c.wait();
-  return {c.exit_code(), o.str(), er.str()};
-}
+using concord::test::Outcome;
+using concord::test::run_concord;
 
 class Cli : public testing::Test {
  protected:

@@ -7,35 +7,19 @@
 // free_campaign_erlang in tests/CMakeLists.txt).
 #include <gtest/gtest.h>
 
-#include <boost/process.hpp>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "targets/common/build_paths.hpp"
+#include "tests/runners/run_concord.hpp"
 
-namespace bp = boost::process;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Outcome {
-  int code;
-  std::string out, err;
-};
-
-Outcome run_concord(const std::vector<std::string>& args) {
-  bp::ipstream out, err;
-  bp::child c(std::string(concord::build_paths::concord_binary), bp::args(args), bp::std_out > out, bp::std_err > err,
-              bp::std_in < bp::null);
-  std::stringstream o, er;
-  std::string line;
-  while (std::getline(out, line)) o << line << "\n";
-  while (std::getline(err, line)) er << line << "\n";
-  c.wait();
-  return {c.exit_code(), o.str(), er.str()};
-}
+using concord::test::Outcome;
+using concord::test::run_concord;
 
 const char* kFeed = R"(
 kind Log() {
@@ -78,7 +62,8 @@ TEST_F(FreeCli, CheckTraceSaysAdmissibleAndExitsZero) {
   std::string t = write("t.json", trace().dump() + "\n");
   Outcome o = run_concord({"check-trace", prog_, t});
   EXPECT_EQ(o.code, 0) << o.out << o.err;
-  EXPECT_NE(o.out.find(t + ":1: admissible (2 incarnations, 3 turns, 3 messages handled, 0 dropped)"), std::string::npos)
+  EXPECT_NE(o.out.find(t + ":1: admissible (2 incarnations, 3 turns, 3 messages handled, 0 dropped)"),
+            std::string::npos)
       << o.out;
 }
 
@@ -104,7 +89,9 @@ TEST_F(FreeCli, AMalformedTraceOrAnErrorAnswerIsBadInputWithItsPlace) {
   Outcome o = run_concord({"check-trace", prog_, write("t.json", j.dump() + "\n")});
   EXPECT_EQ(o.code, 2) << o.out << o.err;
   EXPECT_NE(o.err.find("t.json:1: /workers/1/events/1/n: effect number 5 where 1 is next"), std::string::npos) << o.err;
-  o = run_concord({"check-trace", prog_, write("e.json", R"({"ok":false,"code":"TIMEOUT","message":"slow"})" "\n")});
+  o = run_concord({"check-trace", prog_,
+                   write("e.json", R"({"ok":false,"code":"TIMEOUT","message":"slow"})"
+                                   "\n")});
   EXPECT_EQ(o.code, 2) << o.out << o.err;
   EXPECT_NE(o.err.find("an error answer, not a trace: TIMEOUT: slow"), std::string::npos) << o.err;
   o = run_concord({"check-trace", prog_, write("n.json", "{\"ok\":tru")});
@@ -112,8 +99,8 @@ TEST_F(FreeCli, AMalformedTraceOrAnErrorAnswerIsBadInputWithItsPlace) {
 }
 
 TEST_F(FreeCli, RunModeFreeOnATargetCountsVerdictsAndDistinctTraces) {
-  Outcome o = run_concord({"run", prog_, "--mode", "free", "--target", "oracle", "--runs", "4", "--keep",
-                           (dir_ / "kept").string()});
+  Outcome o = run_concord(
+      {"run", prog_, "--mode", "free", "--target", "oracle", "--runs", "4", "--keep", (dir_ / "kept").string()});
   EXPECT_EQ(o.code, 0) << o.out << o.err;
   EXPECT_NE(o.out.find("oracle: 4 free run(s): 4 admissible, 0 not admissible; 1 distinct trace(s)"), std::string::npos)
       << o.out;
@@ -126,9 +113,9 @@ TEST_F(FreeCli, RunModeFreeOnATargetCountsVerdictsAndDistinctTraces) {
 
 TEST_F(FreeCli, AFreeCampaignOnTheOracleFindsNothingAndWritesItsReport) {
   fs::path report = dir_ / "report";
-  Outcome o = run_concord({"fuzz", "--mode", "free", "--target", "oracle", "--cases", "12", "--jobs", "2", "--seed", "5",
-                           "--runs", "2", "--corpus", (dir_ / "corpus").string(), "--report", report.string(),
-                           "--quiet"});
+  Outcome o =
+      run_concord({"fuzz", "--mode", "free", "--target", "oracle", "--cases", "12", "--jobs", "2", "--seed", "5",
+                   "--runs", "2", "--corpus", (dir_ / "corpus").string(), "--report", report.string(), "--quiet"});
   EXPECT_EQ(o.code, 0) << o.out << o.err;
   EXPECT_NE(o.out.find("oracle: 24 free runs, 24 admissible, 0 not admissible"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("nothing found: no file written"), std::string::npos) << o.out;
