@@ -30,9 +30,11 @@ int cmd_emit_c(int argc, char** argv) {
   return kOk;
 }
 
+// --free: the module of the erlang target's free runs (SPEC §25).
 int cmd_emit_erlang(int argc, char** argv) {
-  Args a = parse_args(argc, argv, {}, {});
-  std::cout << emit_erlang(load_program(one_file(a, "emit-erlang")));
+  Args a = parse_args(argc, argv, {}, {"--free"});
+  Program p = load_program(one_file(a, "emit-erlang"));
+  std::cout << (a.flag("--free") ? emit_erlang_free(p) : emit_erlang(p));
   return kOk;
 }
 

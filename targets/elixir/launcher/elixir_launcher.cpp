@@ -83,11 +83,7 @@ int serve_elixir(const LaunchOptions& o) {
   ErlangTargetConfig cfg = elixir_config_from_env(runtime_path("erlang/ebin", build_paths::erlang_ebin),
                                                   runtime_path("elixir/ebin", build_paths::elixir_ebin));
   if (o.run_timeout) cfg.run_timeout = *o.run_timeout;
-  FramedRuntime node(erlang_runtime_config(cfg));
-  serve(std::cin, std::cout, [&](const Program& prog, const std::vector<RunRequest>& runs, const Emit& emit) {
-    node.answer(prog, runs, emit);
-  });
-  return 0;
+  return serve_beam(cfg);
 }
 
 }  // namespace concord

@@ -90,7 +90,11 @@ const char* op_function(Op op) {
 
 class ErlangEmitter : public Walker {
  public:
-  explicit ErlangEmitter(const Program& p) : p_(p) {
+  // `free`: the module of the erlang target's free runs (SPEC §25): the same contract,
+  // with concord_free_worker as the workers' glue and supervisors started without
+  // the conductor (concord_free_sup); otherwise the conducted module.
+  ErlangEmitter(const Program& p, bool free)
+      : p_(p), free_(free), glue_(free ? "concord_free_worker" : "concord_worker") {
     if (!p.checked) throw std::logic_error("emit_erlang needs a program that check() accepted");
     sups_.resize(static_cast<size_t>(p.supervisor_count));
     for (const Decl& d : p_.system)
@@ -98,7 +102,10 @@ class ErlangEmitter : public Walker {
   }
 
   std::string run() {
-    w_.line("%% Emitted by concord (targets/erlang/emitter) for the erlang target. Do not edit.");
+    w_.line(
+        free_
+            ? "%% Emitted by concord (targets/erlang/emitter) for the erlang target's free runs (SPEC 25). Do not edit."
+            : "%% Emitted by concord (targets/erlang/emitter) for the erlang target. Do not edit.");
     w_.line("%% The contract with the runtime (targets/erlang/runtime) is targets/erlang/README.md.");
     w_.line("-module(concord_prog).");
     w_.line("%% init/1 also serves the supervisor behaviour (its {supervisor, C, Idx} clauses);");
@@ -191,7 +198,7 @@ class ErlangEmitter : public Walker {
 
   void on_send(const Stmt& s) override {
     std::string to = expr(s.exprs[0]);
-    w_.line("concord_worker:send(" + to + ", " + bin(s.name) + ", [" + exprs(s.exprs, 1) + "]),");
+    w_.line(glue_ + ":send(" + to + ", " + bin(s.name) + ", [" + exprs(s.exprs, 1) + "]),");
   }
 
   // Without `under` the restart type means nothing; the model's default is printed.
@@ -200,8 +207,8 @@ class ErlangEmitter : public Walker {
     // A significant dynamic child (SPEC §21) is {Restart, significant}.
     std::string restart = s.significant ? "{" + std::string(restart_name(s.restart)) + ", significant}"
                                         : std::string(restart_name(s.restart));
-    std::string call = "concord_worker:spawn(?MODULE, " + std::to_string(s.slot) + ", [" + exprs(s.exprs, 0) + "], " +
-                       sup + ", " + restart + ")";
+    std::string call = glue_ + ":spawn(?MODULE, " + std::to_string(s.slot) + ", [" + exprs(s.exprs, 0) + "], " + sup +
+                       ", " + restart + ")";
     if (s.slot2 >= 0)
       set_field(s.slot2, call);
     else
@@ -218,7 +225,7 @@ class ErlangEmitter : public Walker {
   // SPEC §16.2: the glue does each for real (concord_worker), the conductor keeps
   // the books and the order. Not yet with supervisors: a supervised exit's
   // pending item against held signals (§17.2) is still to be written.
-  void on_trap_exit(const Stmt& s) override { w_.line("concord_worker:trap_exit(" + expr(s.exprs[0]) + "),"); }
+  void on_trap_exit(const Stmt& s) override { w_.line(glue_ + ":trap_exit(" + expr(s.exprs[0]) + "),"); }
   void on_link(const Stmt& s) override { glue("link", s); }
   void on_unlink(const Stmt& s) override { glue("unlink", s); }
   void on_monitor(const Stmt& s) override { glue("monitor", s); }
@@ -236,8 +243,7 @@ class ErlangEmitter : public Walker {
       }
     }
     // The state so far goes along: a run can end while the caller waits (deadlock).
-    std::string call =
-        "concord_worker:call(" + to + ", " + bin(s.name) + ", [" + args + "], " + type + ", " + state_ + ")";
+    std::string call = glue_ + ":call(" + to + ", " + bin(s.name) + ", [" + args + "], " + type + ", " + state_ + ")";
     if (s.slot2 >= 0)
       set_field(s.slot2, call);
     else
@@ -247,23 +253,22 @@ class ErlangEmitter : public Walker {
   // the child is named by its id, its name.
   void on_api(const Stmt& s) override {
     std::string child = s.exprs.empty() ? bin(s.name) : expr(s.exprs[0]);
-    std::string call =
-        std::string("concord_worker:api(") + api_name(s.api) + ", " + std::to_string(s.slot3) + ", " + child + ")";
+    std::string call = glue_ + ":api(" + api_name(s.api) + ", " + std::to_string(s.slot3) + ", " + child + ")";
     if (s.slot2 >= 0)
       set_field(s.slot2, call);
     else
       w_.line(call + ",");
   }
-  void on_reply(const Stmt& s) override { w_.line("concord_worker:reply(" + expr(s.exprs[0]) + "),"); }
+  void on_reply(const Stmt& s) override { w_.line(glue_ + ":reply(" + expr(s.exprs[0]) + "),"); }
 
   void on_exit(const Stmt& s) override {
     unsupervised_only("exit");
     std::string to = expr(s.exprs[0]);
-    w_.line("concord_worker:exit_signal(" + to + ", " + (s.kill ? std::string("kill") : expr(s.exprs[1])) + "),");
+    w_.line(glue_ + ":exit_signal(" + to + ", " + (s.kill ? std::string("kill") : expr(s.exprs[1])) + "),");
   }
   void glue(const char* what, const Stmt& s) {
     unsupervised_only(what);
-    w_.line(std::string("concord_worker:") + what + "(" + expr(s.exprs[0]) + "),");
+    w_.line(glue_ + ":" + what + "(" + expr(s.exprs[0]) + "),");
   }
   void unsupervised_only(const char*) const {}
   // A trapping worker blocked when its supervisor terminates it is killed once
@@ -300,15 +305,18 @@ class ErlangEmitter : public Walker {
   // --- the module's parts ----------------------------------------------------------
   void callbacks() {
     w_.line();
-    w_.line("%% --- OTP callbacks: workers are concord_worker's, supervisors are OTP's ---");
+    w_.line("%% --- OTP callbacks: workers are " + glue_ + "'s, supervisors are OTP's ---");
     for (const auto& [s, parent] : sups_) {
       std::string idx = std::to_string(s->index);
       std::vector<std::string> children;
       for (const Child& c : s->children) children.push_back(child_spec(c, idx));
       w_.open("init({supervisor, C, " + idx + "}) ->");
       // Version 2 tells its auto_shutdown flag too (the conductor tells give_up from auto_shutdown).
-      w_.line("concord_worker:supervisor_started(C, " + idx +
-              (p_.version >= 2 ? std::string(", ") + auto_shutdown_name(s->auto_shutdown) : std::string()) + "),");
+      if (free_)  // the incarnation enters the run's books (concord_free_sup:started/3); C is the run's context
+        w_.line("concord_free_sup:started(C, " + idx + ", " + auto_shutdown_name(s->auto_shutdown) + "),");
+      else
+        w_.line("concord_worker:supervisor_started(C, " + idx +
+                (p_.version >= 2 ? std::string(", ") + auto_shutdown_name(s->auto_shutdown) : std::string()) + "),");
       // The period never expires (SPEC §7.4): MaxR restarts over the incarnation's life.
       // Version 2's auto_shutdown (SPEC §21) is OTP's own flag; never is its default.
       std::string auto_shutdown = s->auto_shutdown == AutoShutdown::Never
@@ -319,15 +327,15 @@ class ErlangEmitter : public Walker {
       terms("Children = ", "[", children, "],");
       w_.last("{ok, {Flags, Children}};");
     }
-    w_.line("init({worker, Start}) -> concord_worker:init(?MODULE, Start).");
-    w_.line("handle_info(Msg, St) -> concord_worker:handle_info(?MODULE, Msg, St).");
-    w_.line("handle_call(Msg, From, St) -> concord_worker:handle_call(?MODULE, Msg, From, St).");
-    w_.line("handle_cast(Msg, St) -> concord_worker:handle_cast(?MODULE, Msg, St).");
-    w_.line("terminate(Reason, St) -> concord_worker:terminate(?MODULE, Reason, St).");
+    w_.line("init({worker, Start}) -> " + glue_ + ":init(?MODULE, Start).");
+    w_.line("handle_info(Msg, St) -> " + glue_ + ":handle_info(?MODULE, Msg, St).");
+    w_.line("handle_call(Msg, From, St) -> " + glue_ + ":handle_call(?MODULE, Msg, From, St).");
+    w_.line("handle_cast(Msg, St) -> " + glue_ + ":handle_cast(?MODULE, Msg, St).");
+    w_.line("terminate(Reason, St) -> " + glue_ + ":terminate(?MODULE, Reason, St).");
   }
 
   // The static child specs of a supervisor, in declaration order; C is the
-  // conductor, passed down the tree.
+  // conductor (in a free run, the run's context), passed down the tree.
   std::string child_spec(const Child& c, const std::string& sup) {
     std::string restart = std::string(restart_name(c.restart)) + (c.significant ? ", significant => true" : "");
     if (auto* pd = std::get_if<ProcessDecl>(&c.decl)) {
@@ -340,8 +348,12 @@ class ErlangEmitter : public Walker {
     const SupervisorDecl& s = std::get<SupervisorDecl>(c.decl);
     std::string init = "{supervisor, C, " + std::to_string(s.index) + "}";
     // Version 2: OTP's supervisor as supervisor:start_link/2 starts it, with the
-    // conductor's sys debug hook (concord_worker:sup_hook/3, SPEC §17.2).
-    std::string start = p_.version >= 2
+    // conductor's sys debug hook (concord_worker:sup_hook/3, SPEC §17.2). Free runs,
+    // both versions: the same, with the hook that only records (concord_free_sup:hook/3).
+    std::string start = free_ ? "{gen_server, start_link, [supervisor, {self, ?MODULE, " + init +
+                                    "}, [{debug, [{install, {fun concord_free_sup:hook/3, {concord_free_hook, C, " +
+                                    std::to_string(s.index) + "}}}]}]]}"
+                        : p_.version >= 2
                             ? "{gen_server, start_link, [supervisor, {self, ?MODULE, " + init +
                                   "}, [{debug, [{install, {fun concord_worker:sup_hook/3, {concord_hook, C, " +
                                   std::to_string(s.index) + "}}}]}]]}"
@@ -484,6 +496,8 @@ class ErlangEmitter : public Walker {
   }
 
   const Program& p_;
+  const bool free_;         // the module of free runs
+  const std::string glue_;  // the workers' glue module: concord_worker, or concord_free_worker
   CodeWriter w_;
   std::vector<std::pair<const SupervisorDecl*, std::string>> sups_;  // by index, with the parent's index or none
   const Kind* kind_ = nullptr;                                       // the kind whose code is printed
@@ -495,6 +509,8 @@ class ErlangEmitter : public Walker {
 
 }  // namespace
 
-std::string emit_erlang(const Program& p) { return ErlangEmitter(p).run(); }
+std::string emit_erlang(const Program& p) { return ErlangEmitter(p, false).run(); }
+
+std::string emit_erlang_free(const Program& p) { return ErlangEmitter(p, true).run(); }
 
 }  // namespace concord

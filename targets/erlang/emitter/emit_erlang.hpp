@@ -15,4 +15,9 @@ namespace concord {
 // std::logic_error otherwise.
 std::string emit_erlang(const Program& p);
 
+// The same module for the erlang target's free runs (SPEC §25; targets/erlang/README.md
+// "Free runs"): the same contract, the workers' glue concord_free_worker, supervisors
+// started by and hooked into concord_free_sup, no conductor.
+std::string emit_erlang_free(const Program& p);
+
 }  // namespace concord

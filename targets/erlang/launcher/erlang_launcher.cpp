@@ -3,10 +3,13 @@
 // replacement) is the FramedRuntime's.
 #include "erlang_launcher.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <stdexcept>
+#include <thread>
 
 #include "runners/protocol/backends.hpp"
 #include "targets/common/build_paths.hpp"
@@ -69,16 +72,43 @@ FramedRuntimeConfig erlang_runtime_config(const ErlangTargetConfig& cfg) {
   return f;
 }
 
+FramedRuntimeConfig erlang_free_runtime_config(const ErlangTargetConfig& cfg) {
+  ErlangTargetConfig free = cfg;
+  int n = cfg.free_schedulers > 0 ? cfg.free_schedulers
+                                  : std::max(2, static_cast<int>(std::thread::hardware_concurrency()));
+  for (size_t i = 0; i + 1 < free.erl_flags.size(); i++)
+    if (free.erl_flags[i] == "+S") free.erl_flags[i + 1] = std::to_string(n);
+  FramedRuntimeConfig f = erlang_runtime_config(free);
+  f.who = cfg.name + " node (free runs)";
+  f.emit = nullptr;
+  f.emit_free = cfg.emit_free;
+  return f;
+}
+
+int serve_beam(const ErlangTargetConfig& cfg) {
+  FramedRuntime node(erlang_runtime_config(cfg));
+  std::unique_ptr<FramedRuntime> free_node;  // started at the first free request
+  Answerer free;
+  if (cfg.emit_free)
+    free = [&](const Program& prog, const std::vector<RunRequest>& runs, const Emit& emit) {
+      if (!free_node) free_node = std::make_unique<FramedRuntime>(erlang_free_runtime_config(cfg));
+      free_node->answer(prog, runs, emit, RunMode::Free);
+    };
+  serve(
+      std::cin, std::cout,
+      [&](const Program& prog, const std::vector<RunRequest>& runs, const Emit& emit) {
+        node.answer(prog, runs, emit);
+      },
+      free);
+  return 0;
+}
+
 std::string erlang_runtime_dir() { return runtime_path("erlang/runtime", build_paths::erlang_runtime_src); }
 
 int serve_erlang(const LaunchOptions& o) {
   ErlangTargetConfig cfg = erlang_config_from_env(runtime_path("erlang/ebin", build_paths::erlang_ebin));
   if (o.run_timeout) cfg.run_timeout = *o.run_timeout;
-  FramedRuntime node(erlang_runtime_config(cfg));
-  serve(std::cin, std::cout, [&](const Program& prog, const std::vector<RunRequest>& runs, const Emit& emit) {
-    node.answer(prog, runs, emit);
-  });
-  return 0;
+  return serve_beam(cfg);
 }
 
 }  // namespace concord

@@ -23,6 +23,14 @@ namespace concord {
 struct ErlangTargetConfig {
   std::string name = "erlang";  // the target, in messages ("erlang: cannot start the node: ...")
   std::function<std::string(const Program&)> emit = [](const Program& p) { return emit_erlang(p); };
+  // The program for free runs (SPEC §25: no conductor, real schedulers); none: the
+  // target answers free runs UNSUPPORTED. The node runs free frames with the erlang
+  // target's runtime only (concord_free_run); another BEAM target's node answers them
+  // UNSUPPORTED.
+  std::function<std::string(const Program&)> emit_free = [](const Program& p) { return emit_erlang_free(p); };
+  // Schedulers of the node that runs free runs: 0 is as many as the machine has
+  // cores, and 2 at least, so that processes really run side by side.
+  int free_schedulers = 0;
   std::vector<std::string> erl = {"erl"};  // the emulator, possibly with flags ($CONCORD_ERL split into words)
   // One scheduler: the conductor grants one turn at a time, so more schedulers only
   // move messages between cores and spin when idle (measured: +S 2 is 0-10% slower
@@ -64,6 +72,15 @@ std::vector<std::string> erlang_node_command(const ErlangTargetConfig& cfg, cons
 // in place, the others sent to the node in one frame; an emit failure INTERNAL per
 // run; a node that cannot be started, CRASH saying what is missing.
 FramedRuntimeConfig erlang_runtime_config(const ErlangTargetConfig& cfg);
+
+// The same for free runs (SPEC §25): a node of its own, with free_schedulers
+// schedulers, fed frames of the free program (emit_free).
+FramedRuntimeConfig erlang_free_runtime_config(const ErlangTargetConfig& cfg);
+
+// Serves the protocol on stdin/stdout until EOF with `cfg`'s nodes: conducted runs on
+// one node, free runs (when cfg.emit_free is set) on another, each started at its
+// first request.
+int serve_beam(const ErlangTargetConfig& cfg);
 
 // `concord backend erlang`: serves the protocol on stdin/stdout until EOF.
 int serve_erlang(const LaunchOptions& o);

@@ -3,9 +3,11 @@
 %% line of `SEED TURNS MAX` runs separated by `;`, then the program's source), has
 %% its target compile and load the program (concord_target), runs each seed under
 %% its own conductor, writes one result line per run on stdout, has the target
-%% purge the program and waits for the next frame. It runs until stdin closes. Once
-%% set up, before the first frame, it prints `concord ready` (its boot is not a run's
-%% time: targets/common/framed_runtime.hpp).
+%% purge the program and waits for the next frame. A frame whose runs line starts
+%% with `free ` asks for free runs (SPEC §25): each is run by concord_free_run, with
+%% no conductor, one at a time, each cleaned up before the next, and answers a
+%% trace. It runs until stdin closes. Once set up, before the first frame, it prints
+%% `concord ready` (its boot is not a run's time: targets/common/framed_runtime.hpp).
 %% stdout carries results only; nothing else may print there, so the logger is
 %% silenced.
 %%
@@ -68,20 +70,31 @@ collect() -> receive {line, L} -> [L | collect()] after 0 -> [] end.
 run_frame(Target, Frame, Write) ->
     Who = Target:name(),
     case binary:split(Frame, <<"\n">>) of
+        [<<"free ", RunsLine/binary>>, _Source] when Target =/= concord_otp ->
+            %% Free runs (SPEC §25) are the erlang target's (concord_free_run).
+            [Write(concord_json:error_line(<<"UNSUPPORTED">>, [Who, <<": free runs (SPEC 25) are not implemented">>]))
+             || _ <- parse_runs(RunsLine)];
+        [<<"free ", RunsLine/binary>>, Source] ->
+            run_loaded(Who, Target, Source, parse_runs(RunsLine), fun run_free/5, Write);
         [RunsLine, Source] ->
-            Runs = parse_runs(RunsLine),
-            case load_apart(Target, Source) of
-                {ok, Mod, Loaded} ->
-                    [Write(run_one(Who, Target, Mod, Seed, Turns, Max)) || {Seed, Turns, Max} <- Runs],
-                    Target:unload(Loaded);
-                {error, Why} ->
-                    Line = concord_json:error_line(<<"INTERNAL">>, [Who, ": the emitted module does not compile: ", Why]),
-                    [Write(Line) || _ <- Runs]
-            end;
+            run_loaded(Who, Target, Source, parse_runs(RunsLine),
+                       fun(Mod, Seed, Turns, Max, W) -> run_one(W, Target, Mod, Seed, Turns, Max) end, Write);
         _ ->
             Write(concord_json:error_line(<<"INTERNAL">>, [Who, <<": a frame without a runs line">>]))
     end,
     ok.
+
+%% The program loaded, each run of Runs by Run(Mod, Seed, Turns, Max, Who), one
+%% after the other, each line written as it comes; then the program purged.
+run_loaded(Who, Target, Source, Runs, Run, Write) ->
+    case load_apart(Target, Source) of
+        {ok, Mod, Loaded} ->
+            [Write(Run(Mod, Seed, Turns, Max, Who)) || {Seed, Turns, Max} <- Runs],
+            Target:unload(Loaded);
+        {error, Why} ->
+            Line = concord_json:error_line(<<"INTERNAL">>, [Who, ": the emitted module does not compile: ", Why]),
+            [Write(Line) || _ <- Runs]
+    end.
 
 %% The program is compiled and loaded by a process of its own, born with a heap the
 %% size of the compiler's work and thrown away with it. Compiled in a long-lived
@@ -122,6 +135,19 @@ run_one(Who, Target, Mod, Seed, Turns, Max) ->
             Line;
         {'DOWN', Ref, process, Pid, Why} ->
             concord_json:error_line(<<"INTERNAL">>, [Who, ": the conductor crashed: ", text(Why), where(Why)])
+    end.
+
+%% One free run (SPEC §25, concord_free_run) in a process of its own, which cleans up
+%% after it even when it fails; one that crashes is an INTERNAL error, with the reason.
+run_free(Mod, Seed, Turns, Max, Who) ->
+    Self = self(),
+    {Pid, Ref} = spawn_monitor(fun() -> Self ! {self(), concord_free_run:run(Mod, Seed, Turns, Max)} end),
+    receive
+        {Pid, Line} ->
+            erlang:demonitor(Ref, [flush]),
+            Line;
+        {'DOWN', Ref, process, Pid, Why} ->
+            concord_json:error_line(<<"INTERNAL">>, [Who, ": the free run crashed: ", text(Why), where(Why)])
     end.
 
 %% Where the crash was raised, as " [at M:F/A]" (runners/PROTOCOL.md): the innermost
