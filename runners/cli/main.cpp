@@ -65,6 +65,12 @@ usage:
       each run with its expected result, print each difference and a summary.
       Without --target the oracle runs in-process; with it, each named target
       through the protocol.
+  concord corpus [DIR|CASE] --mode free [--runs N] [--verbose] [--target NAME|all]
+      Free runs of every case (*.case.json and *.free.json) under DIR: N free runs
+      (default: a free case's own count, else 1) on each target, each trace checked
+      (SPEC §25); without --target the oracle's conducted runs as traces. Prints
+      each case whose trace is not admissible and how many cases gave more than one
+      distinct trace. No case answered (every one UNSUPPORTED) is no verdict (exit 3).
   concord corpus merge --into OUT DIR...
       Join corpora (from several machines or shards) into OUT: one case per
       signature, the smaller program kept; other cases copied when their name is
@@ -96,6 +102,17 @@ usage:
       signature under triage/).
       Ctrl-C stops cleanly and keeps everything found. Exit 1 when something new
       was found (or a replayed case diverges).
+  concord fuzz --mode free [--cases N | --time D] [--seed S] [--runs R] [--jobs J]
+               [--profile P] [--target NAME] [--corpus DIR] [--no-shrink]
+               [--shrink-time D] [--shard i/N] [--case I]... [--report DIR | --no-report]
+      A free campaign (SPEC §25): case i's program runs R times (default 8) free on
+      the target (default erlang), each trace checked. A program with a trace that
+      is not admissible is confirmed on a fresh backend, shrunk, and stored as a
+      free case (*.free.json) in DIR (default corpus/free) when its guarantee and
+      rule are new there; the report folder (default campaigns/free-seed-S) has
+      summary.json, index.html, a triage page per finding and the traces. Prints
+      runs, verdicts and distinct traces per target. Exit 1 when something new was
+      found, 3 when no target answered a free run.
   concord report merge --into OUT [--corpus MERGED] DIR...
       Join the report folders of one campaign's shards (same seed, profile,
       targets, shard count; each shard once) into OUT: counts added, each
@@ -112,6 +129,9 @@ usage:
       around each first difference (the differing field marked >> <<), and a
       command per target that reproduces it. --html: the same as one
       self-contained page, full journals folded. Exit 1 when a target differs.
+  concord triage CASE.free.json [--html OUT] [--target NAME|all]
+      A free case: its witness trace checked again (without --target), or fresh free
+      runs on each target; the first guarantee broken, with the events involved.
   concord export CASE --as ct|exunit|c|gtest [--out DIR]
       Write a case as a test of another framework that runs without concord
       (default DIR: NAME-FORMAT): `ct` a Common Test suite running the program's
