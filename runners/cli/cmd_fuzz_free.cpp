@@ -143,7 +143,9 @@ void print_report(std::ostream& out, const FreeCampaignConfig& cfg, const FreeCa
         << " not admissible; " << st.free_programs << " of " << st.programs << " programs gave more than one trace ("
         << st.distinct << " distinct traces in all)";
     for (const auto& [code, n] : st.errors) out << "; " << n << " " << code;
-    if (st.no_verdict) out << "; no verdict on " << st.no_verdict << " programs (a failure that did not happen again)";
+    if (st.no_verdict)
+      out << "; no verdict on " << st.no_verdict
+          << " programs (a failure that did not happen again on a fresh backend, or no fresh backend)";
     out << "; " << fixed_point(st.seconds, 1) << " s\n";
   }
   out << "not admissible: " << t.violations << " programs, " << t.signatures << " signatures\n";

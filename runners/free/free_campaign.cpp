@@ -183,10 +183,13 @@ class Worker {
                Backend& b, const std::string& code, const std::string& message, double oracle_seconds, int runs) {
     if (code == "TIMEOUT" || code == "CRASH") {
       b.restart();
-      if (!b.warm_up()) return;  // broken for every program: no verdict on this one
-      Checked again = run_free(b, p, r, runs, limits_for(oracle_seconds, runs, 2));
-      bool repeated =
-          std::any_of(again.answers.begin(), again.answers.end(), [&](const Answer& a) { return a.code() == code; });
+      // A backend that cannot even start is broken for every program: no verdict on this one.
+      bool repeated = false;
+      if (b.warm_up()) {
+        Checked again = run_free(b, p, r, runs, limits_for(oracle_seconds, runs, 2));
+        repeated =
+            std::any_of(again.answers.begin(), again.answers.end(), [&](const Answer& a) { return a.code() == code; });
+      }
       if (!repeated) {
         std::lock_guard<std::mutex> lock(sh_.mu);
         sh_.report.targets[target].no_verdict++;
