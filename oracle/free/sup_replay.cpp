@@ -18,17 +18,38 @@ struct Entry {
   bool is_sup = false;
   bool running = false;
   bool significant = false;
-  bool restarting = false;  // a failed restart whose retry is pending (§19.3)
+  bool restarting = false;    // a failed restart whose retry is pending (§19.3)
   size_t proc = kUnrecorded;  // its current incarnation
 };
 
 struct Stop {};  // the supervisor shuts down (gives up, auto_shutdown, a failed start)
 
+// Whether a body can set the trap flag (§16.2 trap_exit), at any depth.
+bool may_trap(const std::vector<Stmt>& body) {
+  for (const Stmt& s : body)
+    if (s.kind == StmtKind::TrapExit || may_trap(s.body) || may_trap(s.orelse)) return true;
+  return false;
+}
+
+// Whether a worker of this kind can ever trap exits: only such a worker ends `killed`
+// by its supervisor's termination (§16.6: the shutdown time ran out); one that never
+// traps ends `shutdown`, so a `killed` exit of it came from a kill signal before.
+bool kind_may_trap(const Kind& k) {
+  if (may_trap(k.init)) return true;
+  for (const Handler& h : k.handlers)
+    if (may_trap(h.body)) return true;
+  return false;
+}
+
 class SupReplayer {
  public:
   SupReplayer(Checker& c, size_t i, std::map<int32_t, int64_t>& next_inc)
-      : c_(c), i_(i), proc_(c.t.processes[i]), decl_(*c.decls[static_cast<size_t>(c.sup_index[i])]),
-        next_inc_(next_inc), out_(c.sups[i]) {
+      : c_(c),
+        i_(i),
+        proc_(c.t.processes[i]),
+        decl_(*c.decls[static_cast<size_t>(c.sup_index[i])]),
+        next_inc_(next_inc),
+        out_(c.sups[i]) {
     for (const char* w : {"normal", "shutdown", "killed"}) words_.push_back(c.t.names.intern(w));
   }
 
@@ -37,8 +58,10 @@ class SupReplayer {
     try {
       start();
       inputs();
-      if (proc_.exit >= 0) terminated_from_outside();
-      else final_children();
+      if (proc_.exit >= 0)
+        terminated_from_outside();
+      else
+        final_children();
     } catch (const Stop&) {
       if (next_ < proc_.events.size())
         fail(me() + " has events after it shut down (" + proc_.events[next_].where + ")", {proc_.events[next_].where});
@@ -64,8 +87,8 @@ class SupReplayer {
     int64_t inc = ++next_inc_[e.name];
     size_t idx = c_.find({e.name, inc});
     if (idx == kUnrecorded)
-      fail(me() + " starts " + c_.t.names[e.name] + " (" + why + "), and the trace has no " + c_.t.names[e.name] +
-           "#" + std::to_string(inc));
+      fail(me() + " starts " + c_.t.names[e.name] + " (" + why + "), and the trace has no " + c_.t.names[e.name] + "#" +
+           std::to_string(inc));
     if (c_.t.processes[idx].supervisor != e.is_sup)
       fail(c_.name(idx) + " is listed as a " + (e.is_sup ? "worker" : "supervisor") + "; it is a " +
            (e.is_sup ? "supervisor" : "worker") + " of the program");
@@ -92,10 +115,12 @@ class SupReplayer {
            {ch.where + "/exit"});
     if (c_.fate[idx] != ExitFate::Unseen)
       fail(me() + " terminates " + c_.name(idx) + ", whose exit it had already taken", {ch.where});
-    bool from_outside =
-        ch.supervisor ? !c_.sups[idx].gave_up : c_.workers[idx].end == WorkerReplay::End::Cut;
+    bool from_outside = ch.supervisor ? !c_.sups[idx].gave_up : c_.workers[idx].end == WorkerReplay::End::Cut;
     // §16.6: a blocked worker that traps exits is killed when the shutdown time runs out.
-    bool by_us = from_outside && (ch.exit == words_[1] || (c_.p.version >= 2 && ch.exit == words_[2]));
+    bool killed_by_us = c_.p.version >= 2 && ch.exit == words_[2] &&
+                        (ch.supervisor || c_.workers[idx].kind < 0 ||
+                         kind_may_trap(c_.p.kinds[static_cast<size_t>(c_.workers[idx].kind)]));
+    bool by_us = from_outside && (ch.exit == words_[1] || killed_by_us);
     c_.fate[idx] = by_us ? ExitFate::Terminated : ExitFate::Consumed;
     if (by_us) c_.explained[idx] = 1;
     c_.fate_by[idx] = static_cast<long>(i_);
@@ -229,10 +254,14 @@ class SupReplayer {
   void do_restart(size_t k, int32_t reason) {
     Entry& e = children_[k];
     e.running = false;
-    if (e.restart == Restart::Permanent) restart(k);
-    else if (!abnormal(reason)) del_child(k);
-    else if (e.restart == Restart::Transient) restart(k);
-    else del_child(k);
+    if (e.restart == Restart::Permanent)
+      restart(k);
+    else if (!abnormal(reason))
+      del_child(k);
+    else if (e.restart == Restart::Transient)
+      restart(k);
+    else
+      del_child(k);
   }
 
   // §7.3, §7.4: OTP restart/2 = add_restart/1, then restart/3 by strategy.
@@ -245,9 +274,7 @@ class SupReplayer {
         children_[k].restarting = false;
         if (start_entry(children_[k], "restarting it") == StartEnd::Failed) restart_failed(k);
         return;
-      case Strategy::OneForAll:
-        children_[k].running = false;
-        return restart_multiple(0);
+      case Strategy::OneForAll: children_[k].running = false; return restart_multiple(0);
       case Strategy::RestForOne: return restart_multiple(k);
     }
   }
@@ -273,8 +300,10 @@ class SupReplayer {
   // §21, OTP do_auto_shutdown/2 after del_child/2.
   void del_child(size_t k) {
     Entry e = children_[k];
-    if (e.restart == Restart::Temporary) children_.erase(children_.begin() + static_cast<long>(k));
-    else children_[k].running = false;
+    if (e.restart == Restart::Temporary)
+      children_.erase(children_.begin() + static_cast<long>(k));
+    else
+      children_[k].running = false;
     bool shut = false;
     if (e.significant) switch (decl_.auto_shutdown) {
         case AutoShutdown::Never: break;
@@ -323,8 +352,10 @@ class SupReplayer {
     children_.push_back(en);
     StartEnd how = start_entry(children_.back(), "for " + c_.name(from) + "'s spawn");
     if (rec && rec->result != (how == StartEnd::Ok ? "ok" : how == StartEnd::Failed ? "failed" : "ignored"))
-      fail(c_.name(from) + "'s spawn of " + c_.t.names[e.name] + " says its start " + rec->result +
-               "; the start " + (how == StartEnd::Ok ? "succeeded" : how == StartEnd::Failed ? "failed" : "was ignored"),
+      fail(c_.name(from) + "'s spawn of " + c_.t.names[e.name] + " says its start " + rec->result + "; the start " +
+               (how == StartEnd::Ok       ? "succeeded"
+                : how == StartEnd::Failed ? "failed"
+                                          : "was ignored"),
            {rec->where}, guarantee::kReplay);
     if (how == StartEnd::Failed || (how == StartEnd::Ignored && en.restart == Restart::Temporary)) children_.pop_back();
   }
@@ -349,8 +380,8 @@ class SupReplayer {
     size_t n = static_cast<size_t>(e.n);
     const ReplayedEffect* x = n >= 1 && n <= s.effects.size() ? &s.effects[n - 1] : nullptr;
     if (!x || x->ev != TraceEv::Api || x->sup != decl_.index)
-      fail(me() + " handles " + c_.name(from) + "'s effect " + std::to_string(e.n) + " as an API request to it", {e.where},
-           guarantee::kApi);
+      fail(me() + " handles " + c_.name(from) + "'s effect " + std::to_string(e.n) + " as an API request to it",
+           {e.where}, guarantee::kApi);
     std::string result = api_result(*x);
     if (x->event != kUnrecorded) {
       const TraceEvent& rec = c_.t.processes[from].events[x->event];
@@ -439,7 +470,8 @@ void replay_supervisors(Checker& c) {
   // The roots, each incarnation 1 (the outside starts them); their subtrees are
   // replayed as they start them.
   for (size_t i = 0; i < c.t.processes.size(); i++)
-    if (c.t.processes[i].supervisor && c.parent[static_cast<size_t>(c.sup_index[i])] < 0 && c.t.processes[i].id.inc == 1)
+    if (c.t.processes[i].supervisor && c.parent[static_cast<size_t>(c.sup_index[i])] < 0 &&
+        c.t.processes[i].id.inc == 1)
       replay_sup(c, i);
 }
 
