@@ -102,6 +102,20 @@ const std::vector<Fault> kCatalogue = {
      "targets/erlang/runtime/concord_worker.erl", "", "calls"},
     {"spawn_name_digits_reversed", "erlang", "a spawned name's number is made backwards (the 12th worker is worker-21)",
      "targets/erlang/runtime/concord_conductor.erl", ""},
+    // the free mode (SPEC §25): only free runs show them; a free campaign looks for
+    // them, and their trigger's every free run is not admissible
+    {"free_second_first", "erlang",
+     "free runs: a message with another of its sender's waiting behind it is handled after that one (G4)",
+     "targets/erlang/runtime/concord_free_worker.erl", "", "", false, true},
+    {"free_lost_when_busy", "erlang",
+     "free runs: a spawner's flush after the start takes a message waiting in its mailbox: lost (G7)",
+     "targets/erlang/runtime/concord_free_worker.erl", "", "", false, true},
+    {"free_delivered_twice", "erlang",
+     "free runs: a send to oneself is also handled right after the turn: the message is handled twice (G7)",
+     "targets/erlang/runtime/concord_free_worker.erl", "", "", false, true},
+    {"free_stale_name_cache", "erlang",
+     "free runs: a name's first pid is cached, a restart does not clear it: once dead, sends are dropped (G6)",
+     "targets/erlang/runtime/concord_free_worker.erl", "", "", false, true},
     {"draw_rounded_to_double", "js",
      "the 64-bit draw is made one double before x mod |R|: its low bits are rounded away",
      "targets/js/runtime/splitmix.js", ""},
@@ -237,7 +251,8 @@ std::vector<std::pair<std::string, std::string>> build_fault(const Fault& f, con
     // ebin that both CONCORD_ERLANG_EBIN and CONCORD_ELIXIR_EBIN name.
     std::string ebin = (fs::path(work_dir) / "ebin").string();
     fs::create_directories(ebin);
-    std::vector<std::string> erlc = {"erlc", "-o", ebin, "-pa", ebin, define};
+    // -I: concord_free_dynsup includes the free runtime's concord_free.hrl.
+    std::vector<std::string> erlc = {"erlc", "-o", ebin, "-pa", ebin, "-I", src.erlang_runtime_dir, define};
     for (const std::string& e : sources(src.erlang_runtime_dir, ".erl")) erlc.push_back(e);
     for (const std::string& e : sources(src.elixir_runtime_dir, ".erl")) erlc.push_back(e);
     step("erlc (runtime with " + f.name + ")", erlc, work_dir);

@@ -102,7 +102,8 @@ int cmd_buckets(int argc, char** argv) {
     faults.push_back(f);
   }
   if (faults.empty())
-    for (const Fault& f : fault_catalogue()) faults.push_back(&f);
+    for (const Fault& f : fault_catalogue())
+      if (!f.free) faults.push_back(&f);  // a free mode's: a conducted campaign cannot see it
 
   FaultSources src{c_runtime_dir(), erlang_runtime_dir(), default_c_compiler(), js_runtime_dir(), elixir_runtime_dir()};
   Registry reg(self_exe(), builtin_targets());

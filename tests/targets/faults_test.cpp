@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "oracle/free/check_trace.hpp"
 #include "oracle/interpreter.hpp"
 #include "runners/campaign/divergence.hpp"
 #include "runners/campaign/faults.hpp"
@@ -83,6 +84,45 @@ std::string repro(const Fault& f, const RunSettings& r) {
          "   (with the environment of build_fault for " + f.name + ", targets/FAULTS.md)";
 }
 
+// The guarantee a free fault's program breaks with the fault on: its `# violates:
+// G<n> <name>` line ("G4 pair order", as oracle/free/violation.hpp names it).
+std::string violates_of(const std::string& path) {
+  std::istringstream in(read_file(path));
+  const std::string key = "# violates:";
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(key, 0) == 0) {
+      size_t b = line.find_first_not_of(' ', key.size());
+      if (b != std::string::npos) return line.substr(b);
+    }
+  throw std::runtime_error(path + ": no `# violates: G<n> <name>` line");
+}
+
+// n free runs of p (SPEC §25) in one request, seeds r.seed, r.seed + 1, ... (a free
+// run draws nothing: the seeds only tell the runs apart).
+std::vector<Answer> free_runs(Backend& b, const Program& p, RunSettings r, int n) {
+  std::vector<RunSettings> runs;
+  for (int k = 0; k < n; k++, r.seed++) runs.push_back(r);
+  return b.request(program_to_json(p), runs, {}, RunMode::Free);
+}
+
+// A free run's verdict in one line: "admissible", "G4 pair order: ...", or what went
+// wrong before there was a trace to check.
+std::string verdict_line(const Program& p, const Answer& a) {
+  if (!a.ok()) return "no trace: " + a.line;
+  try {
+    TraceVerdict v = check_trace(p, a.json);
+    return v.admissible ? "admissible" : violation_line(v.violations.at(0));
+  } catch (const std::exception& e) {
+    return std::string("not checked: ") + e.what();
+  }
+}
+
+std::string free_repro(const Fault& f, const RunSettings& r, int n, bool faulty) {
+  return "concord run " + program_path(f) + " --mode free --runs " + std::to_string(n) + " --turns " +
+         std::to_string(r.turns) + " --max-processes " + std::to_string(r.max_processes) + " --target " + f.target +
+         (faulty ? "   (with the environment of build_fault for " + f.name + ", targets/FAULTS.md)" : "");
+}
+
 }  // namespace
 
 TEST(FaultCatalogue, HasTwelveOrMoreDistinctFaultsOnEveryTarget) {
@@ -134,11 +174,45 @@ TEST(FaultCatalogue, MatchesTheSwitchesInTheRuntimes) {
 
 class PlantedFault : public testing::TestWithParam<std::string> {};
 
+// A fault of a free mode (Fault::free): the normal build's free runs of its program
+// are all admissible; with the fault on, every free run of it breaks the guarantee
+// of its `# violates:` line (its trigger is deterministic, not a race's luck).
+void check_free_fault(const Fault& f, const Program& p, const RunSettings& r) {
+  constexpr int kOffRuns = 8, kOnRuns = 6;
+  const std::string violates = violates_of(program_path(f));
+  for (const Answer& a : free_runs(normal_backend(f.target), p, r, kOffRuns))
+    EXPECT_EQ(verdict_line(p, a), "admissible")
+        << "the normal " << f.target << " build's free run is not admissible: " << free_repro(f, r, kOffRuns, false);
+
+  TempDir work("concord-fault-" + f.name);
+  BackendSpec spec;
+  spec.name = f.target + "+" + f.name;
+  spec.command = {build_paths::concord_binary, "backend", f.target};
+  spec.run_timeout = 60;
+  spec.request_timeout = 300;
+  spec.env = build_fault(f, work.path(),
+                         FaultSources{kSource + "/targets/c/runtime", kSource + "/targets/erlang/runtime", base_cc(),
+                                      kSource + "/targets/js/runtime", kSource + "/targets/elixir/runtime"});
+  std::vector<Answer> got;
+  {
+    Backend b(spec);  // stopped before `work` goes
+    got = free_runs(b, p, r, kOnRuns);
+  }
+  ASSERT_EQ(got.size(), static_cast<size_t>(kOnRuns));
+  for (size_t k = 0; k < got.size(); k++) {
+    std::string v = verdict_line(p, got[k]);
+    EXPECT_EQ(v.rfind(violates + ": ", 0), 0u)
+        << f.name << " (" << f.about << "): free run " << k + 1 << " of " << kOnRuns << " does not break "
+        << violates << ": " << v << "\n  " << free_repro(f, r, kOnRuns, true);
+  }
+}
+
 TEST_P(PlantedFault, AgreesWhenOffDiffersWhenOn) {
   const Fault* f = find_fault(GetParam());
   ASSERT_NE(f, nullptr);
   Program p = load_program(program_path(*f));
   RunSettings r = settings_of(program_path(*f));
+  if (f->free) return check_free_fault(*f, p, r);
   std::string oracle = result_line(run(p, r));
   oracle.pop_back();  // the newline
 

@@ -18,6 +18,18 @@
 
 -include("concord_free.hrl").
 
+%% Planted faults (targets/FAULTS.md): free_delivered_twice, free_lost_when_busy.
+-ifdef('FAULT_FREE_DELIVERED_TWICE').
+-define(TO_SELF(Pid, Msg), to_self(Pid, Msg)).
+-else.
+-define(TO_SELF(Pid, Msg), ok).
+-endif.
+-ifdef('FAULT_FREE_LOST_WHEN_BUSY').
+-define(FLUSH_LATE_ANSWER(), flush_late_answer()).
+-else.
+-define(FLUSH_LATE_ANSWER(), ok).
+-endif.
+
 -record(fw, {
     mod,              % the emitted module
     kind,             % kind index
@@ -94,13 +106,8 @@ parent(Ctx) ->
 %% unrecorded (SPEC §25.6 turn_limit).
 handle_info(_, _Msg, W = #fw{stalled = true}) ->
     {noreply, W};
-handle_info(_, {'$cf_msg', From, N, Tag, Args}, W) ->
-    turn(W, {deliver, From, N, Tag, Args}, Tag, Args,
-         fun() ->
-                 #cf{meta = M} = concord_free_books:ctx(),
-                 {Name, Inc} = concord_free_books:me(),
-                 ets:update_counter(M, {rx, Name, Inc}, {3, 1})
-         end);
+handle_info(_, Msg = {'$cf_msg', _, _, _, _}, W) ->
+    message(Msg, W);
 handle_info(_, Msg, W) when element(1, Msg) =:= 'EXIT'; element(1, Msg) =:= 'DOWN' ->
     case concord_free_links:message(Msg) of
         ignore -> {noreply, W};
@@ -108,6 +115,35 @@ handle_info(_, Msg, W) when element(1, Msg) =:= 'EXIT'; element(1, Msg) =:= 'DOW
     end;
 handle_info(_, _Other, W) ->
     {noreply, W}.
+
+-ifdef('FAULT_FREE_SECOND_FIRST').
+%% Planted fault free_second_first (targets/FAULTS.md): a message whose sender has
+%% another one waiting behind it is taken with it as a batch, and the batch is
+%% handled newest first: the second before the first (SPEC §25.4 G4).
+message(Msg = {'$cf_msg', From, _, _, _}, W) ->
+    receive
+        Next = {'$cf_msg', From, _, _, _} ->
+            case deliver(Next, W) of
+                {noreply, W1} -> deliver(Msg, W1);
+                Stop -> Stop
+            end
+    after 0 ->
+        deliver(Msg, W)
+    end.
+-else.
+message(Msg, W) -> deliver(Msg, W).
+-endif.
+
+%% A turn on a message (the books count its delivery); none past the turn limit.
+deliver(_Msg, W = #fw{stalled = true}) ->
+    {noreply, W};
+deliver({'$cf_msg', From, N, Tag, Args}, W) ->
+    turn(W, {deliver, From, N, Tag, Args}, Tag, Args,
+         fun() ->
+                 #cf{meta = M} = concord_free_books:ctx(),
+                 {Name, Inc} = concord_free_books:me(),
+                 ets:update_counter(M, {rx, Name, Inc}, {3, 1})
+         end).
 
 %% The run's end reads the state of every live worker (SPEC §25.6 `state`).
 handle_call(_, '$cf_state', _From, W) ->
@@ -139,11 +175,32 @@ turn(W = #fw{mod = Mod, kind = K, state = S}, Deliver, Tag, Args, Counted) ->
             Counted(),
             try Mod:dispatch(K, Tag, Args, S) of
                 no_handler -> {stop, {fail, <<"NO_HANDLER">>}, W};
-                S1 -> {noreply, W#fw{state = S1}}
+                S1 -> after_turn(W#fw{state = S1})
             catch
                 throw:{concord_exit, Reason} -> {stop, Reason, W}  % stop, fail, a runtime failure (SPEC §6.4)
             end
     end.
+
+-ifdef('FAULT_FREE_DELIVERED_TWICE').
+%% Planted fault free_delivered_twice (targets/FAULTS.md): a send to oneself takes a
+%% fast path, handled right after the turn without the trip through the mailbox,
+%% but the ordinary send is made too: the message is handled twice (SPEC §25.4 G7).
+after_turn(W) ->
+    lists:foldl(fun(Msg, {noreply, W1}) -> deliver(Msg, W1);
+                   (_, Stop) -> Stop
+                end, {noreply, W}, lists:reverse(erase_list('$cf_to_self'))).
+
+erase_list(Key) ->
+    case erase(Key) of
+        undefined -> [];
+        List -> List
+    end.
+
+to_self(Pid, Msg) when Pid =:= self() -> put('$cf_to_self', [Msg | erase_list('$cf_to_self')]);
+to_self(_, _) -> ok.
+-else.
+after_turn(W) -> {noreply, W}.
+-endif.
 
 %% A turn's ticket: whether the run's turn limit L leaves this turn (SPEC §25.4 G10).
 ticket() ->
@@ -178,15 +235,41 @@ stall(State) ->
 send(To, Tag, Args) ->
     Ctx = #cf{meta = M} = concord_free_books:ctx(),
     N = concord_free_books:effect(),
-    case concord_free_books:lookup(Ctx, To) of
+    case resolve(Ctx, To) of
         {Pid, Inc} ->
             Pid ! {'$cf_msg', concord_free_books:me(), N, Tag, Args},
+            ?TO_SELF(Pid, {'$cf_msg', concord_free_books:me(), N, Tag, Args}),
             ets:update_counter(M, {rx, To, Inc}, {2, 1}),
             concord_free_books:record({send, N, To, Inc});
         none ->
             concord_free_books:record({drop, N, To})
     end,
     ok.
+
+-ifdef('FAULT_FREE_STALE_NAME_CACHE').
+%% Planted fault free_stale_name_cache (targets/FAULTS.md): the run keeps a cache of
+%% the pid each name first resolved to (a row {{cached, Name}, Pid, Inc} of the
+%% books), which a restart does not invalidate: once that pid has died, the name has
+%% no live process for any sender, and sends there are dropped though the name has a
+%% new incarnation (SPEC §25.4 G6).
+resolve(Ctx = #cf{meta = M}, To) ->
+    case ets:lookup(M, {cached, To}) of
+        [{_, Pid, Inc}] ->
+            case is_process_alive(Pid) of
+                true -> {Pid, Inc};
+                false -> none
+            end;
+        [] ->
+            Found = concord_free_books:lookup(Ctx, To),
+            case Found of
+                {P, I} -> ets:insert_new(M, {{cached, To}, P, I});
+                none -> ok
+            end,
+            Found
+    end.
+-else.
+resolve(Ctx, To) -> concord_free_books:lookup(Ctx, To).
+-endif.
 
 %% [f =] spawn K(a...) [under s r] (SPEC §6.6): the process limit, then OTP's own
 %% start: gen_server:start unsupervised, supervisor:start_child under s, which
@@ -207,6 +290,7 @@ spawn(Mod, K, Args, Sup, Restart) ->
             noproc ->
                 refuse(N, <<"NOPROC">>);
             Result ->
+                ?FLUSH_LATE_ANSWER(),
                 Name = ets:lookup_element(M, {spawn_id, Ref}, 2),
                 concord_free_books:record({spawn, N, Name, Result}),
                 Name
@@ -214,6 +298,22 @@ spawn(Mod, K, Args, Sup, Restart) ->
     after
         concord_free_books:unbusy()
     end.
+
+-ifdef('FAULT_FREE_LOST_WHEN_BUSY').
+%% Planted fault free_lost_when_busy (targets/FAULTS.md): after its spawn the
+%% spawner flushes a late answer of the start it waited for, with a pattern so wide
+%% that it takes a message waiting in its mailbox instead: the message is lost, and
+%% counted off the mailbox as if handled (SPEC §25.4 G7).
+flush_late_answer() ->
+    receive
+        {'$cf_msg', _, _, _, _} ->
+            #cf{meta = M} = concord_free_books:ctx(),
+            {Name, Inc} = concord_free_books:me(),
+            ets:update_counter(M, {rx, Name, Inc}, {3, 1})
+    after 0 ->
+        ok
+    end.
+-endif.
 
 %% SPEC §6.6 step 1: the counter says at once when there is room; when it says
 %% there is none, it may be behind the exits, so the live workers are counted.
@@ -231,10 +331,10 @@ start(_Ctx, Mod, _Ref, Start, none, _Restart) ->
         ignore -> ignored;
         {error, _} -> failed
     end;
-start(#cf{meta = M, v2 = V2}, Mod, Ref, Start, Sup, Restart) ->
+start(#cf{meta = M, v2 = V2, mod = Prog}, Mod, Ref, Start, Sup, Restart) ->
     case ets:lookup(M, {sup, Sup}) of
         [{_, SupPid, _}] ->
-            try supervisor:start_child(SupPid, child_spec(Mod, Ref, Start, Restart, V2)) of
+            try start_child(Prog, Sup, SupPid, child_spec(Mod, Ref, Start, Restart, V2)) of
                 {ok, Pid} when is_pid(Pid) -> ok;
                 {ok, undefined} -> ignored;
                 {error, _} -> failed
@@ -247,6 +347,15 @@ start(#cf{meta = M, v2 = V2}, Mod, Ref, Start, Sup, Restart) ->
             end;
         [] ->
             noproc  % it never started
+    end.
+
+%% OTP's supervisor:start_child/2; another BEAM target's program may start the child
+%% its own way, answering as OTP's does (the elixir target's Concord.Prog.start_child/3:
+%% DynamicSupervisor.start_child/2 for a DynamicSupervisor).
+start_child(Prog, Sup, SupPid, Spec) ->
+    case erlang:function_exported(Prog, start_child, 3) of
+        true -> Prog:start_child(Sup, SupPid, Spec);
+        false -> supervisor:start_child(SupPid, Spec)
     end.
 
 %% As concord_otp:start_child/5 (targets/erlang/README.md), with this glue's start
