@@ -44,9 +44,11 @@ int cmd_emit_js(int argc, char** argv) {
   return kOk;
 }
 
+// --free: the modules of the elixir target's free runs (SPEC §25).
 int cmd_emit_elixir(int argc, char** argv) {
-  Args a = parse_args(argc, argv, {}, {});
-  std::cout << emit_elixir(load_program(one_file(a, "emit-elixir")));
+  Args a = parse_args(argc, argv, {}, {"--free"});
+  Program p = load_program(one_file(a, "emit-elixir"));
+  std::cout << (a.flag("--free") ? emit_elixir_free(p) : emit_elixir(p));
   return kOk;
 }
 

@@ -143,17 +143,18 @@ usage:
   concord mutants [--time D] [--seed S] [--only NAME]... [--shrink-time D] [--list]
       For every planted fault (targets/FAULTS.md; not those planted for `concord
       buckets` only, unless --only names them): build the target with it, run a
-      campaign against it until the first divergence (at most D, default 60s),
-      shrink it, and print a table. Exit 1 when a fault was not found.
+      campaign against it until the first divergence (at most D, default 60s; a
+      free campaign for a fault of a free mode, until the first trace that is not
+      admissible), shrink it, and print a table. Exit 1 when a fault was not found.
   concord buckets [--time D] [--seed S] [--only NAME]... [--shrink-time D]
                   [--jobs N] [--work DIR] [--again]
       Measure bucketing by SPEC rule (issue 17): per planted fault (those planted
-      for this measurement only too), a campaign against it (default 60s, the
-      fault's profile): before, the field paths its divergent cases showed
-      (today's signatures' details); after, its buckets by the rule behind their
-      first causal difference and by shrunk programs up to renaming; prints the
-      table and any bucket two faults share. --again: no campaign, the cases stored
-      in --work by an earlier run attributed again.
+      for this measurement only too; not a free mode's), a campaign against it
+      (default 60s, the fault's profile): before, the field paths its divergent
+      cases showed (today's signatures' details); after, its buckets by the rule
+      behind their first causal difference and by shrunk programs up to renaming;
+      prints the table and any bucket two faults share. --again: no campaign, the
+      cases stored in --work by an earlier run attributed again.
   concord emit-c FILE
       Print the program as C for the c target's runtime (targets/c/runtime).
   concord emit-erlang FILE [--free]
@@ -163,9 +164,10 @@ usage:
   concord emit-js FILE
       Print the program as the JavaScript the js target's host loads
       (targets/js/README.md).
-  concord emit-elixir FILE
+  concord emit-elixir FILE [--free]
       Print the program as the Elixir modules of the elixir target
-      (targets/elixir/README.md).
+      (targets/elixir/README.md); --free: the modules of its free runs
+      (SPEC §25).
   concord --help | --version
 
 --target takes one name, names joined by commas (c,erlang), or all.

@@ -6,7 +6,9 @@
 // `if` and `repeat` yield the new state as their value); each supervisor becomes a
 // Supervisor (or DynamicSupervisor) module with its child specs. Bodies and
 // expressions are walked by targets/common/walker.hpp; operators are the functions
-// of Concord.Ops (targets/elixir/runtime/concord_ops.ex), exact on int64.
+// of Concord.Ops (targets/elixir/runtime/concord_ops.ex), exact on int64. The
+// modules of free runs (SPEC §25, emit_elixir_free) are the same modules with the
+// free runtime's glue (targets/elixir/README.md "Free runs").
 #include "emit_elixir.hpp"
 
 #include <cstdio>
@@ -77,7 +79,11 @@ const char* op_function(Op op) {
 
 class ElixirEmitter : public Walker {
  public:
-  explicit ElixirEmitter(const Program& p) : p_(p), w_(2) {
+  // `free`: the modules of the elixir target's free runs (SPEC §25): the workers' glue
+  // :concord_free_worker, supervisors hooked into the free runtime's recorders
+  // (concord_free_sup, concord_free_dynsup), no conductor; otherwise the conducted modules.
+  ElixirEmitter(const Program& p, bool free)
+      : p_(p), free_(free), glue_(free ? ":concord_free_worker" : ":concord_worker"), w_(2) {
     if (!p.checked) throw std::logic_error("emit_elixir needs a program that check() accepted");
     sups_.resize(static_cast<size_t>(p.supervisor_count));
     for (const Decl& d : p_.system)
@@ -85,7 +91,9 @@ class ElixirEmitter : public Walker {
   }
 
   std::string run() {
-    w_.line("# Emitted by concord (targets/elixir/emitter) for the elixir target. Do not edit.");
+    w_.line(free_ ? "# Emitted by concord (targets/elixir/emitter) for the elixir target's free runs (SPEC 25). Do "
+                    "not edit."
+                  : "# Emitted by concord (targets/elixir/emitter) for the elixir target. Do not edit.");
     w_.line("# The contract with the runtime (targets/elixir/runtime and the conductor of");
     w_.line("# targets/erlang/runtime) is targets/elixir/README.md. Each module skips the Erlang");
     w_.line("# compiler's optimisation passes (@compile): it is compiled for a few short runs.");
@@ -156,7 +164,7 @@ class ElixirEmitter : public Walker {
 
   void on_send(const Stmt& s) override {
     std::string to = expr(s.exprs[0]);
-    w_.line(":concord_worker.send(" + to + ", " + elixir_string(s.name) + ", [" + exprs(s.exprs, 1) + "])");
+    w_.line(glue_ + ".send(" + to + ", " + elixir_string(s.name) + ", [" + exprs(s.exprs, 1) + "])");
   }
 
   // Without `under` the restart type means nothing; the model's default is printed.
@@ -165,8 +173,11 @@ class ElixirEmitter : public Walker {
     // A significant dynamic child (SPEC §21) is {restart, :significant}.
     std::string restart =
         s.significant ? "{" + atom(restart_name(s.restart)) + ", :significant}" : atom(restart_name(s.restart));
-    std::string call = ":concord_worker.spawn(" + std::string(kMain) + ", " + std::to_string(s.slot) + ", [" +
-                       exprs(s.exprs, 0) + "], " + sup + ", " + restart + ")";
+    // A free spawn names the new process's own GenServer module: the free runtime
+    // starts it (GenServer.start, or a start_child of it) as it is given.
+    std::string mod = free_ ? kind_module(static_cast<size_t>(s.slot)) : std::string(kMain);
+    std::string call = glue_ + ".spawn(" + mod + ", " + std::to_string(s.slot) + ", [" + exprs(s.exprs, 0) + "], " +
+                       sup + ", " + restart + ")";
     if (s.slot2 >= 0)
       set_field(s.slot2, call);
     else
@@ -184,18 +195,16 @@ class ElixirEmitter : public Walker {
   // Process.flag/link/monitor/exit's BIFs, while the conductor keeps the books
   // and the order (spec/V2_IMPLEMENTATION_NOTES.md §3): the real trap flag stays
   // on so that every signal is held until its turn.
-  void on_trap_exit(const Stmt& s) override { w_.line(":concord_worker.trap_exit(" + expr(s.exprs[0]) + ")"); }
+  void on_trap_exit(const Stmt& s) override { w_.line(glue_ + ".trap_exit(" + expr(s.exprs[0]) + ")"); }
   void on_link(const Stmt& s) override { glue("link", s); }
   void on_unlink(const Stmt& s) override { glue("unlink", s); }
   void on_monitor(const Stmt& s) override { glue("monitor", s); }
   void on_demonitor(const Stmt& s) override { glue("demonitor", s); }
   void on_exit(const Stmt& s) override {
     std::string to = expr(s.exprs[0]);
-    w_.line(":concord_worker.exit_signal(" + to + ", " + (s.kill ? std::string(":kill") : expr(s.exprs[1])) + ")");
+    w_.line(glue_ + ".exit_signal(" + to + ", " + (s.kill ? std::string(":kill") : expr(s.exprs[1])) + ")");
   }
-  void glue(const char* what, const Stmt& s) {
-    w_.line(std::string(":concord_worker.") + what + "(" + expr(s.exprs[0]) + ")");
-  }
+  void glue(const char* what, const Stmt& s) { w_.line(glue_ + "." + what + "(" + expr(s.exprs[0]) + ")"); }
   // SPEC §18: the glue makes the real GenServer.call (gen_server:call, infinity)
   // and the real GenServer.reply.
   void on_call(const Stmt& s) override {
@@ -210,25 +219,25 @@ class ElixirEmitter : public Walker {
       }
     }
     // The state so far goes along: a run can end while the caller waits (deadlock).
-    std::string call =
-        ":concord_worker.call(" + to + ", " + elixir_string(s.name) + ", [" + args + "], " + type + ", s)";
+    std::string call = glue_ + ".call(" + to + ", " + elixir_string(s.name) + ", [" + args + "], " + type + ", s)";
     if (s.slot2 >= 0)
       set_field(s.slot2, call);
     else
       w_.line(call);
   }
-  void on_reply(const Stmt& s) override { w_.line(":concord_worker.reply(" + expr(s.exprs[0]) + ")"); }
+  void on_reply(const Stmt& s) override { w_.line(glue_ + ".reply(" + expr(s.exprs[0]) + ")"); }
   // SPEC §20: the glue asks the Supervisor (Supervisor.terminate_child/2 ... are
   // OTP's supervisor functions); the child is named by its id, its name. A
   // DynamicSupervisor knows its children by pid: the glue gives the module's
-  // function of the same name the pid of the worker so named.
+  // function of the same name the pid of the worker so named. In a free run the
+  // runtime asks Concord.Prog.api/5, which knows which supervisors are dynamic.
   void on_api(const Stmt& s) override {
     std::string child = s.exprs.empty() ? elixir_string(s.name) : expr(s.exprs[0]);
     std::string request;
-    if (is_dynamic_supervisor(*sups_[static_cast<size_t>(s.slot3)].first))
+    if (!free_ && is_dynamic_supervisor(*sups_[static_cast<size_t>(s.slot3)].first))
       request = ", &" + supervisor_module(s.slot3) + "." + api_name(s.api) + "/2";
     std::string call =
-        ":concord_worker.api(" + atom(api_name(s.api)) + ", " + std::to_string(s.slot3) + ", " + child + request + ")";
+        glue_ + ".api(" + atom(api_name(s.api)) + ", " + std::to_string(s.slot3) + ", " + child + request + ")";
     if (s.slot2 >= 0)
       set_field(s.slot2, call);
     else
@@ -275,7 +284,8 @@ class ElixirEmitter : public Walker {
     for (const Given& g : p_.given)
       given.push_back("{" + elixir_string(g.to) + ", " + elixir_string(g.tag) + ", [" + exprs(g.args, 0) + "]}");
     terms("def given, do: ", "[", given, "]");
-    if (p_.version >= 2) w_.line("def version, do: " + std::to_string(p_.version));
+    // The free runtime asks every program its version.
+    if (p_.version >= 2 || free_) w_.line("def version, do: " + std::to_string(p_.version));
 
     // Each function over kinds or supervisors ends with a catch-all clause: a
     // program may have none of them.
@@ -291,6 +301,7 @@ class ElixirEmitter : public Walker {
     w_.line("def spawn_prefix(k), do: :erlang.error(:badarg, [k])");
     w_.line("def fields(k, s), do: kind(k).fields(s)");
 
+    if (free_) return free_starts();
     w_.line();
     w_.line("# --- how processes start, and what a supervisor's which_children says ---");
     w_.line("def start_worker({_c, k, _name, _sup, _args} = start), do: GenServer.start(kind(k), start)");
@@ -322,6 +333,36 @@ class ElixirEmitter : public Walker {
     w_.close("end");
   }
 
+  // What the free runtime (targets/erlang/runtime/concord_free_*) asks of another
+  // BEAM target's program (targets/elixir/README.md "Free runs"): a root worker is
+  // started as GenServer.start of kind/1's module, a root supervisor by its module's
+  // start_link/1; a spawn under a DynamicSupervisor, its final children and the API
+  // on it go through concord_free_dynsup, with Elixir's DynamicSupervisor functions.
+  void free_starts() {
+    w_.line();
+    w_.line("# --- how the free runtime starts supervisors and asks them (concord_free_dynsup) ---");
+    for (const auto& [s, parent] : sups_)
+      w_.line("def start_supervisor(" + std::to_string(s->index) + ", c), do: " + supervisor_module(s->index) +
+              ".start_link(c)");
+    w_.line("def start_supervisor(idx, _c), do: :erlang.error(:badarg, [idx])");
+    for (const auto& [s, parent] : sups_)
+      if (is_dynamic_supervisor(*s))
+        w_.line("def start_child(" + std::to_string(s->index) +
+                ", sup, spec), do: :concord_free_dynsup.start_child(sup, spec)");
+    w_.line("def start_child(_idx, sup, spec), do: :supervisor.start_child(sup, spec)");
+    w_.line("def free_children(state), do: :concord_free_dynsup.children(state)");
+    if (p_.version >= 2) {
+      for (const auto& [s, parent] : sups_)
+        if (is_dynamic_supervisor(*s)) {
+          w_.open("def api(op, " + std::to_string(s->index) + ", sup, _id, pid),");
+          w_.last("do: :concord_free_dynsup.call(fn -> apply(" + supervisor_module(s->index) +
+                  ", op, [sup, pid]) end)");
+        }
+      w_.line("def api(op, _idx, sup, id, _pid), do: apply(:supervisor, op, [sup, id])");
+    }
+    w_.close("end");
+  }
+
   // --- a kind: Concord.Prog.K<k> ----------------------------------------------------
   void kind_module_text(size_t k) {
     const Kind& kind = p_.kinds[k];
@@ -333,18 +374,29 @@ class ElixirEmitter : public Walker {
     w_.line("use GenServer");
     w_.line("import Concord.Ops, warn: false");
     w_.line();
-    w_.line("def start_link(start), do: GenServer.start_link(__MODULE__, start)");
-    w_.line();
+    if (free_) {
+      // The free runtime starts a worker as gen_server:start(Module, {:worker, start}),
+      // as concord_free_worker's spawns and the roots do; a static child's start_link too.
+      w_.line("def start_link(start), do: GenServer.start_link(__MODULE__, {:worker, start})");
+      w_.line();
+      w_.line("@impl true");
+      w_.line("def init({:worker, start}), do: " + glue_ + ".init(__MODULE__, start)");
+    } else {
+      w_.line("def start_link(start), do: GenServer.start_link(__MODULE__, start)");
+      w_.line();
+      w_.line("@impl true");
+      w_.line("def init(start), do: :concord_worker.init(__MODULE__, start)");
+    }
     w_.line("@impl true");
-    w_.line("def init(start), do: :concord_worker.init(__MODULE__, start)");
+    w_.line("def handle_info(msg, w), do: " + glue_ + ".handle_info(__MODULE__, msg, w)");
     w_.line("@impl true");
-    w_.line("def handle_info(msg, w), do: :concord_worker.handle_info(__MODULE__, msg, w)");
+    w_.line("def handle_call(msg, from, w), do: " + glue_ + ".handle_call(__MODULE__, msg, from, w)");
     w_.line("@impl true");
-    w_.line("def handle_call(msg, from, w), do: :concord_worker.handle_call(__MODULE__, msg, from, w)");
+    w_.line("def handle_cast(msg, w), do: " + glue_ + ".handle_cast(__MODULE__, msg, w)");
     w_.line("@impl true");
-    w_.line("def handle_cast(msg, w), do: :concord_worker.handle_cast(__MODULE__, msg, w)");
-    w_.line("@impl true");
-    w_.line("def terminate(reason, w), do: :concord_worker.terminate(__MODULE__, reason, w)");
+    w_.line("def terminate(reason, w), do: " + glue_ + ".terminate(__MODULE__, reason, w)");
+    // A spawned worker takes its own name (concord_free_worker), from its module.
+    if (free_) w_.line("def spawn_prefix(k), do: " + std::string(kMain) + ".spawn_prefix(k)");
     w_.line();
     w_.line("# The state is the tuple {self, params..., fields...}.");
     new_state(k);
@@ -461,7 +513,20 @@ class ElixirEmitter : public Walker {
     w_.line(kCompileOptions);
     w_.line(std::string("use ") + api);
     w_.line();
-    if (p_.version >= 2 && !dynamic) {
+    if (free_ && !dynamic) {
+      // Free runs, both versions: the Supervisor as Supervisor.start_link/2 starts it,
+      // with the free runtime's recording hook (concord_free_sup:hook/3).
+      w_.open("def start_link(c) do");
+      w_.line("hook = {&:concord_free_sup.hook/3, {:concord_free_hook, c, " + idx + "}}");
+      w_.line("GenServer.start_link(:supervisor, {:self, __MODULE__, c}, debug: [install: hook])");
+      w_.close("end");
+    } else if (free_) {
+      // Its own recording hook over Elixir's state (concord_free_dynsup).
+      w_.open("def start_link(c) do");
+      w_.line("hook = {&:concord_free_dynsup.hook/3, {:concord_free_hook, c, " + idx + "}}");
+      w_.line("DynamicSupervisor.start_link(__MODULE__, c, debug: [install: hook])");
+      w_.close("end");
+    } else if (p_.version >= 2 && !dynamic) {
       // Version 2: the Supervisor as Supervisor.start_link/2 starts it (OTP's
       // supervisor, {:self, module, arg}), with the conductor's sys debug hook
       // (concord_worker:sup_hook/3, SPEC §17.2), which Supervisor.start_link
@@ -483,8 +548,11 @@ class ElixirEmitter : public Walker {
     w_.line();
     w_.line("@impl true");
     w_.open("def init(c) do");
-    w_.line(":concord_worker.supervisor_started(c, " + idx +
-            (p_.version >= 2 ? ", " + atom(auto_shutdown_name(s.auto_shutdown)) : std::string()) + ")");
+    if (free_)  // the incarnation enters the run's books; c is the run's context
+      w_.line(":concord_free_sup.started(c, " + idx + ", " + atom(auto_shutdown_name(s.auto_shutdown)) + ")");
+    else
+      w_.line(":concord_worker.supervisor_started(c, " + idx +
+              (p_.version >= 2 ? ", " + atom(auto_shutdown_name(s.auto_shutdown)) : std::string()) + ")");
     // The period never expires (SPEC §7.4): MaxR restarts over the incarnation's life.
     std::string limits = "max_restarts: " + std::to_string(s.intensity) + ", max_seconds: 1_000_000_000";
     if (dynamic) {
@@ -565,6 +633,8 @@ class ElixirEmitter : public Walker {
   }
 
   const Program& p_;
+  const bool free_;         // the modules of free runs
+  const std::string glue_;  // the workers' glue: :concord_worker, or :concord_free_worker
   CodeWriter w_;
   std::vector<std::pair<const SupervisorDecl*, std::string>> sups_;  // by index, with the parent's index or :none
   const Kind* kind_ = nullptr;                                       // the kind whose code is printed
@@ -596,7 +666,9 @@ std::string elixir_string(const std::string& s) {
   return out + "\"";
 }
 
-std::string emit_elixir(const Program& p) { return ElixirEmitter(p).run(); }
+std::string emit_elixir(const Program& p) { return ElixirEmitter(p, false).run(); }
+
+std::string emit_elixir_free(const Program& p) { return ElixirEmitter(p, true).run(); }
 
 namespace {
 // SPEC §15: normal, shutdown, killed and noproc are OTP's own atoms; a code is

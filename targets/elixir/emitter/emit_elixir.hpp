@@ -18,6 +18,12 @@ namespace concord {
 // std::logic_error otherwise.
 std::string emit_elixir(const Program& p);
 
+// The same modules for the elixir target's free runs (SPEC §25; targets/elixir/README.md
+// "Free runs"): the workers' glue :concord_free_worker, supervisors hooked into the
+// free runtime (concord_free_sup; a DynamicSupervisor, concord_free_dynsup), no
+// conductor; Concord.Prog also answers what the free runtime asks of it.
+std::string emit_elixir_free(const Program& p);
+
 // A supervisor that Elixir runs as a DynamicSupervisor: no declared children and
 // strategy one_for_one, as an Elixir programmer would write it (its children can
 // only be spawned under it).

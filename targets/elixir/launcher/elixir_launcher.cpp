@@ -64,6 +64,7 @@ ErlangTargetConfig elixir_config_from_env(const std::string& erlang_ebin, const 
   ErlangTargetConfig cfg = erlang_config_from_env(erlang_ebin);
   cfg.name = "elixir";
   cfg.emit = [](const Program& p) { return emit_elixir(p); };
+  cfg.emit_free = [](const Program& p) { return emit_elixir_free(p); };  // SPEC §25, README "Free runs"
   cfg.node_target = "concord_elixir";
   const char* own = std::getenv("CONCORD_ELIXIR_EBIN");
   std::string runtime = own && *own ? own : elixir_ebin;

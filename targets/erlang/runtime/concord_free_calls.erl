@@ -98,7 +98,7 @@ api(Op, Sup, Child) ->
         Answer = case ets:lookup(M, {sup, Sup}) of
                      [{_, SupPid, SupInc}] ->
                          ets:insert(M, {{api, self()}, MyName, MyInc, N}),
-                         try supervisor:Op(SupPid, concord_free_books:child_id(Ctx, Child)) of
+                         try request(Ctx, Op, Sup, SupPid, Child) of
                              A -> {word(Op, A), SupInc}
                          catch
                              exit:{noproc, _} -> noproc;
@@ -120,6 +120,23 @@ api(Op, Sup, Child) ->
         end
     after
         concord_free_books:unbusy()
+    end.
+
+%% OTP's supervisor:Op/2 on the child's id; another BEAM target's program may ask its
+%% own way (the elixir target's Concord.Prog.api/5: a DynamicSupervisor knows its
+%% children by pid only), given the id and the pid of the name's live incarnation,
+%% or a dead pid, answering as OTP's does.
+request(Ctx = #cf{mod = Mod}, Op, Sup, SupPid, Child) ->
+    Id = concord_free_books:child_id(Ctx, Child),
+    case erlang:function_exported(Mod, api, 5) of
+        true ->
+            Pid = case concord_free_books:lookup(Ctx, Child) of
+                      {P, _} -> P;
+                      none -> concord_free_books:dead_pid(Ctx, Child)
+                  end,
+            Mod:api(Op, Sup, SupPid, Id, Pid);
+        false ->
+            supervisor:Op(SupPid, Id)
     end.
 
 %% OTP's answers, as SPEC §20's words [R39-R43]. `restarting` comes from OTP

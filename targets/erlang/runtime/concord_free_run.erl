@@ -77,10 +77,22 @@ finals(Ctx = #cf{mod = Mod}, Pids) ->
                    {K, S} = gen_server:call(P, '$cf_state', ?FINAL_TIMEOUT),
                    {state, Mod:fields(K, S)};
                {supervisor, _} ->
-                   Children = lists:reverse(concord_worker:otp_children(sys:get_state(P, ?FINAL_TIMEOUT))),
-                   {children, [{concord_free_books:child_name(Ctx, Id), is_pid(Pid)} || {Id, Pid} <- Children]}
+                   {children, children(Ctx, sys:get_state(P, ?FINAL_TIMEOUT))}
            end}
        || P <- Pids, {_, _, Type} <- [concord_free_books:whois(Ctx, P)]]).
+
+%% A supervisor's children [{Name, Running}] from its state: OTP's in start order,
+%% or, where another BEAM target's program reads them (the elixir target's
+%% free_children/1: a DynamicSupervisor, whose children have no ids), by pid in the
+%% supervisor's own order.
+children(Ctx = #cf{mod = Mod}, State) ->
+    case erlang:function_exported(Mod, free_children, 1) andalso Mod:free_children(State) of
+        {pids, Children} ->
+            [{element(1, concord_free_books:whois(Ctx, Pid)), Running} || {Pid, Running} <- Children];
+        _ ->
+            [{concord_free_books:child_name(Ctx, Id), is_pid(Pid)}
+             || {Id, Pid} <- lists:reverse(concord_worker:otp_children(State))]
+    end.
 
 %% Whether live worker P waits in a call: {yes, Kind, StateSoFar} or no.
 calling(Ctx = #cf{meta = M}, P) ->

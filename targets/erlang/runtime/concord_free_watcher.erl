@@ -32,11 +32,20 @@ init(Run) ->
     end.
 
 %% Version 2: a root whose start fails is not alive, and the next root starts
-%% (SPEC §19.2); its exit is recorded like any.
+%% (SPEC §19.2); its exit is recorded like any. Another BEAM target's program (the
+%% elixir target's Concord.Prog, targets/elixir/README.md "Free runs") has a module
+%% per kind (kind/1) and starts its supervisors itself (start_supervisor/2).
 start_root(Ctx, Mod, {worker, Name, K, Args}) ->
-    started(gen_server:start(Mod, {worker, {Ctx, K, Name, none, Args, outside}}, []));
-start_root(Ctx, _Mod, {supervisor, Idx}) ->
-    started(concord_free_sup:start_link(Ctx, Idx)).
+    Module = case erlang:function_exported(Mod, kind, 1) of
+                 true -> Mod:kind(K);
+                 false -> Mod
+             end,
+    started(gen_server:start(Module, {worker, {Ctx, K, Name, none, Args, outside}}, []));
+start_root(Ctx, Mod, {supervisor, Idx}) ->
+    started(case erlang:function_exported(Mod, start_supervisor, 2) of
+                true -> Mod:start_supervisor(Idx, Ctx);
+                false -> concord_free_sup:start_link(Ctx, Idx)
+            end).
 
 started({ok, _}) -> ok;
 started(ignore) -> ok;
@@ -89,6 +98,13 @@ supervised(_, null) -> false.
 %% without a report (SPEC §21): that decision is added after its events.
 died_handling(_Ctx, _Name, _Inc, _Input, true, _Reason) ->
     ok;
+%% A supervisor whose report of giving up this node's logger does not pass (Elixir's
+%% DynamicSupervisor, concord_free_dynsup: its inputs are `silent`) gives up when it
+%% exits shutdown inside a child's exit or a retry, its only stop there.
+died_handling(Ctx = #cf{trace = T}, Name, Inc, Input, silent, shutdown)
+  when element(1, Input) =:= exit; element(1, Input) =:= retry ->
+    ets:insert(T, {{Name, Inc, final}, {decision, element(2, Input), give_up}}),
+    concord_free_books:bump(Ctx);
 died_handling(Ctx = #cf{trace = T, v2 = true}, Name, Inc, {exit, Child, _}, false, shutdown) ->
     ets:insert(T, {{Name, Inc, final}, {decision, Child, auto_shutdown}}),
     concord_free_books:bump(Ctx);

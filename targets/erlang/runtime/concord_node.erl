@@ -70,8 +70,8 @@ collect() -> receive {line, L} -> [L | collect()] after 0 -> [] end.
 run_frame(Target, Frame, Write) ->
     Who = Target:name(),
     case binary:split(Frame, <<"\n">>) of
-        [<<"free ", RunsLine/binary>>, _Source] when Target =/= concord_otp ->
-            %% Free runs (SPEC §25) are the erlang target's (concord_free_run).
+        [<<"free ", RunsLine/binary>>, _Source] when Target =/= concord_otp, Target =/= concord_elixir ->
+            %% Free runs (SPEC §25) are the erlang and elixir targets' (concord_free_run).
             [Write(concord_json:error_line(<<"UNSUPPORTED">>, [Who, <<": free runs (SPEC 25) are not implemented">>]))
              || _ <- parse_runs(RunsLine)];
         [<<"free ", RunsLine/binary>>, Source] ->
