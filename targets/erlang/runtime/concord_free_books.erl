@@ -54,6 +54,9 @@ enter(Ctx = #cf{meta = M, pids = Pids, live = Live, kids = Kids, counters = A, w
     Inc = ets:update_counter(M, {incs, Name}, 1, {{incs, Name}, 0}),
     ets:insert(M, {{inc, Name, Inc}, Type, Kind, By, self()}),
     ets:insert(Pids, {self(), Name, Inc, Type}),
+    %% The run's start order, for a supervisor with no child order of its own (the
+    %% elixir target's DynamicSupervisor keeps a map: concord_free_run:children/2).
+    ets:insert(M, {{started, self()}, ets:update_counter(M, started, 1, {started, 0})}),
     put('$cf', Ctx),
     put('$cf_me', {Name, Inc}),
     put('$cf_seq', 0),

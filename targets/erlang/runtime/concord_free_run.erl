@@ -83,12 +83,15 @@ finals(Ctx = #cf{mod = Mod}, Pids) ->
 
 %% A supervisor's children [{Name, Running}] from its state: OTP's in start order,
 %% or, where another BEAM target's program reads them (the elixir target's
-%% free_children/1: a DynamicSupervisor, whose children have no ids), by pid in the
-%% supervisor's own order.
-children(Ctx = #cf{mod = Mod}, State) ->
+%% free_children/1: a DynamicSupervisor, whose children have no ids and no order: a
+%% map, in hash order past 32 entries), by pid in the order their incarnations
+%% started, as the conducted elixir target lists them (targets/elixir/README.md).
+children(Ctx = #cf{mod = Mod, meta = M}, State) ->
     case erlang:function_exported(Mod, free_children, 1) andalso Mod:free_children(State) of
         {pids, Children} ->
-            [{element(1, concord_free_books:whois(Ctx, Pid)), Running} || {Pid, Running} <- Children];
+            Started = fun(Pid) -> ets:lookup_element(M, {started, Pid}, 2) end,
+            [{element(1, concord_free_books:whois(Ctx, Pid)), Running}
+             || {_, Pid, Running} <- lists:sort([{Started(P), P, R} || {P, R} <- Children])];
         _ ->
             [{concord_free_books:child_name(Ctx, Id), is_pid(Pid)}
              || {Id, Pid} <- lists:reverse(concord_worker:otp_children(State))]
