@@ -12,7 +12,7 @@ namespace concord {
 
 // `concord backend NAME`: serve the protocol on stdin/stdout until EOF.
 int cmd_backend(int argc, char** argv) {
-  Args a = parse_args(argc, argv, {"--timeout"}, {});
+  Args a = parse_args(argc, argv, {"--timeout", "--threads"}, {});
   std::string names = "oracle";
   for (const std::string& n : builtin_targets()) names += "|" + n;
   const TargetEntry* target = a.positional.size() == 1 ? find_target(a.positional[0]) : nullptr;
@@ -24,6 +24,11 @@ int cmd_backend(int argc, char** argv) {
   }
   LaunchOptions opts;
   if (const std::string* t = a.option("--timeout")) opts.run_timeout = parse_seconds(*t, "--timeout");
+  if (const std::string* t = a.option("--threads")) {
+    int64_t n = parse_i64(*t, "--threads");
+    if (n < 1 || n > 256) throw InputError("--threads", "1..256, not " + *t);
+    opts.threads = static_cast<int>(n);
+  }
   return target->serve(opts) == 0 ? kOk : kInternal;
 }
 

@@ -13,6 +13,7 @@ extern const char concord_binary[];      // the concord executable of this build
 extern const char spec_md[];             // spec/SPEC.md
 extern const char c_runtime_include[];   // targets/c/runtime (sources and headers)
 extern const char c_runtime_lib[];       // libconcord_rt.a
+extern const char c_runtime_free_lib[];  // libconcord_rt_free.a (free runs, SPEC §25)
 extern const char erlang_ebin[];         // <build>/targets/erlang/ebin
 extern const char erlang_runtime_src[];  // targets/erlang/runtime
 extern const char elixir_ebin[];         // <build>/targets/elixir/ebin

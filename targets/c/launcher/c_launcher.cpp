@@ -41,6 +41,7 @@ bool CTarget::compile_process(const std::string& c_text, Build& b, std::string& 
   for (std::string w :
        {"-I" + cfg_.rt_include, std::string("prog.c"), cfg_.rt_lib, std::string("-o"), std::string("prog")})
     cc.argv.push_back(w);
+  for (const std::string& w : cfg_.link_flags) cc.argv.push_back(w);
   try {
     CommandResult r = run_command(cc, "", cfg_.compile_timeout);
     if (r.timed_out) {
@@ -99,7 +100,7 @@ void CTarget::run(const Program& p, const Build* b, const std::string& c_text, c
     Limits limits{static_cast<int64_t>(std::ceil(cfg_.request_timeout)) + 1, cfg_.address_space_bytes};
     Deadline request_deadline = deadline_after(cfg_.request_timeout);
     std::vector<size_t> bounds;
-    for (const RunSettings& s : good) bounds.push_back(answer_bytes_bound(p, s));
+    for (const RunSettings& s : good) bounds.push_back(answer_bytes_bound(p, s, cfg_.mode));
     try {
       if (!b) {
         std::unique_ptr<ForkedProgram> prog = forks_->start(c_text, input, limits, request_deadline);
@@ -116,15 +117,17 @@ void CTarget::run(const Program& p, const Build* b, const std::string& c_text, c
         else
           prog->kill();  // hung, or talking nonsense: not worth a second
       } else {
-        Subprocess prog(Command{{b->binary}, {}, b->dir->path(), limits});
+        Subprocess prog(Command{{b->binary}, cfg_.env, b->dir->path(), limits});
         prog.write(input, request_deadline);  // small; a failure shows up as EOF below
         prog.close_stdin();
-        collect_answers(prog, "c: compiled program", good, cfg_.run_timeout, request_deadline, bounds,
-                        [&](size_t k, Answer a) {
-                          answer_bad_until(index[k]);
-                          emit(a.line + "\n");
-                          next++;
-                        });
+        collect_answers(
+            prog, "c: compiled program", good, cfg_.run_timeout, request_deadline, bounds,
+            [&](size_t k, Answer a) {
+              answer_bad_until(index[k]);
+              emit(a.line + "\n");
+              next++;
+            },
+            cfg_.mode);
         prog.wait_until(deadline_after(1.0));  // then ~Subprocess kills what is left
       }
     } catch (const SubprocessError& e) {
@@ -142,6 +145,8 @@ void CTarget::answer(const Program& p, const std::vector<RunRequest>& runs, cons
   std::string code = "INTERNAL";
   std::string c_text;
   try {
+    if (cfg_.mode == RunMode::Free && p.version != 1)  // the threaded runtime runs §25.3-§25.4 only
+      throw Unsupported("c: free runs (SPEC §25) of version 2 programs are not implemented yet");
     c_text = cfg_.emit(p);
     if (!cfg_.in_memory) b = build(c_text, error);
   } catch (const Unsupported& e) {  // e.g. a version 2 program: not implemented yet (SPEC §10)
@@ -189,13 +194,36 @@ CTargetConfig c_config_from_env() {
   return cfg;
 }
 
+CTargetConfig c_free_config_from_env(int threads) {
+  CTargetConfig cfg = c_config_from_env();
+  cfg.mode = RunMode::Free;
+  cfg.in_memory = false;
+  cfg.defines.clear();
+  const char* lib = std::getenv("CONCORD_RT_FREE_LIB");
+  cfg.rt_lib = lib && *lib ? lib : runtime_path("c/lib/libconcord_rt_free.a", build_paths::c_runtime_free_lib);
+  cfg.link_flags = {"-lpthread"};
+  if (lib && *lib && std::string(lib).find("tsan") != std::string::npos) {  // the ThreadSanitizer build
+    cfg.cc = {"cc", "-g", "-fsanitize=thread"};
+    cfg.address_space_bytes = 0;                                          // TSan maps its shadow memory over terabytes
+    cfg.env.emplace_back("TSAN_OPTIONS", "halt_on_error=1 exitcode=66");  // a report is the run's CRASH
+  }
+  if (threads > 0) cfg.env.emplace_back("CONCORD_THREADS", std::to_string(threads));
+  return cfg;
+}
+
 int serve_c(const LaunchOptions& o) {
   CTargetConfig cfg = c_config_from_env();
-  if (o.run_timeout) cfg.run_timeout = *o.run_timeout;
+  CTargetConfig free_cfg = c_free_config_from_env(o.threads.value_or(0));
+  if (o.run_timeout) cfg.run_timeout = free_cfg.run_timeout = *o.run_timeout;
   CTarget c(cfg);
-  serve(std::cin, std::cout, [&](const Program& prog, const std::vector<RunRequest>& runs, const Emit& emit) {
-    c.answer(prog, runs, emit);
-  });
+  std::unique_ptr<CTarget> free;  // made at the first free request
+  serve(
+      std::cin, std::cout,
+      [&](const Program& prog, const std::vector<RunRequest>& runs, const Emit& emit) { c.answer(prog, runs, emit); },
+      [&](const Program& prog, const std::vector<RunRequest>& runs, const Emit& emit) {
+        if (!free) free = std::make_unique<CTarget>(free_cfg);
+        free->answer(prog, runs, emit);
+      });
   return 0;
 }
 

@@ -35,6 +35,11 @@ struct CTargetConfig {
   // its -D flags.
   bool in_memory = false;
   std::vector<std::pair<std::string, std::string>> defines;
+  // Free runs (SPEC §25): the program is linked against the threaded runtime
+  // (runtime/free/free.h, libconcord_rt_free.a, with link_flags) and answers traces.
+  RunMode mode = RunMode::Conducted;
+  std::vector<std::string> link_flags;
+  std::vector<std::pair<std::string, std::string>> env;  // the compiled program's, e.g. CONCORD_THREADS
 };
 
 // The compiler when $CONCORD_CC is unset: tcc when it is installed (it compiles a
@@ -46,6 +51,11 @@ std::string default_c_compiler();
 // $CONCORD_CC nor $CONCORD_RT_LIB is set (a user's compiler, flags or runtime get
 // the compiler process they name), else default_c_compiler() as a process.
 CTargetConfig c_config_from_env();
+// The same for free runs: always a compiler process (libtcc runs no threads in the
+// fork server), against libconcord_rt_free.a ($CONCORD_RT_FREE_LIB: another build
+// of it, e.g. the ThreadSanitizer one), on `threads` threads (0: $CONCORD_THREADS,
+// else the cores online).
+CTargetConfig c_free_config_from_env(int threads);
 
 // The runtime's sources and concord_rt.h: targets/c/runtime of the source tree, or
 // of share/concord when installed (targets/common/install_paths.hpp).

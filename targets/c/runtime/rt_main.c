@@ -13,9 +13,7 @@
 #endif
 
 #include "rt.h"
-
-#define MAX_TURNS 1000000000LL    /* SPEC §11 */
-#define MAX_PROCESSES 10000000LL
+#include "run_settings.h"
 
 /* File scope, not a local of run_one(): its fields change between setjmp and
 ** longjmp, and only objects outside the function are sure to keep their values. */
@@ -24,15 +22,6 @@ static char in_space[1 << 16], out_space[1 << 16]; /* stdio never allocates */
 
 /* Written from static strings: this must work when malloc does not. */
 static const char memory_line[] = "{\"ok\":false,\"code\":\"MEMORY\",\"message\":\"out of memory\"}\n";
-
-static void error_line(const char *code, const char *message) {
-  /* code and message are the runtime's own constants: nothing to escape */
-  fputs("{\"ok\":false,\"code\":\"", stdout);
-  fputs(code, stdout);
-  fputs("\",\"message\":\"", stdout);
-  fputs(message, stdout);
-  fputs("\"}\n", stdout);
-}
 
 /* Heap bytes in use (malloc's own accounting, not RSS), for the benchmarks. */
 static size_t heap_in_use(void) {
@@ -50,8 +39,8 @@ static size_t heap_in_use(void) {
 static void print_stats(const rt_world *w, size_t heap_before) {
   size_t heap = heap_in_use() - heap_before;
   size_t text = w->journal.bytes + w->failures.bytes + w->decisions.bytes;
-  fprintf(stderr, "{\"heap_live\":%zu,\"journal\":%zu,\"processes\":%d,\"live\":%lld}\n", heap, text,
-          (int)w->nprocs, (long long)w->live);
+  fprintf(stderr, "{\"heap_live\":%zu,\"journal\":%zu,\"processes\":%d,\"live\":%lld}\n", heap, text, (int)w->nprocs,
+          (long long)w->live);
 }
 
 static void run_one(uint64_t seed, int64_t turns, int64_t max_processes) {
@@ -63,8 +52,10 @@ static void run_one(uint64_t seed, int64_t turns, int64_t max_processes) {
   w->max_processes = max_processes;
   if (setjmp(w->fatal_jb)) {
     world_free(w); /* nothing of the result was written: it is written last */
-    if (w->fatal_message) error_line("INTERNAL", w->fatal_message);
-    else fwrite(memory_line, 1, sizeof memory_line - 1, stdout);
+    if (w->fatal_message)
+      rs_error_line("INTERNAL", w->fatal_message);
+    else
+      fwrite(memory_line, 1, sizeof memory_line - 1, stdout);
     return;
   }
   int stats = getenv("CONCORD_RT_STATS") != NULL;
@@ -75,85 +66,8 @@ static void run_one(uint64_t seed, int64_t turns, int64_t max_processes) {
   world_free(w);
 }
 
-static int is_space(int c) { return c == ' ' || c == '\t' || c == '\r'; }
-
-/* A decimal number without sign: 1 parsed, 0 no digits, -1 beyond uint64. */
-static int parse_u64(const char **s, uint64_t *out) {
-  const char *p = *s;
-  uint64_t v = 0;
-  int overflow = 0;
-  if (*p < '0' || *p > '9') return 0;
-  for (; *p >= '0' && *p <= '9'; p++) {
-    unsigned d = (unsigned)(*p - '0');
-    if (v > (UINT64_MAX - d) / 10) overflow = 1;
-    else v = v * 10 + d;
-  }
-  *s = p;
-  *out = v;
-  return overflow ? -1 : 1;
-}
-
-/* A number field: `neg` is set for a leading '-' (then out of range, not malformed). */
-static int field(const char **s, uint64_t *out, int *neg) {
-  while (is_space(**s)) (*s)++;
-  *neg = 0;
-  if (**s == '-' && (*s)[1] >= '0' && (*s)[1] <= '9') {
-    *neg = 1;
-    (*s)++;
-  }
-  int r = parse_u64(s, out);
-  if (r != 0 && **s != '\0' && !is_space(**s)) return 0; /* "12x" */
-  return r;
-}
-
-static void handle_line(const char *line) {
-  const char *s = line;
-  uint64_t v[3];
-  int neg[3], r[3];
-  for (int i = 0; i < 3; i++) {
-    r[i] = field(&s, &v[i], &neg[i]);
-    if (r[i] == 0) {
-      error_line("BAD_REQUEST", "malformed run settings: expected SEED TURNS MAX_PROCESSES, decimal");
-      return;
-    }
-  }
-  while (is_space(*s)) s++;
-  if (*s != '\0') {
-    error_line("BAD_REQUEST", "malformed run settings: expected SEED TURNS MAX_PROCESSES, decimal");
-    return;
-  }
-  if (r[0] < 0 || neg[0]) {
-    error_line("BAD_REQUEST", "seed is outside 0..18446744073709551615");
-    return;
-  }
-  if (r[1] < 0 || neg[1] || v[1] > (uint64_t)MAX_TURNS) {
-    error_line("BAD_REQUEST", "turn limit is outside 0..1000000000");
-    return;
-  }
-  if (r[2] < 0 || neg[2] || v[2] < 1 || v[2] > (uint64_t)MAX_PROCESSES) {
-    error_line("BAD_REQUEST", "process limit is outside 1..10000000");
-    return;
-  }
-  run_one(v[0], (int64_t)v[1], (int64_t)v[2]);
-}
-
 int main(void) {
   setvbuf(stdin, in_space, _IOFBF, sizeof in_space);
   setvbuf(stdout, out_space, _IOFBF, sizeof out_space);
-  char line[256];
-  for (;;) {
-    size_t len = 0;
-    int c, too_long = 0;
-    while ((c = getc(stdin)) != EOF && c != '\n') {
-      if (len + 1 < sizeof line) line[len++] = (char)c;
-      else too_long = 1;
-    }
-    if (c == EOF && len == 0 && !too_long) break;
-    line[len] = '\0';
-    if (too_long || memchr(line, '\0', len)) error_line("BAD_REQUEST", "malformed run settings: line too long or binary");
-    else handle_line(line);
-    fflush(stdout);
-    if (c == EOF) break;
-  }
-  return 0;
+  return rs_serve(run_one);
 }

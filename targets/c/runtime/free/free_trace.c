@@ -1,0 +1,262 @@
+/* targets/c/runtime/free/free_trace.c: a free run's events as they happen, each
+** incarnation's in its own text, and the trace they make at the end (SPEC §25.6).
+** A worker's events are written by the thread that runs it, a supervisor's under
+** the supervision lock: no event needs a lock of its own. Names, tags and codes are
+** identifiers (§2): nothing to escape. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "free.h"
+
+void buf_put(fr_buf *b, const char *s, size_t n) {
+  if (b->cap - b->len < n) {
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap - b->len < n) cap *= 2;
+    char *grown = fr_alloc(cap);
+    if (b->len) memcpy(grown, b->p, b->len);
+    free(b->p);
+    b->p = grown;
+    b->cap = cap;
+  }
+  memcpy(b->p + b->len, s, n);
+  b->len += n;
+}
+
+void buf_str(fr_buf *b, const char *s) { buf_put(b, s, strlen(s)); }
+
+void buf_i64(fr_buf *b, int64_t v) {
+  char t[24];
+  int n = snprintf(t, sizeof t, "%lld", (long long)v);
+  buf_put(b, t, (size_t)n);
+}
+
+static void put_name(fr_buf *b, int32_t id) {
+  BUF_LIT(b, "\"");
+  buf_str(b, fr_name_text(id));
+  BUF_LIT(b, "\"");
+}
+
+static void put_inc(fr_buf *b, int32_t name, int64_t inc) {
+  BUF_LIT(b, "[");
+  put_name(b, name);
+  BUF_LIT(b, ",");
+  buf_i64(b, inc);
+  BUF_LIT(b, "]");
+}
+
+static void put_reason(fr_buf *b, int32_t r) {
+  switch (r) {
+    case CR_R_NORMAL: BUF_LIT(b, "\"normal\""); return;
+    case CR_R_SHUTDOWN: BUF_LIT(b, "\"shutdown\""); return;
+    case CR_R_NO_HANDLER: BUF_LIT(b, "\"NO_HANDLER\""); return;
+    case CR_R_DIV_ZERO: BUF_LIT(b, "\"DIV_ZERO\""); return;
+    case CR_R_SYSTEM_LIMIT: BUF_LIT(b, "\"SYSTEM_LIMIT\""); return;
+    case CR_R_NOPROC_CODE: BUF_LIT(b, "\"NOPROC\""); return;
+    default: put_name(b, r); /* a code of the program */
+  }
+}
+
+static void put_value(fr_buf *b, cr_value v, int type) {
+  if (type == CR_ADDR)
+    put_name(b, (int32_t)v);
+  else
+    buf_i64(b, v);
+}
+
+static void next_event(fr_buf *b) {
+  if (b->len) BUF_LIT(b, ",");
+}
+
+void ev_deliver(fr_proc *p, const fr_msg *m) {
+  fr_buf *b = &p->ev;
+  const cr_sig *sig = &fr_w.prog->sigs[m->sig];
+  next_event(b);
+  BUF_LIT(b, "{\"ev\":\"deliver\",\"from\":");
+  if (m->from)
+    put_inc(b, m->from->name, m->from->inc);
+  else
+    BUF_LIT(b, "null");
+  BUF_LIT(b, ",\"n\":");
+  buf_i64(b, m->n);
+  BUF_LIT(b, ",\"tag\":\"");
+  buf_str(b, sig->tag);
+  BUF_LIT(b, "\",\"args\":[");
+  for (int32_t i = 0; i < m->nargs; i++) {
+    if (i) BUF_LIT(b, ",");
+    put_value(b, m->args[i], sig->types[i]);
+  }
+  BUF_LIT(b, "]}");
+}
+
+void ev_send(fr_proc *p, int64_t n, int32_t to, const fr_proc *reached) {
+  fr_buf *b = &p->ev;
+  next_event(b);
+  buf_str(b, reached ? "{\"ev\":\"send\",\"n\":" : "{\"ev\":\"drop\",\"n\":");
+  buf_i64(b, n);
+  BUF_LIT(b, ",\"to\":");
+  put_name(b, to);
+  if (reached) {
+    BUF_LIT(b, ",\"inc\":");
+    buf_i64(b, reached->inc);
+  }
+  BUF_LIT(b, "}");
+}
+
+void ev_spawn(fr_proc *p, int64_t n, int32_t name) {
+  fr_buf *b = &p->ev;
+  next_event(b);
+  BUF_LIT(b, "{\"ev\":\"spawn\",\"n\":");
+  buf_i64(b, n);
+  BUF_LIT(b, ",\"name\":");
+  put_name(b, name);
+  BUF_LIT(b, ",\"result\":\"ok\"}");
+}
+
+void ev_spawn_refused(fr_proc *p, int64_t n, int32_t code) {
+  fr_buf *b = &p->ev;
+  next_event(b);
+  BUF_LIT(b, "{\"ev\":\"spawn\",\"n\":");
+  buf_i64(b, n);
+  BUF_LIT(b, ",\"refused\":");
+  put_reason(b, code);
+  BUF_LIT(b, "}");
+}
+
+void ev_sup_exit(fr_sup *s, const fr_proc *w, const fr_sup *child_sup, int32_t reason) {
+  fr_buf *b = &s->ev;
+  next_event(b);
+  BUF_LIT(b, "{\"ev\":\"exit\",\"child\":");
+  if (w)
+    put_inc(b, w->name, w->inc);
+  else
+    put_inc(b, fr_w.prog->sups[child_sup->slot].name, child_sup->inc);
+  BUF_LIT(b, ",\"reason\":");
+  put_reason(b, reason);
+  BUF_LIT(b, "}");
+}
+
+void ev_sup_start_child(fr_sup *s, const fr_proc *from, int64_t n, int32_t name) {
+  fr_buf *b = &s->ev;
+  next_event(b);
+  BUF_LIT(b, "{\"ev\":\"start_child\",\"from\":");
+  put_inc(b, from->name, from->inc);
+  BUF_LIT(b, ",\"n\":");
+  buf_i64(b, n);
+  BUF_LIT(b, ",\"child\":");
+  put_name(b, name);
+  BUF_LIT(b, "}");
+}
+
+void ev_sup_decision(fr_sup *s, int32_t child, const char *action) {
+  fr_buf *b = &s->ev;
+  next_event(b);
+  BUF_LIT(b, "{\"ev\":\"decision\",\"child\":");
+  put_name(b, child);
+  BUF_LIT(b, ",\"action\":\"");
+  buf_str(b, action);
+  BUF_LIT(b, "\"}");
+}
+
+/* --- the trace ------------------------------------------------------------------ */
+
+static void put_by(fr_buf *b, const fr_proc *by_w, const fr_sup *by_s) {
+  BUF_LIT(b, ",\"by\":");
+  if (by_w)
+    put_inc(b, by_w->name, by_w->inc);
+  else if (by_s)
+    put_inc(b, fr_w.prog->sups[by_s->slot].name, by_s->inc);
+  else
+    BUF_LIT(b, "null");
+}
+
+static void put_worker(fr_buf *b, const fr_proc *p) {
+  const cr_kind *k = &fr_w.prog->kinds[p->kind];
+  BUF_LIT(b, "{\"name\":");
+  put_name(b, p->name);
+  BUF_LIT(b, ",\"inc\":");
+  buf_i64(b, p->inc);
+  BUF_LIT(b, ",\"kind\":\"");
+  buf_str(b, k->name);
+  BUF_LIT(b, "\"");
+  put_by(b, p->by_w, p->by_s);
+  BUF_LIT(b, ",\"events\":[");
+  if (p->ev.len) buf_put(b, p->ev.p, p->ev.len);
+  BUF_LIT(b, "],\"exit\":");
+  if (p->dead) {
+    put_reason(b, p->exit_reason);
+    BUF_LIT(b, ",\"state\":null}");
+    return;
+  }
+  BUF_LIT(b, "null,\"state\":{");
+  for (int32_t i = 0; i < k->nstate; i++) {
+    if (i) BUF_LIT(b, ",");
+    BUF_LIT(b, "\"");
+    buf_str(b, k->state_names[i]);
+    BUF_LIT(b, "\":");
+    put_value(b, p->state[i], k->state_types[i]);
+  }
+  BUF_LIT(b, "}}");
+}
+
+static void put_supervisor(fr_buf *b, const fr_sup *s) {
+  BUF_LIT(b, "{\"name\":");
+  put_name(b, fr_w.prog->sups[s->slot].name);
+  BUF_LIT(b, ",\"inc\":");
+  buf_i64(b, s->inc);
+  put_by(b, NULL, s->by);
+  BUF_LIT(b, ",\"events\":[");
+  if (s->ev.len) buf_put(b, s->ev.p, s->ev.len);
+  BUF_LIT(b, "],\"exit\":");
+  if (!s->alive) {
+    put_reason(b, s->exit_reason);
+    BUF_LIT(b, ",\"children\":null}");
+    return;
+  }
+  BUF_LIT(b, "null,\"children\":[");
+  for (size_t i = 0; i < s->n; i++) {
+    if (i) BUF_LIT(b, ",");
+    BUF_LIT(b, "{\"name\":");
+    put_name(b, s->children[i].name);
+    buf_str(b, s->children[i].running ? ",\"running\":true}" : ",\"running\":false}");
+  }
+  BUF_LIT(b, "]}");
+}
+
+void fr_write_trace(void) {
+  fr_buf b = {0};
+  BUF_LIT(&b, "{\"ok\":true,\"mode\":\"free\",\"run\":{\"seed\":");
+  char seed[24];
+  snprintf(seed, sizeof seed, "%llu", (unsigned long long)fr_w.seed);
+  buf_str(&b, seed);
+  BUF_LIT(&b, ",\"turns\":");
+  buf_i64(&b, fr_w.turn_limit);
+  BUF_LIT(&b, ",\"max_processes\":");
+  buf_i64(&b, fr_w.max_processes);
+  buf_str(&b, atomic_load(&fr_w.limit_hit) ? "},\"outcome\":\"turn_limit\",\"given\":["
+                                           : "},\"outcome\":\"quiescent\",\"given\":[");
+  for (int32_t i = 0; i < fr_w.prog->ngiven; i++) {
+    if (i) BUF_LIT(&b, ",");
+    BUF_LIT(&b, "{\"to\":");
+    put_name(&b, fr_w.prog->given[i].to);
+    BUF_LIT(&b, ",\"inc\":");
+    if (fr_w.given_reached[i])
+      buf_i64(&b, fr_w.given_reached[i]->inc);
+    else
+      BUF_LIT(&b, "null");
+    BUF_LIT(&b, "}");
+  }
+  BUF_LIT(&b, "],\"workers\":[");
+  for (const fr_proc *p = fr_w.all_procs; p; p = p->all_next) {
+    put_worker(&b, p);
+    if (p->all_next) BUF_LIT(&b, ",");
+  }
+  BUF_LIT(&b, "],\"supervisors\":[");
+  for (const fr_sup *s = fr_w.all_sups; s; s = s->all_next) {
+    put_supervisor(&b, s);
+    if (s->all_next) BUF_LIT(&b, ",");
+  }
+  BUF_LIT(&b, "]}\n");
+  fwrite(b.p, 1, b.len, stdout);
+  free(b.p);
+}
