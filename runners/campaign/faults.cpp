@@ -116,6 +116,17 @@ const std::vector<Fault> kCatalogue = {
     {"free_stale_name_cache", "erlang",
      "free runs: a name's first pid is cached, a restart does not clear it: once dead, sends are dropped (G6)",
      "targets/erlang/runtime/concord_free_worker.erl", "", "", false, true},
+    {"free_push_lost_under_contention", "c",
+     "free runs: a push that finds the receiver's mailbox locked gives up: the message is lost (G4, G7)",
+     "targets/c/runtime/free/free_procs.c", "race", "", false, true},
+    {"free_run_twice", "c",
+     "free runs: a worker is queued at its mailbox's first message even while a thread runs it: two threads "
+     "run its turns at once (G1, G3)",
+     "targets/c/runtime/free/free_procs.c", "race", "", false, true},
+    {"free_lost_wakeup", "c",
+     "free runs: a worker whose last message was taken goes idle after the turn without looking again: a "
+     "message sent to it meanwhile waits for ever (G7)",
+     "targets/c/runtime/free/free_procs.c", "", "", false, true},
     {"draw_rounded_to_double", "js",
      "the 64-bit draw is made one double before x mod |R|: its low bits are rounded away",
      "targets/js/runtime/splitmix.js", ""},
@@ -206,6 +217,21 @@ std::string fault_guard(const Fault& f) {
 std::vector<std::pair<std::string, std::string>> build_fault(const Fault& f, const std::string& work_dir,
                                                              const FaultSources& src) {
   const std::string define = "-D" + fault_macro(f);
+  if (f.target == "c" && f.free) {
+    // The threaded runtime of free runs (CMake's concord_rt_free), one compiler run.
+    std::vector<std::string> cc = {"cc", "-std=c11", "-O2", "-pthread", define, "-I" + src.c_runtime_dir, "-c"};
+    std::vector<std::string> ar = {"ar", "rcs", "libconcord_rt_free.a"};
+    std::vector<std::string> files = sources(src.c_runtime_dir + "/free", ".c");
+    files.push_back(src.c_runtime_dir + "/run_settings.c");
+    for (const std::string& c : files) {
+      cc.push_back(c);
+      ar.push_back(fs::path(c).stem().string() + ".o");
+    }
+    fs::remove(fs::path(work_dir) / "libconcord_rt_free.a");
+    step("cc (free runtime with " + f.name + ")", cc, work_dir);
+    step("ar (free runtime with " + f.name + ")", ar, work_dir);
+    return {{"CONCORD_RT_FREE_LIB", (fs::path(work_dir) / "libconcord_rt_free.a").string()}};
+  }
   if (f.target == "c") {
     // The flags of CMake's concord_rt (targets/c/CMakeLists.txt), one compiler run.
     std::vector<std::string> cc = {"cc", "-std=c11", "-O2", define, "-I" + src.c_runtime_dir, "-c"};

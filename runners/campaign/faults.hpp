@@ -18,7 +18,9 @@ struct Fault {
   std::string about;         // the bug it plants, one line
   std::string file;          // where its switch is, from the repository's root
   std::string failure;       // "": it gives a wrong result; else the failure or error it causes, as a
-                             // divergence's kind names it: "crash:SIGSEGV", "hang", "error/INTERNAL"
+                             // divergence's kind names it: "crash:SIGSEGV", "hang", "error/INTERNAL";
+                             // a free fault: "race" when its trigger shows it only in some runs (a race
+                             // between threads), "" when in every run
   std::string profile = "";  // the generator profile whose programs reach it ("": the default);
                              // "links" or "calls" for a fault in a target's version 2 code (SPEC §14-§24)
   bool measurement = false;  // planted only for `concord buckets` (issue 17: faults the attribution was
@@ -48,6 +50,7 @@ struct FaultSources {
 //   c:      CONCORD_RT_LIB=<work_dir>/libconcord_rt.a and
 //           CONCORD_CC="<base_cc> -I<c_runtime_dir> -DCONCORD_FAULT_<NAME>" (the header's
 //           inline helpers need the define too);
+//   c, a free fault: CONCORD_RT_FREE_LIB=<work_dir>/libconcord_rt_free.a (the threaded runtime);
 //   erlang: CONCORD_ERLANG_EBIN=<work_dir>/ebin;
 //   js:     CONCORD_JS_RUNTIME=<work_dir>/runtime (a copy whose fault.js names the switch);
 //   elixir: CONCORD_ERLANG_EBIN and CONCORD_ELIXIR_EBIN=<work_dir>/ebin (the shared BEAM

@@ -159,7 +159,8 @@ TEST(FaultCatalogue, MatchesTheSwitchesInTheRuntimes) {
                                                           {"/targets/js/runtime", "'FAULT_"},
                                                           {"/targets/elixir/runtime", "'FAULT_"}};
   for (const auto& [dir, prefix] : switches)
-    for (const auto& e : fs::directory_iterator(kSource + dir)) {
+    for (const auto& e : fs::recursive_directory_iterator(kSource + dir)) {
+      if (!e.is_regular_file()) continue;  // c/runtime/free: the threaded runtime's folder
       std::string text = read_file(e.path().string());
       for (size_t at = text.find(prefix); at != std::string::npos; at = text.find(prefix, at + 1)) {
         size_t begin = text[at] == '\'' ? at + 1 : at, end = begin;
@@ -176,10 +177,29 @@ class PlantedFault : public testing::TestWithParam<std::string> {};
 
 // A fault of a free mode (Fault::free): the normal build's free runs of its program
 // are all admissible; with the fault on, every free run of it breaks the guarantee
-// of its `# violates:` line (its trigger is deterministic, not a race's luck).
+// of its `# violates:` line (its trigger is deterministic, not a race's luck). A
+// race between threads (failure "race": its trigger makes the race likely, never
+// certain, and sleeps nowhere) must show in one run of 20 at least, and every run
+// that is not admissible must break that guarantee.
 void check_free_fault(const Fault& f, const Program& p, const RunSettings& r) {
-  constexpr int kOffRuns = 8, kOnRuns = 6;
+  const bool race = f.failure == "race";
+  constexpr int kOffRuns = 8;
+  const int on_runs = race ? 20 : 6;
   const std::string violates = violates_of(program_path(f));
+  // "G4 pair order or G7 exactly once": a lost message is named by the check that
+  // meets it first, which depends on where in the stream it was lost.
+  std::vector<std::string> names;
+  for (size_t at = 0;;) {
+    size_t next = violates.find(" or ", at);
+    names.push_back(violates.substr(at, next == std::string::npos ? std::string::npos : next - at));
+    if (next == std::string::npos) break;
+    at = next + 4;
+  }
+  auto breaks = [&](const std::string& v) {
+    for (const std::string& n : names)
+      if (v.rfind(n + ": ", 0) == 0) return true;
+    return false;
+  };
   for (const Answer& a : free_runs(normal_backend(f.target), p, r, kOffRuns))
     EXPECT_EQ(verdict_line(p, a), "admissible")
         << "the normal " << f.target << " build's free run is not admissible: " << free_repro(f, r, kOffRuns, false);
@@ -196,15 +216,19 @@ void check_free_fault(const Fault& f, const Program& p, const RunSettings& r) {
   std::vector<Answer> got;
   {
     Backend b(spec);  // stopped before `work` goes
-    got = free_runs(b, p, r, kOnRuns);
+    got = free_runs(b, p, r, on_runs);
   }
-  ASSERT_EQ(got.size(), static_cast<size_t>(kOnRuns));
+  ASSERT_EQ(got.size(), static_cast<size_t>(on_runs));
+  int broken = 0;
   for (size_t k = 0; k < got.size(); k++) {
     std::string v = verdict_line(p, got[k]);
-    EXPECT_EQ(v.rfind(violates + ": ", 0), 0u)
-        << f.name << " (" << f.about << "): free run " << k + 1 << " of " << kOnRuns << " does not break "
-        << violates << ": " << v << "\n  " << free_repro(f, r, kOnRuns, true);
+    if (race && v == "admissible") continue;
+    broken++;
+    EXPECT_TRUE(breaks(v)) << f.name << " (" << f.about << "): free run " << k + 1 << " of " << on_runs
+                           << " does not break " << violates << ": " << v << "\n  " << free_repro(f, r, on_runs, true);
   }
+  EXPECT_GT(broken, 0) << f.name << " (" << f.about << "): no free run of " << on_runs << " shows it\n  "
+                       << free_repro(f, r, on_runs, true);
 }
 
 TEST_P(PlantedFault, AgreesWhenOffDiffersWhenOn) {

@@ -141,7 +141,8 @@ typedef struct fr_world {
   /* the run queue */
   pthread_mutex_t q_mx;
   pthread_cond_t q_cv, done_cv;
-  fr_proc *q_head, *q_tail;
+  fr_proc **q; /* a ring of q_cap entries, q_len of them from q_first */
+  size_t q_cap, q_len, q_first;
   int64_t pending; /* q_mx: incarnations with `scheduled` set */
   int over;
   /* the given messages' outcomes: the incarnation reached, NULL when dropped */
@@ -158,6 +159,7 @@ int32_t fr_spawned_name(int32_t kind, int64_t num); /* the id of k-N (§2) */
 const char *fr_name_text(int32_t id);
 void fr_world_init(void);
 void fr_world_free(void);
+void fr_enqueue(fr_proc *p);         /* onto the run queue, as it is */
 void fr_schedule_locked(fr_proc *p); /* p->mx held, p not scheduled: queue it */
 void fr_own_new(fr_proc *p);         /* a new incarnation, owned by its starter until its init ends */
 void fr_release_locked(fr_proc *p);  /* p->mx held, its thread done with it: queue again or idle */

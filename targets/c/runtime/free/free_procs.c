@@ -118,7 +118,14 @@ static fr_act *effect_start(cr_ctx *c) {
 
 /* Puts m in q's mailbox; 0 when q has exited meanwhile (m is discarded with it). */
 static void push(fr_proc *q, fr_msg *m) {
+#ifdef CONCORD_FAULT_FREE_PUSH_LOST_UNDER_CONTENTION /* planted fault: a push that finds the mailbox busy gives up */
+  if (pthread_mutex_trylock(&q->mx) != 0) {
+    free(m);
+    return;
+  }
+#else
   pthread_mutex_lock(&q->mx);
+#endif
   if (q->dead) {
     pthread_mutex_unlock(&q->mx);
     free(m);
@@ -130,7 +137,17 @@ static void push(fr_proc *q, fr_msg *m) {
   else
     q->head = m;
   q->tail = m;
+#ifdef CONCORD_FAULT_FREE_RUN_TWICE /* planted fault: queued whenever no thread is in one of its turns */
+  if (!q->running) {
+    q->scheduled = 1;
+    pthread_mutex_lock(&fr_w.q_mx);
+    fr_w.pending++; /* one per time it is queued: each thread that takes it releases it once */
+    pthread_mutex_unlock(&fr_w.q_mx);
+    fr_enqueue(q);
+  }
+#else
   if (!q->scheduled) fr_schedule_locked(q);
+#endif
   pthread_mutex_unlock(&q->mx);
 }
 
@@ -245,6 +262,20 @@ void fr_run(fr_proc *p) {
     p->head = m->next;
     if (!p->head) p->tail = NULL;
     p->running = 1;
+#ifdef CONCORD_FAULT_FREE_LOST_WAKEUP /* planted fault: its last message taken, it goes idle after the turn unlooked */
+    int last = p->head == NULL;
+    pthread_mutex_unlock(&p->mx);
+    turn(p, m);
+    if (last) {
+      pthread_mutex_lock(&p->mx);
+      p->running = 0;
+      p->scheduled = 0;
+      pthread_mutex_unlock(&p->mx);
+      fr_pending_done();
+      return;
+    }
+    continue;
+#endif
     pthread_mutex_unlock(&p->mx);
     turn(p, m);
   }

@@ -1,7 +1,8 @@
 /* targets/c/runtime/free/free_trace.c: a free run's events as they happen, each
 ** incarnation's in its own text, and the trace they make at the end (SPEC §25.6).
-** A worker's events are written by the thread that runs it, a supervisor's under
-** the supervision lock: no event needs a lock of its own. Names, tags and codes are
+** A worker's events are written by the thread that runs it, under its mailbox
+** lock (so that a runtime bug that lets two threads run it, free_run_twice, still
+** writes a trace that shows it), a supervisor's under the supervision lock. Names, tags and codes are
 ** identifiers (§2): nothing to escape. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +70,7 @@ static void next_event(fr_buf *b) {
 }
 
 void ev_deliver(fr_proc *p, const fr_msg *m) {
+  pthread_mutex_lock(&p->mx);
   fr_buf *b = &p->ev;
   const cr_sig *sig = &fr_w.prog->sigs[m->sig];
   next_event(b);
@@ -87,9 +89,11 @@ void ev_deliver(fr_proc *p, const fr_msg *m) {
     put_value(b, m->args[i], sig->types[i]);
   }
   BUF_LIT(b, "]}");
+  pthread_mutex_unlock(&p->mx);
 }
 
 void ev_send(fr_proc *p, int64_t n, int32_t to, const fr_proc *reached) {
+  pthread_mutex_lock(&p->mx);
   fr_buf *b = &p->ev;
   next_event(b);
   buf_str(b, reached ? "{\"ev\":\"send\",\"n\":" : "{\"ev\":\"drop\",\"n\":");
@@ -101,9 +105,11 @@ void ev_send(fr_proc *p, int64_t n, int32_t to, const fr_proc *reached) {
     buf_i64(b, reached->inc);
   }
   BUF_LIT(b, "}");
+  pthread_mutex_unlock(&p->mx);
 }
 
 void ev_spawn(fr_proc *p, int64_t n, int32_t name) {
+  pthread_mutex_lock(&p->mx);
   fr_buf *b = &p->ev;
   next_event(b);
   BUF_LIT(b, "{\"ev\":\"spawn\",\"n\":");
@@ -111,9 +117,11 @@ void ev_spawn(fr_proc *p, int64_t n, int32_t name) {
   BUF_LIT(b, ",\"name\":");
   put_name(b, name);
   BUF_LIT(b, ",\"result\":\"ok\"}");
+  pthread_mutex_unlock(&p->mx);
 }
 
 void ev_spawn_refused(fr_proc *p, int64_t n, int32_t code) {
+  pthread_mutex_lock(&p->mx);
   fr_buf *b = &p->ev;
   next_event(b);
   BUF_LIT(b, "{\"ev\":\"spawn\",\"n\":");
@@ -121,6 +129,7 @@ void ev_spawn_refused(fr_proc *p, int64_t n, int32_t code) {
   BUF_LIT(b, ",\"refused\":");
   put_reason(b, code);
   BUF_LIT(b, "}");
+  pthread_mutex_unlock(&p->mx);
 }
 
 void ev_sup_exit(fr_sup *s, const fr_proc *w, const fr_sup *child_sup, int32_t reason) {

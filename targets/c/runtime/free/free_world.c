@@ -151,6 +151,7 @@ void fr_world_free(void) {
   free(fr_w.sup_live);
   free(fr_w.sup_incs);
   free(fr_w.given_reached);
+  free(fr_w.q);
   pthread_mutex_destroy(&fr_w.all_mx);
   pthread_mutex_destroy(&fr_w.g_mx);
   pthread_cond_destroy(&fr_w.g_cv);
@@ -161,14 +162,18 @@ void fr_world_free(void) {
 
 /* --- the run queue ------------------------------------------------------------ */
 
-static void enqueue(fr_proc *p) {
+void fr_enqueue(fr_proc *p) {
   pthread_mutex_lock(&fr_w.q_mx);
-  p->qnext = NULL;
-  if (fr_w.q_tail)
-    fr_w.q_tail->qnext = p;
-  else
-    fr_w.q_head = p;
-  fr_w.q_tail = p;
+  if (fr_w.q_len == fr_w.q_cap) { /* grown by doubling, unrolled from q_first */
+    size_t cap = fr_w.q_cap ? fr_w.q_cap * 2 : 64;
+    fr_proc **grown = fr_alloc(cap * sizeof *grown);
+    for (size_t i = 0; i < fr_w.q_len; i++) grown[i] = fr_w.q[(fr_w.q_first + i) % fr_w.q_cap];
+    free(fr_w.q);
+    fr_w.q = grown;
+    fr_w.q_cap = cap;
+    fr_w.q_first = 0;
+  }
+  fr_w.q[(fr_w.q_first + fr_w.q_len++) % fr_w.q_cap] = p;
   pthread_cond_signal(&fr_w.q_cv);
   pthread_mutex_unlock(&fr_w.q_mx);
 }
@@ -178,7 +183,7 @@ void fr_schedule_locked(fr_proc *p) {
   pthread_mutex_lock(&fr_w.q_mx);
   fr_w.pending++;
   pthread_mutex_unlock(&fr_w.q_mx);
-  enqueue(p);
+  fr_enqueue(p);
 }
 
 void fr_own_new(fr_proc *p) {
@@ -198,7 +203,7 @@ void fr_pending_done(void) {
 void fr_release_locked(fr_proc *p) {
   p->running = 0;
   if (p->head && !p->dead && !atomic_load(&fr_w.limit_hit)) {
-    enqueue(p); /* still scheduled: pending unchanged */
+    fr_enqueue(p); /* still scheduled: pending unchanged */
     return;
   }
   p->scheduled = 0;
@@ -207,11 +212,12 @@ void fr_release_locked(fr_proc *p) {
 
 fr_proc *fr_pop(void) {
   pthread_mutex_lock(&fr_w.q_mx);
-  while (!fr_w.q_head && !fr_w.over) pthread_cond_wait(&fr_w.q_cv, &fr_w.q_mx);
-  fr_proc *p = fr_w.q_head;
-  if (p) {
-    fr_w.q_head = p->qnext;
-    if (!fr_w.q_head) fr_w.q_tail = NULL;
+  while (!fr_w.q_len && !fr_w.over) pthread_cond_wait(&fr_w.q_cv, &fr_w.q_mx);
+  fr_proc *p = NULL;
+  if (fr_w.q_len) {
+    p = fr_w.q[fr_w.q_first];
+    fr_w.q_first = (fr_w.q_first + 1) % fr_w.q_cap;
+    fr_w.q_len--;
   }
   pthread_mutex_unlock(&fr_w.q_mx);
   return p;
