@@ -9,7 +9,7 @@ namespace concord {
 
 struct LaunchOptions {
   std::optional<double> run_timeout;  // --timeout: seconds per run, the target's own default otherwise
-  std::optional<int> threads;         // --threads: free runs' threads (the c target), the cores otherwise
+  std::optional<int> threads;         // --threads: free runs' threads (the c target), twice the cores otherwise
 };
 
 }  // namespace concord

@@ -14,8 +14,8 @@
 #include "oracle/error.hpp"
 #include "runners/campaign/campaign.hpp"
 #include "runners/campaign/faults.hpp"
-#include "runners/free/free_campaign.hpp"
 #include "runners/cli/cli.hpp"
+#include "runners/free/free_campaign.hpp"
 #include "targets/c/launcher/c_launcher.hpp"
 #include "targets/elixir/launcher/elixir_launcher.hpp"
 #include "targets/erlang/launcher/erlang_launcher.hpp"
@@ -97,8 +97,13 @@ int cmd_mutants(int argc, char** argv) {
       cfg.reproduce = "concord fuzz --mode free --seed " + std::to_string(seed) + " --target " + f->target;
       FreeCampaignReport r = run_free_campaign(cfg, nullptr);
       row.programs = r.totals.programs;
+      // The first new finding, by case; a race's may not have shown again when it was
+      // to be shrunk (free_campaign.hpp): then the first that was shrunk, if any.
+      const FreeFinding* best = nullptr;
       for (const FreeFinding& x : r.findings)
-        if (x.kind == FreeFinding::Kind::kNew && !row.found) {
+        if (x.kind == FreeFinding::Kind::kNew && (!best || (!best->shrunk && x.shrunk))) best = &x;
+      for (const FreeFinding& x : r.findings)
+        if (&x == best) {
           row.found = true;
           row.after = x.found_after;
           row.signature = x.signature;
@@ -150,8 +155,9 @@ int cmd_mutants(int argc, char** argv) {
   for (const Row& r : rows) {
     found += r.found;
     if (r.shrunk) shrink_times.push_back(r.shrink.seconds);
-    std::cout << "| " << r.fault->name << " | " << r.fault->target << (r.fault->free ? " (free runs)" : "") << " | " << (r.found ? "yes" : "**no**") << " | "
-              << (r.found ? fixed1(r.after) + " s" : "-") << " | " << r.programs << " | "
+    std::cout << "| " << r.fault->name << " | " << r.fault->target << (r.fault->free ? " (free runs)" : "") << " | "
+              << (r.found ? "yes" : "**no**") << " | " << (r.found ? fixed1(r.after) + " s" : "-") << " | "
+              << r.programs << " | "
               << (r.shrunk ? std::to_string(r.shrink.size_before) + " -> " + std::to_string(r.shrink.size_after) : "-")
               << " | " << (r.shrunk ? std::to_string(r.shrink.processes_after) : "-") << " | "
               << (r.shrunk ? fixed1(r.shrink.seconds) + " s" : "-") << " |\n";

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -27,7 +28,7 @@ int free_reruns(int violating, int of, int k) {
   if (of <= 0 || violating >= of) return k;
   double rate = std::max(1, violating) / static_cast<double>(of);
   int r = static_cast<int>(std::ceil(std::log(0.05) / std::log(1.0 - rate)));  // P(not seen in r) <= 5%
-  return std::clamp(r, k, 64);
+  return std::clamp(r, k, kRaceRuns);
 }
 
 namespace {
@@ -56,6 +57,9 @@ struct Shared {
   std::mutex mu;
   FreeCampaignReport report;
   std::set<std::string> known, claimed;
+  // Signatures whose finding is a race that could not be shrunk (not seen again in
+  // kRaceRuns runs): a later program that shows it may try again, kRaceRetries times.
+  std::map<std::string, int> unshrunk;
   int shrinking = 0;
 
   bool interrupted() const { return cfg.interrupted && cfg.interrupted->load(); }
@@ -225,12 +229,17 @@ class Worker {
     f.reruns = free_reruns(violating, of, runs);
     f.reproduce = sh_.cfg.reproduce + " --case " + std::to_string(index);
     f.found_after = since(sh_.start);
-    bool fresh;
+    bool fresh, retry = false;
     {
       std::lock_guard<std::mutex> lock(sh_.mu);
       sh_.report.totals.violations++;
       if (sh_.report.hits[f.signature]++ == 0) sh_.report.totals.signatures++;
       fresh = !sh_.known.count(f.signature) && sh_.claimed.insert(f.signature).second;
+      auto u = sh_.unshrunk.find(f.signature);
+      if (!fresh && u != sh_.unshrunk.end() && u->second < kRaceRetries && sh_.cfg.shrink && shrinkable) {
+        u->second++;
+        fresh = retry = true;
+      }
       if (!fresh) {
         if (sh_.known.count(f.signature) && sh_.claimed.insert(f.signature).second) {
           f.kind = FreeFinding::Kind::kKnown;
@@ -245,10 +254,23 @@ class Worker {
       std::lock_guard<std::mutex> lock(sh_.mu);
       sh_.shrinking--;
     }
-    store(f);
+    if (retry && !f.shrunk) return;  // the finding kept stays as it was
+    store(f);                        // a retry that shrank replaces the unshrunk case (one file per signature)
     std::lock_guard<std::mutex> lock(sh_.mu);
-    sh_.report.findings.push_back(std::move(f));
-    if (sh_.cfg.stop_at_first) sh_.stop = true;
+    bool race_unshrunk = sh_.cfg.shrink && shrinkable && !f.shrunk && f.violating < f.of;
+    if (race_unshrunk)
+      sh_.unshrunk.emplace(f.signature, 0);
+    else
+      sh_.unshrunk.erase(f.signature);
+    // A race not shrunk does not stop a campaign that stops at its first finding: the
+    // next program that shows it may show it more often.
+    if (sh_.cfg.stop_at_first && !race_unshrunk) sh_.stop = true;
+    auto& all = sh_.report.findings;
+    if (retry)
+      all.erase(
+          std::remove_if(all.begin(), all.end(), [&](const FreeFinding& x) { return x.signature == f.signature; }),
+          all.end());
+    all.push_back(std::move(f));
   }
 
   // A candidate keeps the violation when any of R free runs breaks the same guarantee.
@@ -277,6 +299,23 @@ class Worker {
       return [&](const ShrinkCase& c) { return !sh_.interrupted() && shows(c, nullptr, nullptr); };
     };
     ShrinkCase start{f.program, {f.settings}};
+    if (f.violating < f.of) {
+      // A race: K runs are too few to know its rate, and a rate guessed high makes R
+      // too small to see it again. Measure it on kRaceRuns runs of the program first.
+      Program p = program_from_json(f.program);
+      check(p);
+      auto t0 = Clock::now();
+      answer_line(p, f.settings);
+      Checked m = run_free(b, p, f.settings, kRaceRuns, limits_for(since(t0), kRaceRuns, 1));
+      int seen = 0;
+      for (const TraceVerdict& v : m.verdicts)
+        seen += !v.admissible && !v.violations.empty() && v.violations[0].guarantee == g;
+      if (seen == 0) {
+        f.note = "not shrunk: a race not seen again in " + std::to_string(kRaceRuns) + " runs of the program";
+        return;
+      }
+      reruns = f.reruns = free_reruns(seen, kRaceRuns, sh_.cfg.runs);
+    }
     try {
       ShrinkResult res = concord::shrink(start, opt);
       ojson witness;

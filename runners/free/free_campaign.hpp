@@ -6,8 +6,10 @@
 // checker is deterministic. Its signature is the target and the guarantee it broke
 // (`erlang:free:G4 pair order`). A new one is shrunk: a candidate keeps the violation
 // when any of R free runs shows the same guarantee broken, R chosen from how often
-// the K runs showed it (enough runs to see it again with probability 95% at that
-// rate, at least K, at most 64: free_reruns()); it is stored as a free case
+// it was seen (enough runs to see it again with probability 95% at that rate, at
+// least K, at most 64: free_reruns()): in every one of the K runs, R is K; in some of
+// them only (a race), the rate is measured first on 64 runs of the program, and a
+// race not seen again there is stored unshrunk, with a note; it is stored as a free case
 // (free_case.hpp) with the witness of the shrunk program. A target's error answer
 // counts as no verdict, but a TIMEOUT or CRASH that happens again on a fresh backend
 // (a free run that never ends: a lost message, a lost wake-up) is a finding, as is
@@ -40,7 +42,8 @@ struct FreeCampaignConfig {
   double shrink_seconds = 300;  // per finding
   uint64_t shard_index = 0, shard_count = 1;
   std::vector<uint64_t> only_cases;  // replay exactly these cases
-  bool stop_at_first = false;        // stop at the first finding (concord mutants)
+  bool stop_at_first = false;        // stop at the first finding (concord mutants); a race that
+                                     // could not be shrunk does not count
   std::string reproduce;             // the command that reproduces a case, "--case N" appended
   const std::atomic<bool>* interrupted = nullptr;
 };
@@ -68,9 +71,9 @@ struct FreeFinding {
 
 struct FreeTargetStats {
   uint64_t programs = 0, traces = 0, admissible = 0, not_admissible = 0;
-  uint64_t distinct = 0;         // distinct traces summed over programs
-  uint64_t free_programs = 0;    // programs with more than one distinct trace: freedom taken
-  uint64_t no_verdict = 0;       // runs answered TIMEOUT, CRASH or MEMORY that were no finding
+  uint64_t distinct = 0;                   // distinct traces summed over programs
+  uint64_t free_programs = 0;              // programs with more than one distinct trace: freedom taken
+  uint64_t no_verdict = 0;                 // runs answered TIMEOUT, CRASH or MEMORY that were no finding
   std::map<std::string, uint64_t> errors;  // error answers by code (UNSUPPORTED included)
   double seconds = 0;
 };
@@ -84,13 +87,19 @@ struct FreeCampaignProgress {
 struct FreeCampaignReport {
   FreeCampaignProgress totals;
   std::map<std::string, FreeTargetStats> targets;
-  std::vector<FreeFinding> findings;      // new and known, by case index
-  std::map<std::string, uint64_t> hits;   // programs with a violation, per signature
+  std::vector<FreeFinding> findings;     // new and known, by case index
+  std::map<std::string, uint64_t> hits;  // programs with a violation, per signature
   bool interrupted = false;
 };
 
 // R for a violation seen in `violating` of `of` runs (see the header comment).
 int free_reruns(int violating, int of, int k);
+// A violation seen in some of the K runs only (a race) has its rate measured on this
+// many runs of the program before it is shrunk, and R is at most this.
+constexpr int kRaceRuns = 64;
+// A race not seen again so is kept unshrunk; the next programs that show it (up to
+// this many) are tried in its place, and the first that shrinks replaces it.
+constexpr int kRaceRetries = 3;
 
 FreeCampaignReport run_free_campaign(const FreeCampaignConfig& cfg,
                                      const std::function<void(const FreeCampaignProgress&)>& on_progress);

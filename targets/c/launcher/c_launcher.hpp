@@ -54,7 +54,7 @@ CTargetConfig c_config_from_env();
 // The same for free runs: always a compiler process (libtcc runs no threads in the
 // fork server), against libconcord_rt_free.a ($CONCORD_RT_FREE_LIB: another build
 // of it, e.g. the ThreadSanitizer one), on `threads` threads (0: $CONCORD_THREADS,
-// else the cores online).
+// else twice the cores online, runtime/free/free_main.c says why).
 CTargetConfig c_free_config_from_env(int threads);
 
 // The runtime's sources and concord_rt.h: targets/c/runtime of the source tree, or

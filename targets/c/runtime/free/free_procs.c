@@ -262,7 +262,8 @@ void fr_run(fr_proc *p) {
     p->head = m->next;
     if (!p->head) p->tail = NULL;
     p->running = 1;
-#ifdef CONCORD_FAULT_FREE_LOST_WAKEUP /* planted fault: its last message taken, it goes idle after the turn unlooked */
+#ifdef CONCORD_FAULT_FREE_LOST_WAKEUP /* planted fault: its last message taken, it goes idle after the turn unlooked \
+                                       */
     int last = p->head == NULL;
     pthread_mutex_unlock(&p->mx);
     turn(p, m);
