@@ -42,6 +42,9 @@ run(swarm, [N]) ->
     emit("swarm", N, (T1 - T0) / N, "ns/spawn"),
     emit("swarm-memory", N, (After - Before) / N, "bytes/process"),
     [exit(P, kill) || P <- Ps];
+%% heavy: see heavy/2 below.
+run(heavy, [W, M1, M2]) ->
+    emit("heavy", W, slope(fun(M) -> heavy(W, M) end, M1 * W, M2 * W), "ns/message");
 %% swarm_waiting: N processes, each always has a message to itself; cost per
 %% switch (one message handled) as N grows.
 run(swarm_waiting, [N, Msgs]) ->
@@ -53,6 +56,25 @@ run(swarm_waiting, [N, Msgs]) ->
     [receive done -> ok end || _ <- Ps],
     T1 = erlang:monotonic_time(nanosecond),
     emit("swarm-waiting", N, (T1 - T0) / (N * Per), "ns/switch").
+
+%% heavy: W processes, each handling M work messages it sends itself, each message
+%% ~6,000 multiply-adds (kept below 2^28: small integers, as the c target's int64s
+%% are machine words); ns per work message, the slope between two M.
+heavy(W, Total) ->
+    Self = self(),
+    Per = Total div W,
+    Ps = [spawn(fun() -> receive go -> work(Per, 1), Self ! done end end) || _ <- lists:seq(1, W)],
+    [P ! go || P <- Ps],
+    [receive done -> ok end || _ <- Ps],
+    ok.
+
+work(0, _X) -> ok;
+work(N, X) ->
+    self() ! work,
+    receive work -> work(N - 1, mul_add(6000, X)) end.
+
+mul_add(0, X) -> X;
+mul_add(K, X) -> mul_add(K - 1, (X * 31 + 7) band 16#FFFFFFF).
 
 idle() -> receive stop -> ok end.
 

@@ -16,8 +16,9 @@ static char in_space[1 << 16], out_space[1 << 16];
 
 static void *thread_main(void *unused) {
   (void)unused;
+  fr_thread th = {NULL, 0};
   fr_proc *p;
-  while ((p = fr_pop()) != NULL) fr_run(p);
+  while ((p = fr_next(&th)) != NULL) fr_run(p, &th);
   return NULL;
 }
 
@@ -60,7 +61,9 @@ static void run_one(uint64_t seed, int64_t turns, int64_t max_processes) {
     return;
   }
   fr_world_init();
-  fr_w.pending = 1; /* the outside's own, until the roots are up and the given messages sent */
+  atomic_init(&fr_w.pending, 1); /* the outside's own, until the roots are up and the given messages sent */
+  const char *handoff = getenv("CONCORD_FREE_HANDOFF");
+  fr_w.handoff = handoff && *handoff && strcmp(handoff, "0") != 0;
   pthread_t *threads = fr_alloc(sizeof *threads * (size_t)fr_w.threads);
   int started = 0;
   for (; started < fr_w.threads; started++)
@@ -74,7 +77,7 @@ static void run_one(uint64_t seed, int64_t turns, int64_t max_processes) {
   start_roots();
   fr_pending_done();
   pthread_mutex_lock(&fr_w.q_mx);
-  while (fr_w.pending > 0) pthread_cond_wait(&fr_w.done_cv, &fr_w.q_mx);
+  while (atomic_load(&fr_w.pending) > 0) pthread_cond_wait(&fr_w.done_cv, &fr_w.q_mx);
   fr_w.over = 1;
   pthread_cond_broadcast(&fr_w.q_cv);
   pthread_mutex_unlock(&fr_w.q_mx);

@@ -109,15 +109,19 @@ static _Noreturn void end_turn(fr_act *a, int32_t reason, int killed) {
   longjmp(a->jb, 1);
 }
 
-/* A termination asked for takes effect here, between two effects ([F2]). */
+/* A termination asked for takes effect here, between two effects ([F2]). A turn
+** that goes on after waking a receiver is no short one: the receiver goes to the run
+** queue, for another thread, rather than wait for this turn's end. */
 static fr_act *effect_start(cr_ctx *c) {
   fr_act *a = c->rt;
+  if (a->th && a->th->next) fr_flush_next(a->th);
   if (atomic_load_explicit(&a->p->kill, memory_order_relaxed)) end_turn(a, CR_R_SHUTDOWN, 1);
   return a;
 }
 
 /* Puts m in q's mailbox; 0 when q has exited meanwhile (m is discarded with it). */
-static void push(fr_proc *q, fr_msg *m) {
+static void push(fr_proc *q, fr_msg *m, fr_thread *th) {
+  (void)th; /* unused by the planted fault free_run_twice */
 #ifdef CONCORD_FAULT_FREE_PUSH_LOST_UNDER_CONTENTION /* planted fault: a push that finds the mailbox busy gives up */
   if (pthread_mutex_trylock(&q->mx) != 0) {
     free(m);
@@ -140,13 +144,11 @@ static void push(fr_proc *q, fr_msg *m) {
 #ifdef CONCORD_FAULT_FREE_RUN_TWICE /* planted fault: queued whenever no thread is in one of its turns */
   if (!q->running) {
     q->scheduled = 1;
-    pthread_mutex_lock(&fr_w.q_mx);
-    fr_w.pending++; /* one per time it is queued: each thread that takes it releases it once */
-    pthread_mutex_unlock(&fr_w.q_mx);
+    fr_pending_add(); /* one per time it is queued: each thread that takes it releases it once */
     fr_enqueue(q);
   }
 #else
-  if (!q->scheduled) fr_schedule_locked(q);
+  if (!q->scheduled) fr_schedule_locked(q, th);
 #endif
   pthread_mutex_unlock(&q->mx);
 }
@@ -167,7 +169,7 @@ void cr_send(cr_ctx *c, cr_value to, int32_t sig, int32_t nargs, const cr_value 
   fr_proc *p = a->p;
   int64_t n = ++p->effects;
   fr_proc *q = atomic_load_explicit(&fr_name_at((int32_t)to)->live, memory_order_acquire);
-  if (q) push(q, message(p, n, sig, nargs, args));
+  if (q) push(q, message(p, n, sig, nargs, args), a->th);
   ev_send(p, n, (int32_t)to, q);
 }
 
@@ -175,7 +177,7 @@ void fr_give(int32_t index) {
   const cr_given *g = &fr_w.prog->given[index];
   fr_proc *q = atomic_load_explicit(&fr_name_at(g->to)->live, memory_order_acquire);
   fr_w.given_reached[index] = q;
-  if (q) push(q, message(NULL, index + 1, g->sig, g->nargs, g->args));
+  if (q) push(q, message(NULL, index + 1, g->sig, g->nargs, g->args), NULL);
 }
 
 /* §6.6: the limit, the supervisor, then a name and a start (the init on this thread). */
@@ -227,9 +229,10 @@ static int take_turn(void) {
 #define BATCH 32
 
 /* File scope: a turn's locals may not survive its longjmp; these are per call. */
-static void turn(fr_proc *p, fr_msg *m) {
+static void turn(fr_proc *p, fr_msg *m, fr_thread *th) {
   fr_act act;
   act.p = p;
+  act.th = th;
   const cr_kind *k = &fr_w.prog->kinds[p->kind];
   cr_body h = k->handler_of_sig[m->sig];
   cr_ctx c = {p->params, p->state, m->args, p->name, &act, 0, NULL};
@@ -245,7 +248,7 @@ static void turn(fr_proc *p, fr_msg *m) {
   if (atomic_load(&p->kill)) exit_by_itself(p, CR_R_SHUTDOWN, 1); /* the turn's end ([F2]) */
 }
 
-void fr_run(fr_proc *p) {
+void fr_run(fr_proc *p, fr_thread *th) {
   for (int i = 0;; i++) {
     pthread_mutex_lock(&p->mx);
     if (!p->dead && atomic_load(&p->kill)) { /* terminated between two turns */
@@ -254,6 +257,7 @@ void fr_run(fr_proc *p) {
       continue;
     }
     if (p->dead || !p->head || i == BATCH) break;
+    if (i > 0 && th->next) fr_flush_next(th); /* p goes on: what it woke must not wait for it */
     if (!take_turn()) {
       atomic_store(&fr_w.limit_hit, 1);
       break;
@@ -266,7 +270,7 @@ void fr_run(fr_proc *p) {
                                        */
     int last = p->head == NULL;
     pthread_mutex_unlock(&p->mx);
-    turn(p, m);
+    turn(p, m, th);
     if (last) {
       pthread_mutex_lock(&p->mx);
       p->running = 0;
@@ -278,7 +282,7 @@ void fr_run(fr_proc *p) {
     continue;
 #endif
     pthread_mutex_unlock(&p->mx);
-    turn(p, m);
+    turn(p, m, th);
   }
   fr_release_locked(p); /* p->mx held */
   pthread_mutex_unlock(&p->mx);

@@ -14,9 +14,8 @@ void buf_put(fr_buf *b, const char *s, size_t n) {
   if (b->cap - b->len < n) {
     size_t cap = b->cap ? b->cap : 64;
     while (cap - b->len < n) cap *= 2;
-    char *grown = fr_alloc(cap);
-    if (b->len) memcpy(grown, b->p, b->len);
-    free(b->p);
+    char *grown = realloc(b->p, cap); /* large buffers grow in place (mremap), not by copy */
+    if (!grown) fr_out_of_memory();
     b->p = grown;
     b->cap = cap;
   }
@@ -28,8 +27,14 @@ void buf_str(fr_buf *b, const char *s) { buf_put(b, s, strlen(s)); }
 
 void buf_i64(fr_buf *b, int64_t v) {
   char t[24];
-  int n = snprintf(t, sizeof t, "%lld", (long long)v);
-  buf_put(b, t, (size_t)n);
+  size_t k = sizeof t;
+  uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+  do {
+    t[--k] = (char)('0' + u % 10);
+    u /= 10;
+  } while (u);
+  if (v < 0) t[--k] = '-';
+  buf_put(b, t + k, sizeof t - k);
 }
 
 static void put_name(fr_buf *b, int32_t id) {
@@ -179,6 +184,13 @@ static void put_by(fr_buf *b, const fr_proc *by_w, const fr_sup *by_s) {
     BUF_LIT(b, "null");
 }
 
+/* Written in pieces: an incarnation's events go to stdout from its own text, never
+** copied into one buffer of the whole trace. */
+static void flush_to_stdout(fr_buf *b) {
+  fwrite(b->p, 1, b->len, stdout);
+  b->len = 0;
+}
+
 static void put_worker(fr_buf *b, const fr_proc *p) {
   const cr_kind *k = &fr_w.prog->kinds[p->kind];
   BUF_LIT(b, "{\"name\":");
@@ -190,7 +202,12 @@ static void put_worker(fr_buf *b, const fr_proc *p) {
   BUF_LIT(b, "\"");
   put_by(b, p->by_w, p->by_s);
   BUF_LIT(b, ",\"events\":[");
-  if (p->ev.len) buf_put(b, p->ev.p, p->ev.len);
+  if (p->ev.len > (1 << 12)) { /* a long history: straight from its own text */
+    flush_to_stdout(b);
+    fwrite(p->ev.p, 1, p->ev.len, stdout);
+  } else if (p->ev.len) {
+    buf_put(b, p->ev.p, p->ev.len);
+  }
   BUF_LIT(b, "],\"exit\":");
   if (p->dead) {
     put_reason(b, p->exit_reason);
@@ -243,7 +260,7 @@ void fr_write_trace(void) {
   BUF_LIT(&b, ",\"max_processes\":");
   buf_i64(&b, fr_w.max_processes);
   buf_str(&b, atomic_load(&fr_w.limit_hit) ? "},\"outcome\":\"turn_limit\",\"given\":["
-                                           : "},\"outcome\":\"quiescent\",\"given\":[");
+                                          : "},\"outcome\":\"quiescent\",\"given\":[");
   for (int32_t i = 0; i < fr_w.prog->ngiven; i++) {
     if (i) BUF_LIT(&b, ",");
     BUF_LIT(&b, "{\"to\":");
@@ -259,13 +276,15 @@ void fr_write_trace(void) {
   for (const fr_proc *p = fr_w.all_procs; p; p = p->all_next) {
     put_worker(&b, p);
     if (p->all_next) BUF_LIT(&b, ",");
+    if (b.len > (1 << 16)) flush_to_stdout(&b);
   }
   BUF_LIT(&b, "],\"supervisors\":[");
   for (const fr_sup *s = fr_w.all_sups; s; s = s->all_next) {
     put_supervisor(&b, s);
     if (s->all_next) BUF_LIT(&b, ",");
+    if (b.len > (1 << 16)) flush_to_stdout(&b);
   }
   BUF_LIT(&b, "]}\n");
-  fwrite(b.p, 1, b.len, stdout);
+  flush_to_stdout(&b);
   free(b.p);
 }

@@ -14,7 +14,7 @@ static const char memory_line[] = "{\"ok\":false,\"code\":\"MEMORY\",\"message\"
 /* Out of memory on any thread: the run cannot be answered, nor can the others of
 ** this process be run safely; the line is written from static text, and the
 ** harness answers what is left of the request (runners/PROTOCOL.md). */
-static _Noreturn void out_of_memory(void) {
+_Noreturn void fr_out_of_memory(void) {
   fflush(stdout);
   ssize_t r = write(1, memory_line, sizeof memory_line - 1);
   (void)r;
@@ -23,13 +23,13 @@ static _Noreturn void out_of_memory(void) {
 
 void *fr_alloc(size_t n) {
   void *p = malloc(n ? n : 1);
-  if (!p) out_of_memory();
+  if (!p) fr_out_of_memory();
   return p;
 }
 
 void *fr_calloc(size_t count, size_t size) {
   void *p = calloc(count ? count : 1, size ? size : 1);
-  if (!p) out_of_memory();
+  if (!p) fr_out_of_memory();
   return p;
 }
 
@@ -77,7 +77,7 @@ int32_t fr_spawned_name(int32_t kind, int64_t num) {
     return id;
   }
   id = (int32_t)atomic_fetch_add(&fr_w.nnames, 1);
-  if (id >= FR_CHUNKS << FR_CHUNK_BITS) out_of_memory();
+  if (id >= FR_CHUNKS << FR_CHUNK_BITS) fr_out_of_memory();
   fr_name_at(id)->text = text;
   return id;
 }
@@ -178,26 +178,35 @@ void fr_enqueue(fr_proc *p) {
   pthread_mutex_unlock(&fr_w.q_mx);
 }
 
-void fr_schedule_locked(fr_proc *p) {
+void fr_pending_add(void) { atomic_fetch_add_explicit(&fr_w.pending, 1, memory_order_relaxed); }
+
+void fr_schedule_locked(fr_proc *p, fr_thread *th) {
   p->scheduled = 1;
-  pthread_mutex_lock(&fr_w.q_mx);
-  fr_w.pending++;
-  pthread_mutex_unlock(&fr_w.q_mx);
-  fr_enqueue(p);
+  fr_pending_add();
+  if (!th || fr_w.handoff) {
+    fr_enqueue(p);
+    return;
+  }
+  /* Kept for this thread to run next (as Go's runnext): a receiver woken by a send
+  ** runs where its message was made, not after a hand-off to another thread. The one
+  ** it displaces goes to the run queue, where an idle thread takes it. */
+  fr_proc *displaced = th->next;
+  th->next = p;
+  if (displaced) fr_enqueue(displaced);
 }
 
 void fr_own_new(fr_proc *p) {
   p->scheduled = 1;
   p->running = 1;
-  pthread_mutex_lock(&fr_w.q_mx);
-  fr_w.pending++;
-  pthread_mutex_unlock(&fr_w.q_mx);
+  fr_pending_add();
 }
 
 void fr_pending_done(void) {
-  pthread_mutex_lock(&fr_w.q_mx);
-  if (--fr_w.pending == 0) pthread_cond_broadcast(&fr_w.done_cv);
-  pthread_mutex_unlock(&fr_w.q_mx);
+  if (atomic_fetch_sub_explicit(&fr_w.pending, 1, memory_order_acq_rel) == 1) {
+    pthread_mutex_lock(&fr_w.q_mx); /* the outside waits for 0 under q_mx: no wake-up lost */
+    pthread_cond_broadcast(&fr_w.done_cv);
+    pthread_mutex_unlock(&fr_w.q_mx);
+  }
 }
 
 void fr_release_locked(fr_proc *p) {
@@ -208,6 +217,28 @@ void fr_release_locked(fr_proc *p) {
   }
   p->scheduled = 0;
   fr_pending_done();
+}
+
+void fr_flush_next(fr_thread *th) {
+  fr_proc *p = th->next;
+  th->next = NULL;
+  fr_enqueue(p);
+}
+
+fr_proc *fr_next(fr_thread *th) {
+  fr_proc *p = th->next;
+  if (p && th->in_a_row++ < FR_NEXT_IN_A_ROW) {
+    th->next = NULL;
+    return p;
+  }
+  /* Past FR_NEXT_IN_A_ROW, the kept one waits its turn on the run queue, so that two
+  ** processes that wake each other cannot keep a thread from the rest for ever. */
+  th->in_a_row = 0;
+  if (p) {
+    th->next = NULL;
+    fr_enqueue(p);
+  }
+  return fr_pop();
 }
 
 fr_proc *fr_pop(void) {
