@@ -38,6 +38,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "concord_rt.h"
 
@@ -46,7 +47,12 @@ typedef struct fr_buf {
   char *p;
   size_t len, cap;
 } fr_buf;
-void buf_put(fr_buf *b, const char *s, size_t n);
+void buf_grow(fr_buf *b, size_t n); /* room for n more bytes */
+static inline void buf_put(fr_buf *b, const char *s, size_t n) {
+  if (b->cap - b->len < n) buf_grow(b, n);
+  memcpy(b->p + b->len, s, n);
+  b->len += n;
+}
 void buf_str(fr_buf *b, const char *s);
 void buf_i64(fr_buf *b, int64_t v);
 #define BUF_LIT(b, lit) buf_put((b), (lit), sizeof(lit) - 1)
@@ -80,7 +86,7 @@ struct fr_proc {
   atomic_int kill;        /* a termination asks it to exit (§7.5) */
   int32_t exit_reason;    /* once dead */
   int64_t effects;        /* its thread only: effects made so far (§25.2) */
-  fr_buf ev;              /* mx: its events, JSON objects joined by ',' */
+  fr_buf ev;              /* mx: its events, records (free_trace.c) */
   fr_proc *qnext;         /* q_mx: the run queue */
   fr_proc *all_next;      /* every worker incarnation of the run */
 };
@@ -156,7 +162,7 @@ typedef struct fr_world {
   fr_proc **q; /* a ring of q_cap entries, q_len of them from q_first */
   size_t q_cap, q_len, q_first;
   atomic_int_fast64_t pending; /* incarnations with `scheduled` set; 0 ends the run */
-  int handoff;                  /* CONCORD_FREE_HANDOFF: never keep a woken receiver (the bench) */
+  int handoff;                 /* CONCORD_FREE_HANDOFF: never keep a woken receiver (the bench) */
   int over;
   /* the given messages' outcomes: the incarnation reached, NULL when dropped */
   fr_proc **given_reached;
@@ -173,17 +179,17 @@ int32_t fr_spawned_name(int32_t kind, int64_t num); /* the id of k-N (§2) */
 const char *fr_name_text(int32_t id);
 void fr_world_init(void);
 void fr_world_free(void);
-void fr_enqueue(fr_proc *p);         /* onto the run queue, as it is */
+void fr_enqueue(fr_proc *p); /* onto the run queue, as it is */
 /* p->mx held, p not scheduled: queue it; th: the thread whose turn woke it (NULL:
 ** none, the outside or an init), which keeps it to run next. */
 void fr_schedule_locked(fr_proc *p, fr_thread *th);
 void fr_pending_add(void);
-void fr_own_new(fr_proc *p);         /* a new incarnation, owned by its starter until its init ends */
-void fr_release_locked(fr_proc *p);  /* p->mx held, its thread done with it: queue again or idle */
-fr_proc *fr_pop(void);               /* NULL once the run is over */
-fr_proc *fr_next(fr_thread *th);     /* th's kept incarnation, else fr_pop() */
-void fr_flush_next(fr_thread *th);   /* th's kept incarnation to the run queue */
-void fr_pending_done(void);          /* an incarnation stopped being scheduled */
+void fr_own_new(fr_proc *p);        /* a new incarnation, owned by its starter until its init ends */
+void fr_release_locked(fr_proc *p); /* p->mx held, its thread done with it: queue again or idle */
+fr_proc *fr_pop(void);              /* NULL once the run is over */
+fr_proc *fr_next(fr_thread *th);    /* th's kept incarnation, else fr_pop() */
+void fr_flush_next(fr_thread *th);  /* th's kept incarnation to the run queue */
+void fr_pending_done(void);         /* an incarnation stopped being scheduled */
 /* 1: locked. 0: asker (a running worker, or NULL) was asked to exit meanwhile: it must, unlocked. */
 int fr_sup_lock(fr_proc *asker);
 void fr_sup_unlock(void);
@@ -199,8 +205,8 @@ typedef struct fr_act {
 /* Starts a worker incarnation and runs its init on this thread (§6.7). */
 fr_proc *fr_start_worker(int32_t name, int32_t kind, int32_t nargs, const cr_value *args, fr_proc *by_w, fr_sup *by_s);
 void fr_run(fr_proc *p, fr_thread *th); /* a popped incarnation: some turns */
-void fr_terminate_worker(fr_proc *p); /* §7.5, under the supervision lock */
-void fr_give(int32_t index);          /* the outside sends given message `index` (§8.2) */
+void fr_terminate_worker(fr_proc *p);   /* §7.5, under the supervision lock */
+void fr_give(int32_t index);            /* the outside sends given message `index` (§8.2) */
 
 /* --- free_supervision.c: supervisors (SPEC §7, §25.3 G3, G9) ------------------- */
 fr_sup *fr_start_supervisor(int32_t slot, fr_sup *by);

@@ -121,7 +121,7 @@ static fr_act *effect_start(cr_ctx *c) {
 
 /* Puts m in q's mailbox; 0 when q has exited meanwhile (m is discarded with it). */
 static void push(fr_proc *q, fr_msg *m, fr_thread *th) {
-  (void)th; /* unused by the planted fault free_run_twice */
+  (void)th;                                          /* unused by the planted fault free_run_twice */
 #ifdef CONCORD_FAULT_FREE_PUSH_LOST_UNDER_CONTENTION /* planted fault: a push that finds the mailbox busy gives up */
   if (pthread_mutex_trylock(&q->mx) != 0) {
     free(m);

@@ -1,8 +1,8 @@
 /* targets/c/runtime/free/free_trace.c: a free run's events as they happen, each
 ** incarnation's in its own text, and the trace they make at the end (SPEC §25.6).
-** A worker's events are written by the thread that runs it, under its mailbox
-** lock (so that a runtime bug that lets two threads run it, free_run_twice, still
-** writes a trace that shows it), a supervisor's under the supervision lock. Names, tags and codes are
+** A worker's events are records written by the thread that runs it, under its
+** mailbox lock (so that a runtime bug that lets two threads run it, free_run_twice,
+** still writes a trace that shows it), a supervisor's text under the supervision lock. Names, tags and codes are
 ** identifiers (§2): nothing to escape. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,17 +10,13 @@
 
 #include "free.h"
 
-void buf_put(fr_buf *b, const char *s, size_t n) {
-  if (b->cap - b->len < n) {
-    size_t cap = b->cap ? b->cap : 64;
-    while (cap - b->len < n) cap *= 2;
-    char *grown = realloc(b->p, cap); /* large buffers grow in place (mremap), not by copy */
-    if (!grown) fr_out_of_memory();
-    b->p = grown;
-    b->cap = cap;
-  }
-  memcpy(b->p + b->len, s, n);
-  b->len += n;
+void buf_grow(fr_buf *b, size_t n) {
+  size_t cap = b->cap ? b->cap : 64;
+  while (cap - b->len < n) cap *= 2;
+  char *grown = realloc(b->p, cap); /* large buffers grow in place (mremap), not by copy */
+  if (!grown) fr_out_of_memory();
+  b->p = grown;
+  b->cap = cap;
 }
 
 void buf_str(fr_buf *b, const char *s) { buf_put(b, s, strlen(s)); }
@@ -74,67 +70,86 @@ static void next_event(fr_buf *b) {
   if (b->len) BUF_LIT(b, ",");
 }
 
-void ev_deliver(fr_proc *p, const fr_msg *m) {
+/* A worker's events are records while the run goes (as the conducted runtime's
+** journal): text is made once, at the end, by put_events(). */
+enum { R_DELIVER, R_SEND, R_DROP, R_SPAWN, R_REFUSED };
+typedef struct fr_rec {
+  int32_t ev, a; /* a: deliver: the signature; send, drop: to; spawn: the name; refused: the code */
+  int64_t n;     /* the effect's number; deliver: the sender's (or the given message's index) */
+  union {
+    int64_t inc;         /* send: the incarnation reached */
+    const fr_proc *from; /* deliver: the sender, NULL: the outside */
+  } u;
+} fr_rec; /* a deliver's arguments follow it, as many cr_values as its signature has */
+
+static void rec_put(fr_proc *p, fr_rec r, int32_t nargs, const cr_value *args) {
   pthread_mutex_lock(&p->mx);
-  fr_buf *b = &p->ev;
-  const cr_sig *sig = &fr_w.prog->sigs[m->sig];
-  next_event(b);
-  BUF_LIT(b, "{\"ev\":\"deliver\",\"from\":");
-  if (m->from)
-    put_inc(b, m->from->name, m->from->inc);
-  else
-    BUF_LIT(b, "null");
-  BUF_LIT(b, ",\"n\":");
-  buf_i64(b, m->n);
-  BUF_LIT(b, ",\"tag\":\"");
-  buf_str(b, sig->tag);
-  BUF_LIT(b, "\",\"args\":[");
-  for (int32_t i = 0; i < m->nargs; i++) {
-    if (i) BUF_LIT(b, ",");
-    put_value(b, m->args[i], sig->types[i]);
-  }
-  BUF_LIT(b, "]}");
+  buf_put(&p->ev, (const char *)&r, sizeof r);
+  if (nargs) buf_put(&p->ev, (const char *)args, sizeof(cr_value) * (size_t)nargs);
   pthread_mutex_unlock(&p->mx);
+}
+
+void ev_deliver(fr_proc *p, const fr_msg *m) {
+  rec_put(p, (fr_rec){R_DELIVER, m->sig, m->n, {.from = m->from}}, m->nargs, m->args);
 }
 
 void ev_send(fr_proc *p, int64_t n, int32_t to, const fr_proc *reached) {
-  pthread_mutex_lock(&p->mx);
-  fr_buf *b = &p->ev;
-  next_event(b);
-  buf_str(b, reached ? "{\"ev\":\"send\",\"n\":" : "{\"ev\":\"drop\",\"n\":");
-  buf_i64(b, n);
-  BUF_LIT(b, ",\"to\":");
-  put_name(b, to);
-  if (reached) {
-    BUF_LIT(b, ",\"inc\":");
-    buf_i64(b, reached->inc);
+  rec_put(p, (fr_rec){reached ? R_SEND : R_DROP, to, n, {.inc = reached ? reached->inc : 0}}, 0, NULL);
+}
+
+void ev_spawn(fr_proc *p, int64_t n, int32_t name) { rec_put(p, (fr_rec){R_SPAWN, name, n, {0}}, 0, NULL); }
+
+void ev_spawn_refused(fr_proc *p, int64_t n, int32_t code) { rec_put(p, (fr_rec){R_REFUSED, code, n, {0}}, 0, NULL); }
+
+static void put_event(fr_buf *b, const fr_rec *r, const cr_value *args) {
+  switch (r->ev) {
+    case R_DELIVER: {
+      const cr_sig *sig = &fr_w.prog->sigs[r->a];
+      BUF_LIT(b, "{\"ev\":\"deliver\",\"from\":");
+      if (r->u.from)
+        put_inc(b, r->u.from->name, r->u.from->inc);
+      else
+        BUF_LIT(b, "null");
+      BUF_LIT(b, ",\"n\":");
+      buf_i64(b, r->n);
+      BUF_LIT(b, ",\"tag\":\"");
+      buf_str(b, sig->tag);
+      BUF_LIT(b, "\",\"args\":[");
+      for (int32_t i = 0; i < sig->nargs; i++) {
+        cr_value v;
+        memcpy(&v, args + i, sizeof v);
+        if (i) BUF_LIT(b, ",");
+        put_value(b, v, sig->types[i]);
+      }
+      BUF_LIT(b, "]}");
+      return;
+    }
+    case R_SEND:
+    case R_DROP:
+      buf_str(b, r->ev == R_SEND ? "{\"ev\":\"send\",\"n\":" : "{\"ev\":\"drop\",\"n\":");
+      buf_i64(b, r->n);
+      BUF_LIT(b, ",\"to\":");
+      put_name(b, r->a);
+      if (r->ev == R_SEND) {
+        BUF_LIT(b, ",\"inc\":");
+        buf_i64(b, r->u.inc);
+      }
+      BUF_LIT(b, "}");
+      return;
+    case R_SPAWN:
+      BUF_LIT(b, "{\"ev\":\"spawn\",\"n\":");
+      buf_i64(b, r->n);
+      BUF_LIT(b, ",\"name\":");
+      put_name(b, r->a);
+      BUF_LIT(b, ",\"result\":\"ok\"}");
+      return;
+    default:
+      BUF_LIT(b, "{\"ev\":\"spawn\",\"n\":");
+      buf_i64(b, r->n);
+      BUF_LIT(b, ",\"refused\":");
+      put_reason(b, r->a);
+      BUF_LIT(b, "}");
   }
-  BUF_LIT(b, "}");
-  pthread_mutex_unlock(&p->mx);
-}
-
-void ev_spawn(fr_proc *p, int64_t n, int32_t name) {
-  pthread_mutex_lock(&p->mx);
-  fr_buf *b = &p->ev;
-  next_event(b);
-  BUF_LIT(b, "{\"ev\":\"spawn\",\"n\":");
-  buf_i64(b, n);
-  BUF_LIT(b, ",\"name\":");
-  put_name(b, name);
-  BUF_LIT(b, ",\"result\":\"ok\"}");
-  pthread_mutex_unlock(&p->mx);
-}
-
-void ev_spawn_refused(fr_proc *p, int64_t n, int32_t code) {
-  pthread_mutex_lock(&p->mx);
-  fr_buf *b = &p->ev;
-  next_event(b);
-  BUF_LIT(b, "{\"ev\":\"spawn\",\"n\":");
-  buf_i64(b, n);
-  BUF_LIT(b, ",\"refused\":");
-  put_reason(b, code);
-  BUF_LIT(b, "}");
-  pthread_mutex_unlock(&p->mx);
 }
 
 void ev_sup_exit(fr_sup *s, const fr_proc *w, const fr_sup *child_sup, int32_t reason) {
@@ -202,11 +217,13 @@ static void put_worker(fr_buf *b, const fr_proc *p) {
   BUF_LIT(b, "\"");
   put_by(b, p->by_w, p->by_s);
   BUF_LIT(b, ",\"events\":[");
-  if (p->ev.len > (1 << 12)) { /* a long history: straight from its own text */
-    flush_to_stdout(b);
-    fwrite(p->ev.p, 1, p->ev.len, stdout);
-  } else if (p->ev.len) {
-    buf_put(b, p->ev.p, p->ev.len);
+  for (size_t at = 0; at < p->ev.len;) {
+    fr_rec r;
+    memcpy(&r, p->ev.p + at, sizeof r);
+    if (at) BUF_LIT(b, ",");
+    put_event(b, &r, (const cr_value *)(const void *)(p->ev.p + at + sizeof r));
+    at += sizeof r + (r.ev == R_DELIVER ? sizeof(cr_value) * (size_t)fr_w.prog->sigs[r.a].nargs : 0);
+    if (b->len > (1 << 16)) flush_to_stdout(b);
   }
   BUF_LIT(b, "],\"exit\":");
   if (p->dead) {
@@ -260,7 +277,7 @@ void fr_write_trace(void) {
   BUF_LIT(&b, ",\"max_processes\":");
   buf_i64(&b, fr_w.max_processes);
   buf_str(&b, atomic_load(&fr_w.limit_hit) ? "},\"outcome\":\"turn_limit\",\"given\":["
-                                          : "},\"outcome\":\"quiescent\",\"given\":[");
+                                           : "},\"outcome\":\"quiescent\",\"given\":[");
   for (int32_t i = 0; i < fr_w.prog->ngiven; i++) {
     if (i) BUF_LIT(&b, ",");
     BUF_LIT(&b, "{\"to\":");
