@@ -216,7 +216,7 @@ fr_proc *fr_start_child(fr_sup *s, fr_proc *from, int64_t n, int32_t kind, int32
                         int32_t restart, int32_t name);
 
 /* --- free_trace.c: events and the trace (SPEC §25.6) ------------------------------ */
-void ev_deliver(fr_proc *p, const fr_msg *m);
+void ev_deliver_locked(fr_proc *p, const fr_msg *m);                     /* p->mx held */
 void ev_send(fr_proc *p, int64_t n, int32_t to, const fr_proc *reached); /* reached NULL: drop */
 void ev_spawn(fr_proc *p, int64_t n, int32_t name);
 void ev_spawn_refused(fr_proc *p, int64_t n, int32_t code);

@@ -236,7 +236,6 @@ static void turn(fr_proc *p, fr_msg *m, fr_thread *th) {
   const cr_kind *k = &fr_w.prog->kinds[p->kind];
   cr_body h = k->handler_of_sig[m->sig];
   cr_ctx c = {p->params, p->state, m->args, p->name, &act, 0, NULL};
-  ev_deliver(p, m);
   if (setjmp(act.jb)) {
     free(m);
     exit_by_itself(p, act.reason, act.killed);
@@ -266,6 +265,7 @@ void fr_run(fr_proc *p, fr_thread *th) {
     p->head = m->next;
     if (!p->head) p->tail = NULL;
     p->running = 1;
+    ev_deliver_locked(p, m);          /* the turn begins: recorded with its message taken, under one lock */
 #ifdef CONCORD_FAULT_FREE_LOST_WAKEUP /* planted fault: its last message taken, it goes idle after the turn unlooked \
                                        */
     int last = p->head == NULL;

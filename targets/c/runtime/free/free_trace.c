@@ -89,8 +89,10 @@ static void rec_put(fr_proc *p, fr_rec r, int32_t nargs, const cr_value *args) {
   pthread_mutex_unlock(&p->mx);
 }
 
-void ev_deliver(fr_proc *p, const fr_msg *m) {
-  rec_put(p, (fr_rec){R_DELIVER, m->sig, m->n, {.from = m->from}}, m->nargs, m->args);
+void ev_deliver_locked(fr_proc *p, const fr_msg *m) {
+  fr_rec r = {R_DELIVER, m->sig, m->n, {.from = m->from}};
+  buf_put(&p->ev, (const char *)&r, sizeof r);
+  if (m->nargs) buf_put(&p->ev, (const char *)m->args, sizeof(cr_value) * (size_t)m->nargs);
 }
 
 void ev_send(fr_proc *p, int64_t n, int32_t to, const fr_proc *reached) {

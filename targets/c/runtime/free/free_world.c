@@ -227,17 +227,18 @@ void fr_flush_next(fr_thread *th) {
 
 fr_proc *fr_next(fr_thread *th) {
   fr_proc *p = th->next;
-  if (p && th->in_a_row++ < FR_NEXT_IN_A_ROW) {
-    th->next = NULL;
-    return p;
-  }
-  /* Past FR_NEXT_IN_A_ROW, the kept one waits its turn on the run queue, so that two
-  ** processes that wake each other cannot keep a thread from the rest for ever. */
+  if (!p) return fr_pop();
+  th->next = NULL;
+  if (th->in_a_row++ < FR_NEXT_IN_A_ROW) return p;
+  /* Past FR_NEXT_IN_A_ROW, the kept one waits its turn behind what the run queue
+  ** holds, so that two processes that wake each other cannot keep a thread from
+  ** the rest for ever; with nothing waiting there it simply goes on. */
   th->in_a_row = 0;
-  if (p) {
-    th->next = NULL;
-    fr_enqueue(p);
-  }
+  pthread_mutex_lock(&fr_w.q_mx);
+  int others = fr_w.q_len > 0;
+  pthread_mutex_unlock(&fr_w.q_mx);
+  if (!others) return p;
+  fr_enqueue(p);
   return fr_pop();
 }
 
