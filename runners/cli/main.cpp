@@ -45,7 +45,7 @@ usage:
       guarantee a trace breaks (--all: every one found), in words, with the places
       of the events involved. Exit 1 when one is not admissible, 2 when a trace is
       not well formed (the place named).
-  concord backend oracle|c|erlang|js|elixir [--timeout SECONDS]
+  concord backend oracle|c|erlang|js|elixir [--timeout SECONDS] [--threads N]
       Serve the backend protocol on stdin/stdout: `oracle` runs the reference
       interpreter; `c` emits C, compiles it with $CONCORD_CC (default: tcc when installed,
       else "cc -O1")
@@ -59,7 +59,9 @@ usage:
       `elixir` emits Elixir modules and runs them on a BEAM node with Elixir
       loaded (found from $CONCORD_ELIXIR, default `elixir` on PATH; its runtime in
       $CONCORD_ELIXIR_EBIN). --timeout: per run of the compiled program, the
-      module or the script.
+      module or the script. Free runs (SPEC §25) on `c` link the same C against
+      the threaded runtime ($CONCORD_RT_FREE_LIB overrides it) and run on N
+      threads (--threads, else $CONCORD_THREADS, else twice the cores).
   concord corpus [DIR|CASE] [--verbose] [--target NAME|all] [--backend NAME=COMMAND]...
       Run every *.case.json under DIR (default: corpus), or one CASE file, compare
       each run with its expected result, print each difference and a summary.

@@ -1,8 +1,8 @@
 /* targets/c/runtime/free/free_trace.c: a free run's events as they happen, each
 ** incarnation's in its own text, and the trace they make at the end (SPEC §25.6).
-** A worker's events are records written by the thread that runs it, under its
-** mailbox lock (so that a runtime bug that lets two threads run it, free_run_twice,
-** still writes a trace that shows it), a supervisor's text under the supervision lock. Names, tags and codes are
+** A worker's events are records written by the thread that runs it (a turn's
+** deliver under the mailbox lock that takes its message), a supervisor's text under
+** the supervision lock. Names, tags and codes are
 ** identifiers (§2): nothing to escape. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,12 +82,9 @@ typedef struct fr_rec {
   } u;
 } fr_rec; /* a deliver's arguments follow it, as many cr_values as its signature has */
 
-static void rec_put(fr_proc *p, fr_rec r, int32_t nargs, const cr_value *args) {
-  pthread_mutex_lock(&p->mx);
-  buf_put(&p->ev, (const char *)&r, sizeof r);
-  if (nargs) buf_put(&p->ev, (const char *)args, sizeof(cr_value) * (size_t)nargs);
-  pthread_mutex_unlock(&p->mx);
-}
+/* An effect's record, by the thread that runs p: it alone writes p's records while
+** it holds p (taking p and handing it on go through p->mx), so no lock is needed. */
+static void rec_put(fr_proc *p, fr_rec r) { buf_put(&p->ev, (const char *)&r, sizeof r); }
 
 void ev_deliver_locked(fr_proc *p, const fr_msg *m) {
   fr_rec r = {R_DELIVER, m->sig, m->n, {.from = m->from}};
@@ -96,12 +93,12 @@ void ev_deliver_locked(fr_proc *p, const fr_msg *m) {
 }
 
 void ev_send(fr_proc *p, int64_t n, int32_t to, const fr_proc *reached) {
-  rec_put(p, (fr_rec){reached ? R_SEND : R_DROP, to, n, {.inc = reached ? reached->inc : 0}}, 0, NULL);
+  rec_put(p, (fr_rec){reached ? R_SEND : R_DROP, to, n, {.inc = reached ? reached->inc : 0}});
 }
 
-void ev_spawn(fr_proc *p, int64_t n, int32_t name) { rec_put(p, (fr_rec){R_SPAWN, name, n, {0}}, 0, NULL); }
+void ev_spawn(fr_proc *p, int64_t n, int32_t name) { rec_put(p, (fr_rec){R_SPAWN, name, n, {0}}); }
 
-void ev_spawn_refused(fr_proc *p, int64_t n, int32_t code) { rec_put(p, (fr_rec){R_REFUSED, code, n, {0}}, 0, NULL); }
+void ev_spawn_refused(fr_proc *p, int64_t n, int32_t code) { rec_put(p, (fr_rec){R_REFUSED, code, n, {0}}); }
 
 static void put_event(fr_buf *b, const fr_rec *r, const cr_value *args) {
   switch (r->ev) {
