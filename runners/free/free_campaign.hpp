@@ -99,7 +99,7 @@ int free_reruns(int violating, int of, int k);
 constexpr int kRaceRuns = 64;
 // A race not seen again so is kept unshrunk; the next programs that show it (up to
 // this many) are tried in its place, and the first that shrinks replaces it.
-constexpr int kRaceRetries = 3;
+constexpr int kRaceRetries = 10;
 
 FreeCampaignReport run_free_campaign(const FreeCampaignConfig& cfg,
                                      const std::function<void(const FreeCampaignProgress&)>& on_progress);
