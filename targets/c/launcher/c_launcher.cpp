@@ -202,7 +202,9 @@ CTargetConfig c_free_config_from_env(int threads) {
   const char* lib = std::getenv("CONCORD_RT_FREE_LIB");
   cfg.rt_lib = lib && *lib ? lib : runtime_path("c/lib/libconcord_rt_free.a", build_paths::c_runtime_free_lib);
   cfg.link_flags = {"-lpthread"};
-  if (lib && *lib && std::string(lib).find("tsan") != std::string::npos) {  // the ThreadSanitizer build
+  std::string file = lib && *lib ? std::string(lib) : "";
+  file = file.substr(file.rfind('/') == std::string::npos ? 0 : file.rfind('/') + 1);
+  if (file.find("tsan") != std::string::npos) {  // the ThreadSanitizer build (libconcord_rt_free_tsan*.a)
     cfg.cc = {"cc", "-g", "-fsanitize=thread"};
     cfg.address_space_bytes = 0;                                          // TSan maps its shadow memory over terabytes
     cfg.env.emplace_back("TSAN_OPTIONS", "halt_on_error=1 exitcode=66");  // a report is the run's CRASH

@@ -53,7 +53,7 @@ std::string default_c_compiler();
 CTargetConfig c_config_from_env();
 // The same for free runs: always a compiler process (libtcc runs no threads in the
 // fork server), against libconcord_rt_free.a ($CONCORD_RT_FREE_LIB: another build
-// of it, e.g. the ThreadSanitizer one), on `threads` threads (0: $CONCORD_THREADS,
+// of it, e.g. the ThreadSanitizer one, named libconcord_rt_free_tsan*.a), on `threads` threads (0: $CONCORD_THREADS,
 // else twice the cores online, runtime/free/free_main.c says why).
 CTargetConfig c_free_config_from_env(int threads);
 
