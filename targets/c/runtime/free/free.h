@@ -27,7 +27,7 @@
 **
 ** Locks, always taken in this order: g_mx (the supervision lock's flag, every
 ** `dead`, `consumed`, the waits for an exit) before an incarnation's mx (its
-** mailbox, `scheduled`, `running`, `dead`, its event text) before q_mx (the run
+** mailbox, `scheduled`, `running`, `dead`, a turn's deliver record) before q_mx (the run
 ** queue). Emitted code calls in through cr_ctx.rt, never thread-local storage, so
 ** the program can be compiled by tcc as well as cc. */
 #ifndef CONCORD_FREE_H
@@ -86,7 +86,7 @@ struct fr_proc {
   atomic_int kill;        /* a termination asks it to exit (§7.5) */
   int32_t exit_reason;    /* once dead */
   int64_t effects;        /* its thread only: effects made so far (§25.2) */
-  fr_buf ev;              /* mx: its events, records (free_trace.c) */
+  fr_buf ev;              /* its events as records (free_trace.c): by the thread that holds it */
   fr_proc *qnext;         /* q_mx: the run queue */
   fr_proc *all_next;      /* every worker incarnation of the run */
 };
