@@ -145,8 +145,6 @@ void CTarget::answer(const Program& p, const std::vector<RunRequest>& runs, cons
   std::string code = "INTERNAL";
   std::string c_text;
   try {
-    if (cfg_.mode == RunMode::Free && p.version != 1)  // the threaded runtime runs §25.3-§25.4 only
-      throw Unsupported("c: free runs (SPEC §25) of version 2 programs are not implemented yet");
     c_text = cfg_.emit(p);
     if (!cfg_.in_memory) b = build(c_text, error);
   } catch (const Unsupported& e) {  // e.g. a version 2 program: not implemented yet (SPEC §10)

@@ -39,11 +39,12 @@ static void start_roots(void) {
   for (int32_t i = 0; i < prog->nroots; i++) {
     const cr_decl *r = &prog->roots[i];
     if (r->is_sup) {
-      fr_sup_lock(NULL); /* its start is one step: its children's exits wait for it */
-      fr_start_supervisor(r->sup, NULL);
+      fr_sup_lock(NULL);                /* its start is one step: its children's exits wait for it */
+      fr_start_root_supervisor(r->sup); /* one that fails is not alive; the next goes on (§19.2) */
       fr_sup_unlock();
     } else {
-      fr_start_worker(r->name, r->kind, r->nargs, r->args, NULL, NULL);
+      int how;
+      fr_start_worker(r->name, r->kind, r->nargs, r->args, NULL, NULL, &how);
     }
   }
   for (int32_t i = 0; i < prog->ngiven; i++) fr_give(i);
@@ -56,10 +57,6 @@ static void run_one(uint64_t seed, int64_t turns, int64_t max_processes) {
   fr_w.turn_limit = turns;
   fr_w.max_processes = max_processes;
   fr_w.threads = thread_count();
-  if (fr_w.prog->version != 1) {
-    rs_error_line("UNSUPPORTED", "c: free runs of version 2 programs are not implemented yet (SPEC 25.5)");
-    return;
-  }
   fr_world_init();
   atomic_init(&fr_w.pending, 1); /* the outside's own, until the roots are up and the given messages sent */
   const char *handoff = getenv("CONCORD_FREE_HANDOFF");

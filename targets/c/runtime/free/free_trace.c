@@ -55,6 +55,13 @@ static void put_reason(fr_buf *b, int32_t r) {
     case CR_R_DIV_ZERO: BUF_LIT(b, "\"DIV_ZERO\""); return;
     case CR_R_SYSTEM_LIMIT: BUF_LIT(b, "\"SYSTEM_LIMIT\""); return;
     case CR_R_NOPROC_CODE: BUF_LIT(b, "\"NOPROC\""); return;
+    case CR_R_KILLED: BUF_LIT(b, "\"killed\""); return;
+    case CR_R_NOPROC: BUF_LIT(b, "\"noproc\""); return;
+    case CR_R_CALLING_SELF: BUF_LIT(b, "\"CALLING_SELF\""); return;
+    case CR_R_BAD_REPLY: BUF_LIT(b, "\"BAD_REPLY\""); return;
+    case CR_R_NORMAL_CODE: BUF_LIT(b, "\"NORMAL\""); return;
+    case CR_R_SHUTDOWN_CODE: BUF_LIT(b, "\"SHUTDOWN\""); return;
+    case CR_R_KILLED_CODE: BUF_LIT(b, "\"KILLED\""); return;
     default: put_name(b, r); /* a code of the program */
   }
 }
@@ -62,6 +69,8 @@ static void put_reason(fr_buf *b, int32_t r) {
 static void put_value(fr_buf *b, cr_value v, int type) {
   if (type == CR_ADDR)
     put_name(b, (int32_t)v);
+  else if (type == CR_REASON)
+    put_reason(b, (int32_t)v);
   else
     buf_i64(b, v);
 }
@@ -71,38 +80,108 @@ static void next_event(fr_buf *b) {
 }
 
 /* A worker's events are records while the run goes (as the conducted runtime's
-** journal): text is made once, at the end, by put_events(). */
-enum { R_DELIVER, R_SEND, R_DROP, R_SPAWN, R_REFUSED };
+** journal): text is made once, at the end, by put_events(). A turn's record is
+** R_DELIVER + the kind of its mailbox entry (FR_M_*). */
+enum {
+  R_DELIVER = FR_M_PLAIN,
+  R_DELIVER_NOPROC = FR_M_NOPROC,
+  R_RESUME,
+  R_SEND,
+  R_DROP,
+  R_SPAWN,
+  R_REFUSED,
+  R_REPLY,
+  R_API,
+  R_ON_NAME /* + EV_LINK ... EV_CALL */
+};
 typedef struct fr_rec {
-  int32_t ev, a; /* a: deliver: the signature; send, drop: to; spawn: the name; refused: the code */
-  int64_t n;     /* the effect's number; deliver: the sender's (or the given message's index) */
+  int32_t ev, a; /* a: deliver: the signature; resume: the value's type; send, drop, on a name: to; spawn: the
+                    name; refused: the code; api: the op + 8 * the result */
+  int64_t n;     /* the effect's number; deliver: the sender's (or the given message's index, or the monitor's) */
   union {
-    int64_t inc;         /* send: the incarnation reached */
-    const fr_proc *from; /* deliver: the sender, NULL: the outside */
+    int64_t inc;         /* send, on a name: the incarnation reached (0: none); spawn: how its start ended */
+    const fr_proc *from; /* deliver: the sender (NULL: the outside); resume: the callee */
+    const fr_sup *sup;   /* api: the supervisor (NULL: none live) */
   } u;
-} fr_rec; /* a deliver's arguments follow it, as many cr_values as its signature has */
+} fr_rec; /* a deliver's arguments follow it, as many cr_values as its signature has; a resume's value */
 
 /* An effect's record, by the thread that runs p: it alone writes p's records while
 ** it holds p (taking p and handing it on go through p->mx), so no lock is needed. */
 static void rec_put(fr_proc *p, fr_rec r) { buf_put(&p->ev, (const char *)&r, sizeof r); }
 
 void ev_deliver_locked(fr_proc *p, const fr_msg *m) {
-  fr_rec r = {R_DELIVER, m->sig, m->n, {.from = m->from}};
+  fr_rec r = {R_DELIVER + m->kind, m->sig, m->n, {.from = m->from}};
   buf_put(&p->ev, (const char *)&r, sizeof r);
   if (m->nargs) buf_put(&p->ev, (const char *)m->args, sizeof(cr_value) * (size_t)m->nargs);
+}
+
+void ev_resume_locked(fr_proc *p, const fr_wait *wt) {
+  fr_rec r = {R_RESUME, wt->vtype, wt->reply_n, {.from = wt->reply_from}};
+  buf_put(&p->ev, (const char *)&r, sizeof r);
+  buf_put(&p->ev, (const char *)&wt->value, sizeof wt->value);
 }
 
 void ev_send(fr_proc *p, int64_t n, int32_t to, const fr_proc *reached) {
   rec_put(p, (fr_rec){reached ? R_SEND : R_DROP, to, n, {.inc = reached ? reached->inc : 0}});
 }
 
-void ev_spawn(fr_proc *p, int64_t n, int32_t name) { rec_put(p, (fr_rec){R_SPAWN, name, n, {0}}); }
+void ev_spawn(fr_proc *p, int64_t n, int32_t name, int how) { rec_put(p, (fr_rec){R_SPAWN, name, n, {.inc = how}}); }
 
 void ev_spawn_refused(fr_proc *p, int64_t n, int32_t code) { rec_put(p, (fr_rec){R_REFUSED, code, n, {0}}); }
 
+void ev_on_name(fr_proc *p, int what, int64_t n, int32_t to, const fr_proc *found) {
+  rec_put(p, (fr_rec){R_ON_NAME + what, to, n, {.inc = found ? found->inc : 0}});
+}
+
+void ev_reply(fr_proc *p, int64_t n) { rec_put(p, (fr_rec){R_REPLY, 0, n, {0}}); }
+
+void ev_api(fr_proc *p, int64_t n, int op, const fr_sup *s, int result) {
+  rec_put(p, (fr_rec){R_API, op + 8 * result, n, {.sup = s}});
+}
+
+static void put_args(fr_buf *b, const cr_sig *sig, const cr_value *args) {
+  BUF_LIT(b, "\"args\":[");
+  for (int32_t i = 0; i < sig->nargs; i++) {
+    cr_value v;
+    memcpy(&v, args + i, sizeof v);
+    if (i) BUF_LIT(b, ",");
+    put_value(b, v, sig->types[i]);
+  }
+  BUF_LIT(b, "]");
+}
+
+static void put_system_deliver(fr_buf *b, const fr_rec *r, const cr_value *args) {
+  const cr_sig *sig = &fr_w.prog->sigs[r->a];
+  BUF_LIT(b, "{\"ev\":\"deliver\",\"tag\":\"");
+  buf_str(b, sig->tag);
+  BUF_LIT(b, "\",");
+  put_args(b, sig, args);
+  switch (r->ev) {
+    case R_DELIVER + FR_M_LINK: BUF_LIT(b, ",\"signal\":\"link\",\"from\":"); break;
+    case R_DELIVER + FR_M_EXIT: BUF_LIT(b, ",\"signal\":\"exit\",\"from\":"); break;
+    case R_DELIVER + FR_M_DOWN: BUF_LIT(b, ",\"signal\":\"down\",\"from\":"); break;
+    default:
+      BUF_LIT(b, ",\"signal\":\"noproc\",\"n\":");
+      buf_i64(b, r->n);
+      BUF_LIT(b, "}");
+      return;
+  }
+  put_inc(b, r->u.from->name, r->u.from->inc);
+  if (r->ev == R_DELIVER + FR_M_EXIT) BUF_LIT(b, ",\"n\":");
+  if (r->ev == R_DELIVER + FR_M_DOWN) BUF_LIT(b, ",\"monitor\":");
+  if (r->ev != R_DELIVER + FR_M_LINK) buf_i64(b, r->n);
+  BUF_LIT(b, "}");
+}
+
+static const char *const on_name_ev[] = {"link", "unlink", "monitor", "demonitor", "exit_signal", "call"};
+static const char *const api_ops[] = {"terminate_child", "restart_child", "delete_child"};
+static const char *const api_results[] = {"ok", "not_found", "running", "restarting", "ignored", "failed"};
+static const char *const spawn_results[] = {"ok", "failed", "ignored"}; /* FR_STARTED_* */
+
 static void put_event(fr_buf *b, const fr_rec *r, const cr_value *args) {
   switch (r->ev) {
-    case R_DELIVER: {
+    case R_DELIVER:
+    case R_DELIVER + FR_M_CALL: {
       const cr_sig *sig = &fr_w.prog->sigs[r->a];
       BUF_LIT(b, "{\"ev\":\"deliver\",\"from\":");
       if (r->u.from)
@@ -113,14 +192,25 @@ static void put_event(fr_buf *b, const fr_rec *r, const cr_value *args) {
       buf_i64(b, r->n);
       BUF_LIT(b, ",\"tag\":\"");
       buf_str(b, sig->tag);
-      BUF_LIT(b, "\",\"args\":[");
-      for (int32_t i = 0; i < sig->nargs; i++) {
-        cr_value v;
-        memcpy(&v, args + i, sizeof v);
-        if (i) BUF_LIT(b, ",");
-        put_value(b, v, sig->types[i]);
-      }
-      BUF_LIT(b, "]}");
+      BUF_LIT(b, "\",");
+      put_args(b, sig, args);
+      buf_str(b, r->ev == R_DELIVER ? "}" : ",\"call\":true}");
+      return;
+    }
+    case R_DELIVER + FR_M_LINK:
+    case R_DELIVER + FR_M_EXIT:
+    case R_DELIVER + FR_M_DOWN:
+    case R_DELIVER + FR_M_NOPROC: put_system_deliver(b, r, args); return;
+    case R_RESUME: {
+      cr_value v;
+      memcpy(&v, args, sizeof v);
+      BUF_LIT(b, "{\"ev\":\"resume\",\"from\":");
+      put_inc(b, r->u.from->name, r->u.from->inc);
+      BUF_LIT(b, ",\"n\":");
+      buf_i64(b, r->n);
+      BUF_LIT(b, ",\"value\":");
+      put_value(b, v, r->a);
+      BUF_LIT(b, "}");
       return;
     }
     case R_SEND:
@@ -140,15 +230,56 @@ static void put_event(fr_buf *b, const fr_rec *r, const cr_value *args) {
       buf_i64(b, r->n);
       BUF_LIT(b, ",\"name\":");
       put_name(b, r->a);
-      BUF_LIT(b, ",\"result\":\"ok\"}");
+      BUF_LIT(b, ",\"result\":\"");
+      buf_str(b, spawn_results[r->u.inc]);
+      BUF_LIT(b, "\"}");
       return;
-    default:
+    case R_REFUSED:
       BUF_LIT(b, "{\"ev\":\"spawn\",\"n\":");
       buf_i64(b, r->n);
       BUF_LIT(b, ",\"refused\":");
       put_reason(b, r->a);
       BUF_LIT(b, "}");
+      return;
+    case R_REPLY:
+      BUF_LIT(b, "{\"ev\":\"reply\",\"n\":");
+      buf_i64(b, r->n);
+      BUF_LIT(b, "}");
+      return;
+    case R_API:
+      BUF_LIT(b, "{\"ev\":\"api\",\"n\":");
+      buf_i64(b, r->n);
+      BUF_LIT(b, ",\"op\":\"");
+      buf_str(b, api_ops[r->a % 8]);
+      BUF_LIT(b, "\",\"supervisor\":");
+      if (r->u.sup)
+        put_inc(b, fr_w.prog->sups[r->u.sup->slot].name, r->u.sup->inc);
+      else
+        BUF_LIT(b, "null");
+      BUF_LIT(b, ",\"result\":\"");
+      buf_str(b, api_results[r->a / 8]);
+      BUF_LIT(b, "\"}");
+      return;
+    default: /* on a name */
+      BUF_LIT(b, "{\"ev\":\"");
+      buf_str(b, on_name_ev[r->ev - R_ON_NAME]);
+      BUF_LIT(b, "\",\"n\":");
+      buf_i64(b, r->n);
+      BUF_LIT(b, ",\"to\":");
+      put_name(b, r->a);
+      BUF_LIT(b, ",\"inc\":");
+      if (r->u.inc)
+        buf_i64(b, r->u.inc);
+      else
+        BUF_LIT(b, "null");
+      BUF_LIT(b, "}");
   }
+}
+
+/* The bytes of a record and what follows it. */
+static size_t rec_size(const fr_rec *r) {
+  if (r->ev <= R_DELIVER_NOPROC) return sizeof *r + sizeof(cr_value) * (size_t)fr_w.prog->sigs[r->a].nargs;
+  return sizeof *r + (r->ev == R_RESUME ? sizeof(cr_value) : 0);
 }
 
 void ev_sup_exit(fr_sup *s, const fr_proc *w, const fr_sup *child_sup, int32_t reason) {
@@ -173,6 +304,24 @@ void ev_sup_start_child(fr_sup *s, const fr_proc *from, int64_t n, int32_t name)
   buf_i64(b, n);
   BUF_LIT(b, ",\"child\":");
   put_name(b, name);
+  BUF_LIT(b, "}");
+}
+
+void ev_sup_retry(fr_sup *s, int32_t child) {
+  fr_buf *b = &s->ev;
+  next_event(b);
+  BUF_LIT(b, "{\"ev\":\"retry\",\"child\":");
+  put_name(b, child);
+  BUF_LIT(b, "}");
+}
+
+void ev_sup_api(fr_sup *s, const fr_proc *from, int64_t n) {
+  fr_buf *b = &s->ev;
+  next_event(b);
+  BUF_LIT(b, "{\"ev\":\"api\",\"from\":");
+  put_inc(b, from->name, from->inc);
+  BUF_LIT(b, ",\"n\":");
+  buf_i64(b, n);
   BUF_LIT(b, "}");
 }
 
@@ -221,7 +370,7 @@ static void put_worker(fr_buf *b, const fr_proc *p) {
     memcpy(&r, p->ev.p + at, sizeof r);
     if (at) BUF_LIT(b, ",");
     put_event(b, &r, (const cr_value *)(const void *)(p->ev.p + at + sizeof r));
-    at += sizeof r + (r.ev == R_DELIVER ? sizeof(cr_value) * (size_t)fr_w.prog->sigs[r.a].nargs : 0);
+    at += rec_size(&r);
     if (b->len > (1 << 16)) flush_to_stdout(b);
   }
   BUF_LIT(b, "],\"exit\":");
@@ -275,7 +424,10 @@ void fr_write_trace(void) {
   buf_i64(&b, fr_w.turn_limit);
   BUF_LIT(&b, ",\"max_processes\":");
   buf_i64(&b, fr_w.max_processes);
+  int waiting = 0; /* §18.3: a worker still waits in a call */
+  for (const fr_proc *p = fr_w.all_procs; p && !waiting; p = p->all_next) waiting = !p->dead && p->wait;
   buf_str(&b, atomic_load(&fr_w.limit_hit) ? "},\"outcome\":\"turn_limit\",\"given\":["
+              : waiting                    ? "},\"outcome\":\"deadlock\",\"given\":["
                                            : "},\"outcome\":\"quiescent\",\"given\":[");
   for (int32_t i = 0; i < fr_w.prog->ngiven; i++) {
     if (i) BUF_LIT(&b, ",");

@@ -128,6 +128,9 @@ void fr_world_free(void) {
     free(p->params);
     free(p->state);
     free(p->ev.p);
+    free(p->links);
+    free(p->watched);
+    free(p->wait);
     pthread_mutex_destroy(&p->mx);
     free(p);
   }
@@ -135,6 +138,7 @@ void fr_world_free(void) {
     next = s->all_next;
     for (size_t i = 0; i < s->n; i++) free(s->children[i].own);
     free(s->children);
+    free(s->retries);
     free(s->ev.p);
     free(s);
   }
@@ -211,7 +215,7 @@ void fr_pending_done(void) {
 
 void fr_release_locked(fr_proc *p) {
   p->running = 0;
-  if (p->head && !p->dead && !atomic_load(&fr_w.limit_hit)) {
+  if (fr_has_work(p)) {
     fr_enqueue(p); /* still scheduled: pending unchanged */
     return;
   }
@@ -271,7 +275,10 @@ int fr_sup_lock(fr_proc *asker) {
   return 1;
 }
 
+/* A supervisor's own retries (§19.3) are inputs it handles before it lets go. */
 void fr_sup_unlock(void) {
+  if (fr_w.prog->version != 1) fr_sup_drain_retries();
+  fr_w.sup_holder = NULL;
   pthread_mutex_lock(&fr_w.g_mx);
   fr_w.sup_busy = 0;
   pthread_cond_broadcast(&fr_w.g_cv);
