@@ -127,6 +127,10 @@ const std::vector<Fault> kCatalogue = {
      "free runs: a worker whose last message was taken goes idle after the turn without looking again: a "
      "message sent to it meanwhile waits for ever (G7)",
      "targets/c/runtime/free/free_procs.c", "", "", false, true},
+    {"free_signal_jumps_queue", "c",
+     "free runs: a trapped exit signal or a down goes to the front of the mailbox, ahead of what its sender "
+     "sent before (G4)",
+     "targets/c/runtime/free/free_signals.c", "", "links", false, true},
     {"draw_rounded_to_double", "js",
      "the 64-bit draw is made one double before x mod |R|: its low bits are rounded away",
      "targets/js/runtime/splitmix.js", ""},

@@ -37,6 +37,13 @@ static void system_message(fr_proc *q, int kind, int32_t sig, fr_proc *from, int
   cr_value args[2] = {from->name, reason};
   fr_msg *m = fr_message(from, n, sig, 2, args);
   m->kind = (int16_t)kind;
+#ifdef CONCORD_FAULT_FREE_SIGNAL_JUMPS_QUEUE /* planted fault: system messages take a lane of their own, first */
+  if (q->head) {
+    m->next = q->head;
+    q->head = m;
+    return;
+  }
+#endif
   fr_push_locked(q, m, th);
 }
 
