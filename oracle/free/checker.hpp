@@ -46,19 +46,20 @@ struct Checker {
   const Program& p;
   Trace& t;
   std::map<std::pair<int32_t, int64_t>, size_t> at;  // (name, inc) -> process index
-  std::vector<WorkerReplay> workers;                  // by process index (supervisors' slots unused)
-  std::vector<uint8_t> replaying;                     // 0: not yet, 1: in progress, 2: done
-  std::vector<SupReplay> sups;                        // by process index (workers' slots unused)
-  std::vector<ExitFate> fate;                         // by process index
-  std::vector<long> fate_by;                          // the supervisor that took the exit, -1 none
-  std::vector<uint8_t> explained;                     // an exit from outside whose cause was found
-  std::vector<long> started_by;                       // the process whose step started it; -2: the outside; -1: nobody yet
-  std::vector<int32_t> sup_index;                     // a supervisor process's declaration index
-  std::vector<const SupervisorDecl*> decls;           // declared supervisors by index
-  std::vector<int32_t> parent;                        // by declaration index: the parent's, -1 a root
-  std::map<int32_t, const ProcessDecl*> declared;     // declared workers by name id
-  std::map<int32_t, int32_t> supervisor_of;           // declared worker name -> its supervisor's index (-1 root)
-  std::map<int32_t, int64_t> next_inc;               // per child name: incarnations its supervisors started so far
+  std::vector<WorkerReplay> workers;                 // by process index (supervisors' slots unused)
+  std::vector<uint8_t> replaying;                    // 0: not yet, 1: in progress, 2: done
+  std::vector<SupReplay> sups;                       // by process index (workers' slots unused)
+  std::vector<ExitFate> fate;                        // by process index
+  std::vector<long> fate_by;                         // the supervisor that took the exit, -1 none
+  std::vector<uint8_t> explained;                    // an exit from outside whose cause was found
+  std::vector<uint8_t> kill_aimed;                   // an exit(e, kill) reached it (sup_replay.cpp)
+  std::vector<long> started_by;                    // the process whose step started it; -2: the outside; -1: nobody yet
+  std::vector<int32_t> sup_index;                  // a supervisor process's declaration index
+  std::vector<const SupervisorDecl*> decls;        // declared supervisors by index
+  std::vector<int32_t> parent;                     // by declaration index: the parent's, -1 a root
+  std::map<int32_t, const ProcessDecl*> declared;  // declared workers by name id
+  std::map<int32_t, int32_t> supervisor_of;        // declared worker name -> its supervisor's index (-1 root)
+  std::map<int32_t, int64_t> next_inc;             // per child name: incarnations its supervisors started so far
   std::vector<Violation> violations;
   TraceVerdict verdict;
 

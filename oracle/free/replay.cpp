@@ -56,8 +56,8 @@ class Replayer {
     kind_ = &p.kinds[static_cast<size_t>(r_.kind)];
     self_ = proc_.id.name;
     supervised_ = !proc_.by.none() && by_supervisor();
-    for (const char* w : {"normal", "killed", "NO_HANDLER", "DIV_ZERO", "SYSTEM_LIMIT", "NOPROC", "CALLING_SELF",
-                          "BAD_REPLY"})
+    for (const char* w :
+         {"normal", "killed", "NO_HANDLER", "DIV_ZERO", "SYSTEM_LIMIT", "NOPROC", "CALLING_SELF", "BAD_REPLY"})
       words_.push_back(t_.names.intern(w));
   }
 
@@ -113,9 +113,7 @@ class Replayer {
   }
 
   std::string me() const { return inc_text(t_.names, proc_.id); }
-  std::string where() const {
-    return turn_ == 0 ? me() + "'s init" : me() + "'s turn " + std::to_string(turn_);
-  }
+  std::string where() const { return turn_ == 0 ? me() + "'s init" : me() + "'s turn " + std::to_string(turn_); }
 
   [[noreturn]] void fail(const char* g, const std::string& text, std::vector<std::string> places = {}) const {
     throw ViolationError{Violation{g, text, std::move(places)}};
@@ -145,6 +143,11 @@ class Replayer {
   // --- turns (§8.2 steps 5-6, one at a time: G1, G2) ------------------------------
 
   void turns() {
+    turn_events();
+    if (pending_self_exit_ >= 0) throw OwnExit{pending_self_exit_};
+  }
+
+  void turn_events() {
     while (next_ < proc_.events.size()) {
       const TraceEvent& e = proc_.events[next_];
       size_t at = next_++;
@@ -215,7 +218,10 @@ class Replayer {
     self_exit_ = -1;
     body(kind_->handlers[static_cast<size_t>(h)].body, args);
     serving_ = false;
-    if (self_exit_ >= 0) throw OwnExit{self_exit_};  // §16.3: a trapping unsupervised exit(self, r)
+    // §16.3: a trapping unsupervised exit(self, r) ends it when it reads the 'EXIT'
+    // from itself: after this handler, and (OTP's order, §17.4) after the messages
+    // already in its mailbox, which it may handle first. The first one counts.
+    if (self_exit_ >= 0 && pending_self_exit_ < 0) pending_self_exit_ = self_exit_;
   }
 
   // --- statements (§6; version 2: §16.2, §18, §20) --------------------------------
@@ -287,13 +293,14 @@ class Replayer {
     const TraceEvent& e = proc_.events[next_];
     bool same = e.ev == x.ev || (x.ev == TraceEv::Send && e.ev == TraceEv::Drop);
     if (!same)
-      fail(guarantee::kReplay, where() + ": the program makes " + what + " (effect " +
-                                   std::to_string(r_.effects.size() + 1) + "); " + event_text(t_, index_, next_) +
-                                   " is a " + trace_ev_name(e.ev),
+      fail(guarantee::kReplay,
+           where() + ": the program makes " + what + " (effect " + std::to_string(r_.effects.size() + 1) + "); " +
+               event_text(t_, index_, next_) + " is a " + trace_ev_name(e.ev),
            {e.where});
     if (x.to >= 0 && e.to != x.to)
-      fail(guarantee::kReplay, where() + ": the program makes " + what + " (effect " + std::to_string(e.n) +
-                                   "); the trace has it on " + t_.names[e.to],
+      fail(guarantee::kReplay,
+           where() + ": the program makes " + what + " (effect " + std::to_string(e.n) + "); the trace has it on " +
+               t_.names[e.to],
            {e.where});
     x.event = next_++;
     r_.effects.push_back(x);
@@ -329,12 +336,13 @@ class Replayer {
     std::string prefix = lower(p_.kinds[static_cast<size_t>(s.slot)].name) + "-";
     if (name.rfind(prefix, 0) != 0 || name.size() == prefix.size() || name[prefix.size()] == '0' ||
         name.find_first_not_of("0123456789", prefix.size()) != std::string::npos)
-      fail(guarantee::kSpawnedNames, where() + ": a spawn of " + p_.kinds[static_cast<size_t>(s.slot)].name +
-                                         " named " + name + ", not " + prefix + "N (§2)",
+      fail(guarantee::kSpawnedNames,
+           where() + ": a spawn of " + p_.kinds[static_cast<size_t>(s.slot)].name + " named " + name + ", not " +
+               prefix + "N (§2)",
            {e.where});
     if (p_.version < 2 && e.result != "ok")
-      fail(guarantee::kReplay, where() + ": the start of " + name + " " + e.result +
-                                   ", which a version 1 program's start cannot (§4.9)",
+      fail(guarantee::kReplay,
+           where() + ": the start of " + name + " " + e.result + ", which a version 1 program's start cannot (§4.9)",
            {e.where});
     if (s.slot2 >= 0) state_[static_cast<size_t>(s.slot2)] = e.name;
   }
@@ -363,7 +371,7 @@ class Replayer {
     int32_t reason = s.kill ? -1 : static_cast<int32_t>(eval(f, s.exprs[1]));
     x.args = {reason};
     record(x);
-    if (x.to != self_) return;  // queued: checked between incarnations
+    if (x.to != self_) return;                     // queued: checked between incarnations
     if (reason < 0) throw OwnExit{word(kKilled)};  // kill [R18]
     if (!trap_) throw OwnExit{reason};             // normal too [R19/self_non_trapping_normal]
     // A supervised trapping worker gets the message, a later turn; an unsupervised
@@ -391,9 +399,10 @@ class Replayer {
         continue;
       }
       if (n.ev != TraceEv::Resume)
-        fail(guarantee::kMailbox, event_text(t_, index_, next_) + " is a " + trace_ev_name(n.ev) + " while " + me() +
-                                      " waits in its call to " + t_.names[x.to] + " (effect " + std::to_string(e.n) +
-                                      "): a waiting caller takes nothing but its reply (§18.3)",
+        fail(guarantee::kMailbox,
+             event_text(t_, index_, next_) + " is a " + trace_ev_name(n.ev) + " while " + me() +
+                 " waits in its call to " + t_.names[x.to] + " (effect " + std::to_string(e.n) +
+                 "): a waiting caller takes nothing but its reply (§18.3)",
              {n.where});
       break;
     }
@@ -402,9 +411,9 @@ class Replayer {
     turn_++;
     waiting_ = false;
     if (resume.from.name != x.to || resume.from.inc != e.reached.inc)
-      fail(guarantee::kCalls, event_text(t_, index_, next_ - 1) + ": " + me() + " resumes with a reply from " +
-                                  inc_text(t_.names, resume.from) + ", having called " +
-                                  inc_text(t_.names, e.reached),
+      fail(guarantee::kCalls,
+           event_text(t_, index_, next_ - 1) + ": " + me() + " resumes with a reply from " +
+               inc_text(t_.names, resume.from) + ", having called " + inc_text(t_.names, e.reached),
            {resume.where, e.where});
     std::vector<Value> v;
     std::vector<Type> ty;
@@ -470,8 +479,9 @@ class Replayer {
     for (size_t i = 0; i < kind_->state.size(); i++)
       want[kind_->state[i].name] = value_json(t_.names, kind_->state[i].type, state_[i]);
     if (want != proc_.state)
-      fail(guarantee::kReplay, me() + "'s state at the end is " + proc_.state.dump() + "; the program gives " +
-                                   want.dump() + " for the " + std::to_string(turn_) + " turn(s) " + me() + " took",
+      fail(guarantee::kReplay,
+           me() + "'s state at the end is " + proc_.state.dump() + "; the program gives " + want.dump() + " for the " +
+               std::to_string(turn_) + " turn(s) " + me() + " took",
            {proc_.where + "/state"});
   }
 
@@ -485,12 +495,13 @@ class Replayer {
   std::vector<int32_t> words_;
   WorkerReplay r_;
   std::vector<Value> state_;
-  size_t next_ = 0;      // the next event
-  size_t turn_ = 0;      // turns so far (0: in init)
-  bool trap_ = false;    // §16.2 trap_exit
-  bool serving_ = false; // this turn handles a call not answered yet
-  bool waiting_ = false; // waits in a call
+  size_t next_ = 0;       // the next event
+  size_t turn_ = 0;       // turns so far (0: in init)
+  bool trap_ = false;     // §16.2 trap_exit
+  bool serving_ = false;  // this turn handles a call not answered yet
+  bool waiting_ = false;  // waits in a call
   int32_t self_exit_ = -1;
+  int32_t pending_self_exit_ = -1;
   int64_t steps_ = 0;
   std::string wanted_;  // the effect the program wanted when the trace ended
 };

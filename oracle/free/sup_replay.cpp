@@ -116,8 +116,9 @@ class SupReplayer {
     if (c_.fate[idx] != ExitFate::Unseen)
       fail(me() + " terminates " + c_.name(idx) + ", whose exit it had already taken", {ch.where});
     bool from_outside = ch.supervisor ? !c_.sups[idx].gave_up : c_.workers[idx].end == WorkerReplay::End::Cut;
-    // §16.6: a blocked worker that traps exits is killed when the shutdown time runs out.
-    bool killed_by_us = c_.p.version >= 2 && ch.exit == words_[2] &&
+    // §16.6: a blocked worker that traps exits is killed when the shutdown time runs
+    // out; one an exit(e, kill) reached is taken as killed by it (the weaker reading).
+    bool killed_by_us = c_.p.version >= 2 && ch.exit == words_[2] && !c_.kill_aimed[idx] &&
                         (ch.supervisor || c_.workers[idx].kind < 0 ||
                          kind_may_trap(c_.p.kinds[static_cast<size_t>(c_.workers[idx].kind)]));
     bool by_us = from_outside && (ch.exit == words_[1] || killed_by_us);
@@ -467,6 +468,17 @@ StartEnd SupReplayer::sup_start(size_t idx) {
 }  // namespace
 
 void replay_supervisors(Checker& c) {
+  // Incarnations an exit(e, kill) reached (§16.3 [R18]): a `killed` exit of one of
+  // them may be that signal's, taken before a termination came (do_terminate).
+  c.kill_aimed.assign(c.t.processes.size(), 0);
+  for (size_t s = 0; s < c.t.processes.size(); s++) {
+    if (c.t.processes[s].supervisor) continue;
+    for (const ReplayedEffect& x : c.workers[s].effects)
+      if (x.ev == TraceEv::ExitSignal && !x.args.empty() && x.args[0] == -1 && x.event != kUnrecorded) {
+        size_t q = c.find(c.t.processes[s].events[x.event].reached);
+        if (q != kUnrecorded) c.kill_aimed[q] = 1;
+      }
+  }
   // The roots, each incarnation 1 (the outside starts them); their subtrees are
   // replayed as they start them.
   for (size_t i = 0; i < c.t.processes.size(); i++)
