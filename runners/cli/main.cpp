@@ -75,8 +75,11 @@ usage:
       distinct trace. No case answered (every one UNSUPPORTED) is no verdict (exit 3).
   concord corpus merge --into OUT DIR...
       Join corpora (from several machines or shards) into OUT: one case per
-      signature, the smaller program kept; other cases copied when their name is
-      free. Every input is checked before anything is written.
+      signature, the smaller program kept among the shards'; a signature OUT
+      already has keeps its case (a shard's claim is not checked: never a
+      replacement); other cases copied when their name is free. Every input is
+      checked before anything is written (names, and paths inside OUT and inside
+      each shard's folder).
   concord gen --seed S [--profile P] [--runs K] [--json]
       Print the program a campaign generates from program seed S with profile P
       (default, supervision, spawn-heavy, arith, dynamic-supervision, scale, v2,

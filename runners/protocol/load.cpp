@@ -89,7 +89,9 @@ Case load_case(const std::string& path) {
   if (j.contains("source") == j.contains("program")) fail("", "expected exactly one of 'source' or 'program'");
   if (j.contains("source")) {
     if (!j["source"].is_string()) fail("/source", "expected a file name");
-    fs::path src = fs::path(path).parent_path() / j["source"].get<std::string>();
+    // Relative to the case's folder and inside it: never read from elsewhere.
+    std::string folder = fs::path(path).parent_path().empty() ? "." : fs::path(path).parent_path().string();
+    fs::path src = path_inside(folder, j["source"].get<std::string>(), path + ": /source");
     std::error_code ec;
     if (!fs::is_regular_file(src, ec))
       fail("/source", "the program file '" + j["source"].get<std::string>() + "' (" + src.string() +
