@@ -123,7 +123,9 @@ usage:
       targets, shard count; each shard once) into OUT: counts added, each
       signature's first case over all shards, coverage merged, triage pages
       copied. --corpus: the corpus merged from the shards' (corpus merge), whose
-      files the report then names. Missing shards are listed, not fatal.
+      files the report then names. Missing shards are listed, not fatal. A shard
+      whose figures no campaign reaches, or whose triage pages lie outside its
+      folder, is refused (exit 2), nothing written.
   concord shrink CASE [--target NAME|all] [--jobs J] [--time D] [--out FILE]
       Reduce a case file to the smallest program and runs that show the same
       divergence (its recorded signature, or the one it shows now), J workers
