@@ -3,12 +3,14 @@
 #include "export.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <sstream>
 
 #include "oracle/error.hpp"
 #include "runners/campaign/corpus_store.hpp"
 #include "runners/protocol/load.hpp"
+#include "runners/protocol/safe_names.hpp"
 
 namespace concord {
 
@@ -75,8 +77,11 @@ const char* support_first_difference() {
       ;
 }
 
+// Every path is checked before the first write: an export is all inside dir or none of it.
 void write_exported(const std::string& dir, const Exported& e) {
-  for (const ExportedFile& f : e.files) write_file_atomic((std::filesystem::path(dir) / f.path).string(), f.text);
+  std::vector<std::string> paths;
+  for (const ExportedFile& f : e.files) paths.push_back(path_inside(dir, f.path, "export into " + dir));
+  for (size_t i = 0; i < paths.size(); i++) write_file_atomic(paths[i], e.files[i].text);
 }
 
 namespace {
@@ -126,6 +131,40 @@ std::string erlang_binary(const std::string& s) {
       octal(out, b);
   }
   return out + "\">>";
+}
+
+// A quoted atom: any bytes in, an atom of exactly those bytes out.
+std::string erlang_atom(const std::string& s) {
+  std::string out = "'";
+  for (unsigned char b : s) {
+    if (b == '\'' || b == '\\')
+      out += {'\\', char(b)};
+    else if (printable(b))
+      out += char(b);
+    else
+      octal(out, b);
+  }
+  return out + "'";
+}
+
+std::string camel_words(const std::string& s) {
+  std::string out;
+  bool upper = true;
+  for (unsigned char ch : s) {
+    bool alnum = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9');
+    if (!alnum)
+      upper = true;
+    else
+      out += upper ? char(std::toupper(ch)) : char(ch), upper = false;
+  }
+  return out;
+}
+
+std::string snake_words(const std::string& s) {
+  std::string out;
+  for (unsigned char ch : s)
+    out += (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ? char(ch) : '_';
+  return out;
 }
 
 // Never "*/", which would end a C comment.

@@ -35,7 +35,8 @@ struct Exported {
 // missing.
 Exported export_case(const Case& c, ExportFormat f);
 
-// Writes every file under dir (created), each atomically.
+// Writes every file under dir (created), each atomically. InputError, before any
+// write, when a file's path would lead out of dir (safe_names.hpp).
 void write_exported(const std::string& dir, const Exported& e);
 
 // --- one function per format: export_beam.cpp (ct, exunit), export_native.cpp (c, gtest)
@@ -47,7 +48,14 @@ Exported export_gtest(const Case& c);
 // Literals for the generated sources: any bytes in, a literal of exactly those bytes out.
 std::string c_literal(const std::string& s);      // "..." (C and C++), split every 100 bytes
 std::string erlang_binary(const std::string& s);  // <<"...">>
+std::string erlang_atom(const std::string& s);    // '...' (a module name, quoted whatever it holds)
 std::string comment_text(const std::string& s);   // printable ASCII on one line, for comments
+// Identifiers made from a case name (safe_names.hpp), for the languages whose
+// identifiers take fewer characters: its letters and digits, each run after
+// another character capitalised ("fifo.mailbox-2" -> "FifoMailbox2"), or with
+// every other character an underscore ("fifo_mailbox_2").
+std::string camel_words(const std::string& s);
+std::string snake_words(const std::string& s);
 // comment_text, wrapped at `width` columns, each line after `prefix` ("%% ", "// ").
 std::string comment_lines(const std::string& s, const std::string& prefix, size_t width = 88);
 

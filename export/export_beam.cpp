@@ -36,8 +36,8 @@ std::string run_args(const CaseRun& r) {
 }
 
 std::string readme(const Case& c, const std::string& what, const std::string& run, const std::string& needs) {
-  return "# " + c.name + ": " + what + "\n\n" + comment_lines(c.about, "", 80) + "\n" +
-         comment_lines("Written by `concord export` from the concord corpus case `" + c.name +
+  return "# " + comment_text(c.name) + ": " + what + "\n\n" + comment_lines(c.about, "", 80) + "\n" +
+         comment_lines("Written by `concord export` from the concord corpus case `" + comment_text(c.name) +
                            "`; it runs without concord (" + needs + "). Run it here:",
                        "", 80) +
          "\n    " + run + "\n";
@@ -46,7 +46,9 @@ std::string readme(const Case& c, const std::string& what, const std::string& ru
 }  // namespace
 
 Exported export_ct(const Case& c) {
-  std::string suite = "concord_" + c.name + "_SUITE";
+  // The module's name is its file's: made of the name's letters, digits and
+  // underscores (a case name may hold '.' and '-'), and quoted where it is an atom.
+  std::string suite = "concord_" + snake_words(c.name) + "_SUITE";
   std::string data = suite + "_data";
   std::vector<std::string> tests;
   std::string bodies;
@@ -64,7 +66,7 @@ Exported export_ct(const Case& c) {
     exports += (exports.empty() ? "" : ", ") + t + "/1";
   }
   std::string run = "ct_run -suite " + suite + " -logdir logs   # (mkdir logs first)";
-  std::string s = "%% " + suite + ": the concord corpus case " + c.name + " as a Common Test suite.\n" +
+  std::string s = "%% " + suite + ": the concord corpus case " + comment_text(c.name) + " as a Common Test suite.\n" +
                   comment_lines(c.about, "%% ") +
                   "%%\n"
                   "%% Written by `concord export --as ct`; runs without concord. The program is\n"
@@ -78,10 +80,10 @@ Exported export_ct(const Case& c) {
                   "%% first field.\n"
                   "%%\n"
                   "%% Run: " +
-                  run +
+                  comment_text(run) +
                   "\n"
                   "-module(" +
-                  suite +
+                  erlang_atom(suite) +
                   ").\n"
                   "-export([all/0, init_per_suite/1, end_per_suite/1]).\n"
                   "-export([" +
@@ -118,25 +120,18 @@ Exported export_ct(const Case& c) {
 Exported export_exunit(const Case& c) {
   std::string file = c.name + "_test.exs";
   std::string data = c.name + "_test_data";
-  std::string module = "Case";
-  bool upper = true;
-  for (char ch : c.name) {
-    if (ch == '_')
-      upper = true;
-    else
-      module += upper ? char(std::toupper(static_cast<unsigned char>(ch))) : ch, upper = false;
-  }
+  std::string module = "Case" + camel_words(c.name);  // an alias: letters and digits only
   std::string tests;
   for (size_t i = 0; i < c.runs.size(); i++)
     tests += "\n  test \"run " + std::to_string(i + 1) + ": " + run_label(c.runs[i]) + "\" do\n    check(" +
              run_args(c.runs[i]) + ",\n      " + elixir_string(c.runs[i].expect.dump()) + ")\n  end\n";
   std::string run = "elixir " + file;
-  std::string s = "# " + file + ": the concord corpus case " + c.name + " as an ExUnit test.\n" +
-                  comment_lines(c.about, "# ") +
+  std::string s = "# " + comment_text(file) + ": the concord corpus case " + comment_text(c.name) +
+                  " as an ExUnit test.\n" + comment_lines(c.about, "# ") +
                   "#\n"
                   "# Written by `concord export --as exunit`; runs without concord. The program is\n"
                   "# " +
-                  data +
+                  comment_text(data) +
                   "/concord_prog.ex (a GenServer module per kind, a Supervisor or\n"
                   "# DynamicSupervisor module per supervisor), run on real Elixir by the runtime beside\n"
                   "# it: the conductor grants the turns in the seeded order of the concord spec (SPEC 8)\n"
@@ -145,16 +140,16 @@ Exported export_exunit(const Case& c) {
                   "# named by its first field.\n"
                   "#\n"
                   "# Run: " +
-                  run +
+                  comment_text(run) +
                   "\n"
                   "ExUnit.start()\n\n"
                   "defmodule Concord.Export." +
                   module +
                   "Test do\n"
                   "  use ExUnit.Case\n\n"
-                  "  @data Path.join(__DIR__, \"" +
-                  data +
-                  "\")\n\n"
+                  "  @data Path.join(__DIR__, " +
+                  elixir_string(data) +
+                  ")\n\n"
                   "  # Compiles and loads the runtime and the program from the data folder, in memory.\n"
                   "  setup_all do\n"
                   "    expect = Path.join(@data, \"concord_expect.erl\") |> String.to_charlist()\n"

@@ -21,8 +21,8 @@ std::string settings_line(const CaseRun& r) {
 }
 
 std::string readme(const Case& c, const std::string& what, const std::string& run) {
-  return "# " + c.name + ": " + what + "\n\n" + comment_lines(c.about, "", 80) + "\n" +
-         comment_lines("Written by `concord export` from the concord corpus case `" + c.name +
+  return "# " + comment_text(c.name) + ": " + what + "\n\n" + comment_lines(c.about, "", 80) + "\n" +
+         comment_lines("Written by `concord export` from the concord corpus case `" + comment_text(c.name) +
                            "`; it runs without concord. Run it here:",
                        "", 80) +
          "\n    " + run + "\n";
@@ -41,11 +41,12 @@ Exported export_c(const Case& c) {
   std::string run = std::string(CONCORD_EXPORT_CC) + " -I" + c_runtime_dir() + " " + prog + ".c " + c_runtime_lib() +
                     " -o " + prog + " && cc -O1 " + test + ".c -o " + test + " && ./" + test;
   std::string s =
-      "/* " + test + ".c: the concord corpus case " + c.name + " as a C test.\n" + comment_lines(c.about, "** ") +
+      "/* " + comment_text(test) + ".c: the concord corpus case " + comment_text(c.name) + " as a C test.\n" +
+      comment_lines(c.about, "** ") +
       "**\n"
       "** Written by `concord export --as c`; runs without concord. The program is\n"
       "** " +
-      prog +
+      comment_text(prog) +
       ".c, compiled against the c target's runtime (libconcord_rt.a,\n"
       "** which owns its main(): it reads \"SEED TURNS MAX_PROCESSES\" lines and writes one\n"
       "** result line each). This test runs it once per run of the case and asserts the\n"
@@ -53,10 +54,10 @@ Exported export_c(const Case& c) {
       "** a difference is named by its first field. Exit status 0: every run passed.\n"
       "**\n"
       "** Run: " +
-      run +
+      comment_text(run) +
       "\n"
       "** (./" +
-      test +
+      comment_text(test) +
       " PROG runs another build of the program.) */\n"
       "#define _POSIX_C_SOURCE 200809L\n"
       "#include <signal.h>\n"
@@ -122,14 +123,14 @@ Exported export_c(const Case& c) {
       "  return ok;\n"
       "}\n\n"
       "int main(int argc, char **argv) {\n"
-      "  const char *prog = argc > 1 ? argv[1] : \"./" +
-      prog +
-      "\";\n"
+      "  const char *prog = argc > 1 ? argv[1] : " +
+      c_literal("./" + prog) +
+      ";\n"
       "  size_t failed = 0, n = sizeof RUNS / sizeof RUNS[0];\n"
       "  for (size_t i = 0; i < n; i++) failed += !EXPECT_RUN(prog, i);\n"
-      "  printf(\"" +
-      c.name +
-      ": %zu of %zu runs passed\\n\", n - failed, n);\n"
+      "  printf(\"%s: %zu of %zu runs passed\\n\", " +
+      c_literal(c.name) +
+      ", n - failed, n);\n"
       "  return failed ? 1 : 0;\n"
       "}\n";
   Exported e;
@@ -142,14 +143,7 @@ Exported export_c(const Case& c) {
 
 Exported export_gtest(const Case& c) {
   std::string test = c.name + "_test";
-  std::string suite = "Concord";
-  bool upper = true;
-  for (char ch : c.name) {
-    if (ch == '_')
-      upper = true;
-    else
-      suite += upper ? char(std::toupper(static_cast<unsigned char>(ch))) : ch, upper = false;
-  }
+  std::string suite = "Concord" + camel_words(c.name);  // an identifier: letters and digits only
   std::string program = program_to_json(c.program).dump();
   std::string tests;
   for (size_t i = 0; i < c.runs.size(); i++) {
@@ -161,8 +155,8 @@ Exported export_gtest(const Case& c) {
   std::string run = "g++ -std=c++17 -O1 " + test + ".cpp -lgtest -lgtest_main -pthread -o " + test +
                     " && CONCORD_RUNTIME='YOUR-RUNTIME --ITS-OPTIONS' ./" + test;
   std::string s =
-      "// " + test + ".cpp: the concord corpus case " + c.name + " as a GoogleTest case.\n" +
-      comment_lines(c.about, "// ") +
+      "// " + comment_text(test) + ".cpp: the concord corpus case " + comment_text(c.name) +
+      " as a GoogleTest case.\n" + comment_lines(c.about, "// ") +
       "//\n"
       "// Written by `concord export --as gtest`; runs without concord. For any runtime that\n"
       "// speaks concord's backend protocol (runners/PROTOCOL.md: one JSON request per line on\n"
@@ -172,7 +166,7 @@ Exported export_gtest(const Case& c) {
       "// by its first field.\n"
       "//\n"
       "// Run: " +
-      run +
+      comment_text(run) +
       "\n"
       "#include <fcntl.h>\n"
       "#include <poll.h>\n"

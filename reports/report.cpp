@@ -11,6 +11,7 @@
 
 #include "generators/generate.hpp"
 #include "oracle/error.hpp"
+#include "oracle/json_text.hpp"
 #include "runners/campaign/corpus_store.hpp"
 #include "runners/protocol/load.hpp"
 
@@ -183,6 +184,7 @@ void check_shape(const ojson& j, const std::string& where) {
           !sample[2].is_number())
         throw InputError(at + "/throughput", "each sample is [seconds, programs, runs]");
   }
+  check_figures(j, where);
   try {
     Coverage::from_json(j["coverage"]);
   } catch (const InputError& e) {
@@ -237,14 +239,16 @@ ojson merge_reports(const std::vector<ojson>& summaries, const std::vector<std::
     }
     m["seconds"] = std::max(m["seconds"].get<double>(), j["seconds"].get<double>());
     for (const char* key : {"programs", "runs", "divergent_cases", "flaky"})
-      m[key] = m[key].get<uint64_t>() + j[key].get<uint64_t>();
-    m["deviations"] = m.value("deviations", uint64_t{0}) + j.value("deviations", uint64_t{0});
+      m[key] = add_counts(m[key].get<uint64_t>(), j[key].get<uint64_t>(), key, origins[i]);
+    m["deviations"] =
+        add_counts(m.value("deviations", uint64_t{0}), j.value("deviations", uint64_t{0}), "deviations", origins[i]);
     for (const auto& [t, s] : j["target_seconds"].items())
       m["target_seconds"][t] = m["target_seconds"].value(t, 0.0) + s.get<double>();
     for (const char* key : {"no_verdict", "unconfirmed"}) {
       const ojson counts = j.value(key, ojson::object());  // named: items() must not outlive it
       if (!m.contains(key)) m[key] = ojson::object();
-      for (const auto& [t, n] : counts.items()) m[key][t] = m[key].value(t, uint64_t{0}) + n.get<uint64_t>();
+      for (const auto& [t, n] : counts.items())
+        m[key][t] = add_counts(m[key].value(t, uint64_t{0}), n.get<uint64_t>(), std::string(key) + "/" + t, origins[i]);
     }
     m["interrupted"] = m.value("interrupted", false) || j.value("interrupted", false);
     for (const ojson& f : j["flaky_cases"]) m["flaky_cases"].push_back(f);
@@ -255,7 +259,7 @@ ojson merge_reports(const std::vector<ojson>& summaries, const std::vector<std::
         continue;
       }
       ojson& have = it->second;
-      uint64_t hits = have["hits"].get<uint64_t>() + s["hits"].get<uint64_t>();
+      uint64_t hits = add_counts(have["hits"].get<uint64_t>(), s["hits"].get<uint64_t>(), "hits", origins[i]);
       std::string status = merged_status(have, s);
       std::set<std::string> merged;  // what each shard merged into this bucket (rename_key.hpp)
       for (const ojson* x : std::initializer_list<const ojson*>{&have, &s})
@@ -278,12 +282,14 @@ ojson merge_reports(const std::vector<ojson>& summaries, const std::vector<std::
     for (const ojson& other : s.value("merged", ojson::array())) {
       auto it = sigs.find(other.get<std::string>());
       if (it == sigs.end() || it->first == name) continue;
-      s["hits"] = s["hits"].get<uint64_t>() + it->second["hits"].get<uint64_t>();
+      s["hits"] = add_counts(s["hits"].get<uint64_t>(), it->second["hits"].get<uint64_t>(), "hits", name);
       sigs.erase(it);
     }
   m["signatures"] = ojson::array();
   for (auto& [name, s] : sigs) m["signatures"].push_back(s);
   m["coverage"] = cov.to_json();
+  // As the reader will see the written file (its text parsed again), checked as it checks it.
+  check_shape(parse_json_text(m.dump(), JsonTextOptions{false}), "the merged summary of " + origins[0] + " ...");
   return m;
 }
 

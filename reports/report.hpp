@@ -39,10 +39,23 @@ ojson report_summary(const CampaignConfig& cfg, const CampaignReport& r, const T
 // located at "DIR/summary.json: ..." otherwise.
 ojson read_report(const std::string& dir);
 
+// The bounds of a summary's figures (report_figures.cpp): a count above 2^53 (no
+// campaign comes near; a JSON reader that uses doubles would round it), seconds
+// negative, not finite or above 1e12, or shards whose programs and runs are not the
+// totals: InputError located at where + ": /field". read_report checks them, and a
+// merge checks what it writes.
+constexpr uint64_t kMaxReportCount = uint64_t{1} << 53;
+constexpr double kMaxReportSeconds = 1e12;
+void check_figures(const ojson& summary, const std::string& where);
+// a + b; InputError(where, ...) naming `what` when the sum passes kMaxReportCount.
+uint64_t add_counts(uint64_t a, uint64_t b, const std::string& what, const std::string& where);
+
 // Joins the shards of one campaign: the same seed, profile, generator version,
 // seeds per program, targets and shard count, and no shard twice (InputError
-// naming the two folders otherwise). Counts add up; a signature's first case is
-// the lowest case index over the shards, its hits the sum; coverage merges.
+// naming the two folders otherwise). Counts add up (InputError beyond
+// kMaxReportCount); a signature's first case is the lowest case index over the
+// shards, its hits the sum; coverage merges. The result is checked as read_report
+// checks a file: a merge never writes what its reader refuses.
 // `origins` names each summary's folder, for messages.
 ojson merge_reports(const std::vector<ojson>& summaries, const std::vector<std::string>& origins);
 

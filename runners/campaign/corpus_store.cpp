@@ -3,9 +3,11 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <set>
 #include <stdexcept>
 
 #include "oracle/error.hpp"
+#include "runners/protocol/safe_names.hpp"
 
 namespace concord {
 
@@ -68,6 +70,13 @@ std::string signature_in(const ojson& j) {
 
 size_t program_size_in(const ojson& j) { return j.is_object() && j.contains("program") ? json_size(j["program"]) : 0; }
 
+// The file NAME.case.json under dir; the name checked (safe_names.hpp) whoever made it.
+std::string case_path(const std::string& dir, const ojson& j) {
+  std::string name = j["name"].get<std::string>();
+  check_case_name(name, "case " + name + ": /name");
+  return path_inside(dir, name + ".case.json", "case " + name + ": /name");
+}
+
 Stored store_json(const std::string& dir, const ojson& j, const std::string& signature) {
   for (const auto& [path, other] : read_cases(dir))
     if (signature_in(other) == signature) {
@@ -75,7 +84,7 @@ Stored store_json(const std::string& dir, const ojson& j, const std::string& sig
       write_file_atomic(path, j.dump(2) + "\n");  // same signature, smaller program: it takes the place
       return Stored{path, true, true};
     }
-  std::string path = (fs::path(dir) / (j["name"].get<std::string>() + ".case.json")).string();
+  std::string path = case_path(dir, j);
   write_file_atomic(path, j.dump(2) + "\n");
   return Stored{path, true, false};
 }
@@ -100,7 +109,9 @@ std::vector<std::string> corpus_signatures(const std::string& dir) {
 }
 
 MergeReport merge_corpora(const std::string& into, const std::vector<std::string>& from) {
-  // Every input is read and checked before anything is written.
+  // Every input is read and checked before anything is written: load_case refuses a
+  // bad name or a source outside the shard's folder (safe_names.hpp), and every
+  // path written below is checked to stay inside `into`.
   std::vector<std::pair<std::string, ojson>> incoming;
   for (const std::string& dir : from) {
     std::vector<std::string> files = find_cases(dir);
@@ -109,12 +120,30 @@ MergeReport merge_corpora(const std::string& into, const std::vector<std::string
       incoming.emplace_back(f, read_json_file(f));
     }
   }
+  for (const auto& [file, j] : incoming) {
+    if (signature_in(j).empty() || !j.contains("program")) path_inside(into, fs::path(file).filename(), file);
+    if (j.contains("source")) path_inside(into, j["source"].get<std::string>(), file + ": /source");
+  }
+  // The signatures `into` holds before the merge: their cases were checked when
+  // they were stored (or reviewed since); a shard's case claiming one is only a
+  // claim, which a merge, running no target, cannot check. It never replaces them.
+  std::set<std::string> held;
+  for (const std::string& s : corpus_signatures(into)) held.insert(s);
   MergeReport rep;
   std::error_code ec;
   fs::create_directories(into, ec);
   for (const auto& [file, j] : incoming) {
     std::string sig = signature_in(j);
     if (!sig.empty() && j.contains("program")) {
+      if (held.count(sig)) {
+        rep.held++;
+        continue;
+      }
+      std::string dest = case_path(into, j);  // a file name another case has is not taken
+      if (fs::exists(dest) && signature_in(read_json_file(dest)) != sig) {
+        rep.conflicts.push_back(file + ": " + dest + " exists with another signature");
+        continue;
+      }
       Stored s = store_json(into, j, sig);
       if (!s.existed)
         rep.added++;
@@ -134,8 +163,8 @@ MergeReport merge_corpora(const std::string& into, const std::vector<std::string
       continue;
     }
     if (j.contains("source") && j["source"].is_string()) {  // a hand case: its program file comes along
-      fs::path src = fs::path(file).parent_path() / j["source"].get<std::string>();
-      write_file_atomic((fs::path(into) / j["source"].get<std::string>()).string(), read_file(src.string()));
+      fs::path src = fs::path(file).parent_path() / j["source"].get<std::string>();  // checked by load_case
+      write_file_atomic(path_inside(into, j["source"].get<std::string>(), file + ": /source"), read_file(src.string()));
     }
     write_file_atomic(dest.string(), text);
     rep.copied++;

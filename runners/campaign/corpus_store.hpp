@@ -46,11 +46,17 @@ std::vector<std::string> corpus_signatures(const std::string& dir);
 
 struct MergeReport {
   size_t added = 0, replaced = 0, kept = 0, copied = 0, same = 0;
-  std::vector<std::string> conflicts;  // hand cases whose name is taken by another content
+  size_t held = 0;                     // cases of a signature `into` had before: not written
+  std::vector<std::string> conflicts;  // cases whose file name is taken by another content
 };
 // Joins corpora: every case of each folder of `from` into `into`: cases with a
 // signature by store_case, others (hand-written, with their .conc) copied when
-// their name is free. Throws InputError for an unreadable case, before writing.
+// their name is free. A signature `into` already has keeps its case: a merge runs
+// no target, so a shard's case claiming it cannot be checked, and a smaller one
+// would replace a real regression test by whatever claims its signature; among
+// the shards' cases of a new signature the smallest is kept. Throws InputError for
+// an unreadable case, a bad name or a path leading out of `into` (or a source out
+// of its shard's folder), before writing.
 MergeReport merge_corpora(const std::string& into, const std::vector<std::string>& from);
 
 }  // namespace concord

@@ -27,8 +27,9 @@ int corpus_merge(int argc, char** argv) {
   MergeReport r = merge_corpora(*a.option("--into"), a.positional);
   std::cout << "merged " << a.positional.size() << " corpora into " << *a.option("--into") << ": " << r.added
             << " new signatures, " << r.replaced << " replaced by a smaller case, " << r.kept
-            << " duplicates dropped (a case at least as small was there), " << r.copied << " other cases copied, "
-            << r.same << " already there\n";
+            << " duplicates dropped (a case at least as small was there), " << r.held
+            << " cases of a signature already in " << *a.option("--into") << " not written (its case is kept), "
+            << r.copied << " other cases copied, " << r.same << " already there\n";
   for (const std::string& c : r.conflicts) std::cout << "CONFLICT " << c << "\n";
   return r.conflicts.empty() ? kOk : kBadInput;
 }

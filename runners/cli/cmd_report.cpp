@@ -11,6 +11,7 @@
 #include "runners/campaign/corpus_store.hpp"
 #include "runners/cli/cli.hpp"
 #include "runners/protocol/load.hpp"
+#include "runners/protocol/safe_names.hpp"
 
 namespace concord {
 namespace {
@@ -52,12 +53,16 @@ int report_merge(int argc, char** argv) {
   std::vector<ojson> inputs;
   for (const std::string& dir : a.positional) {
     ojson j = read_report(dir);
-    for (ojson& s : j["signatures"])
-      if (s.contains("triage")) {
-        std::string src = (fs::path(dir) / s["triage"].get<std::string>()).string();
-        if (!fs::exists(src)) throw InputError(src, "the triage page that summary.json names is missing");
-        s["triage_source"] = src;
-      }
+    for (size_t i = 0; i < j["signatures"].size(); i++) {
+      ojson& s = j["signatures"][i];
+      if (!s.contains("triage")) continue;
+      // A page of this shard's folder, never a file elsewhere that a summary names.
+      std::string field = (fs::path(dir) / "summary.json").string() + ": /signatures/" + std::to_string(i) + "/triage";
+      if (!s["triage"].is_string()) throw InputError(field, "expected a path inside " + dir);
+      std::string src = path_inside(dir, s["triage"].get<std::string>(), field);
+      if (!fs::is_regular_file(src)) throw InputError(src, "the triage page that summary.json names is missing");
+      s["triage_source"] = src;
+    }
     inputs.push_back(std::move(j));
   }
   ojson merged = merge_reports(inputs, a.positional);

@@ -75,8 +75,11 @@ usage:
       distinct trace. No case answered (every one UNSUPPORTED) is no verdict (exit 3).
   concord corpus merge --into OUT DIR...
       Join corpora (from several machines or shards) into OUT: one case per
-      signature, the smaller program kept; other cases copied when their name is
-      free. Every input is checked before anything is written.
+      signature, the smaller program kept among the shards'; a signature OUT
+      already has keeps its case (a shard's claim is not checked: never a
+      replacement); other cases copied when their name is free. Every input is
+      checked before anything is written (names, and paths inside OUT and inside
+      each shard's folder).
   concord gen --seed S [--profile P] [--runs K] [--json]
       Print the program a campaign generates from program seed S with profile P
       (default, supervision, spawn-heavy, arith, dynamic-supervision, scale, v2,
@@ -120,7 +123,9 @@ usage:
       targets, shard count; each shard once) into OUT: counts added, each
       signature's first case over all shards, coverage merged, triage pages
       copied. --corpus: the corpus merged from the shards' (corpus merge), whose
-      files the report then names. Missing shards are listed, not fatal.
+      files the report then names. Missing shards are listed, not fatal. A shard
+      whose figures no campaign reaches, or whose triage pages lie outside its
+      folder, is refused (exit 2), nothing written.
   concord shrink CASE [--target NAME|all] [--jobs J] [--time D] [--out FILE]
       Reduce a case file to the smallest program and runs that show the same
       divergence (its recorded signature, or the one it shows now), J workers

@@ -11,6 +11,7 @@
 #include "runners/campaign/corpus_store.hpp"
 #include "runners/process/files.hpp"
 #include "runners/protocol/load.hpp"
+#include "runners/protocol/safe_names.hpp"
 
 namespace concord {
 
@@ -62,6 +63,7 @@ FreeCase load_free_case(const std::string& path) {
     if (!j.contains(key) || !j[key].is_string()) fail(std::string("/") + key, "missing or not a string");
   }
   c.name = j["name"].get<std::string>();
+  check_case_name(c.name, path + ": /name");  // it becomes a file name (store_free_case)
   c.about = j["about"].get<std::string>();
   c.signature = j["signature"].get<std::string>();
   c.violation = j["violation"].get<std::string>();

@@ -13,6 +13,7 @@
 #include "oracle/json_text.hpp"
 #include "oracle/limits.hpp"
 #include "oracle/text.hpp"
+#include "safe_names.hpp"
 
 namespace concord {
 
@@ -83,11 +84,14 @@ Case load_case(const std::string& path) {
   c.path = path;
   if (!j.contains("name") || !j["name"].is_string()) fail("/name", "missing or not a string");
   c.name = j["name"].get<std::string>();
+  check_case_name(c.name, path + ": /name");  // it becomes file names and identifiers (export, merge)
   if (j.contains("about") && j["about"].is_string()) c.about = j["about"].get<std::string>();
   if (j.contains("source") == j.contains("program")) fail("", "expected exactly one of 'source' or 'program'");
   if (j.contains("source")) {
     if (!j["source"].is_string()) fail("/source", "expected a file name");
-    fs::path src = fs::path(path).parent_path() / j["source"].get<std::string>();
+    // Relative to the case's folder and inside it: never read from elsewhere.
+    std::string folder = fs::path(path).parent_path().empty() ? "." : fs::path(path).parent_path().string();
+    fs::path src = path_inside(folder, j["source"].get<std::string>(), path + ": /source");
     std::error_code ec;
     if (!fs::is_regular_file(src, ec))
       fail("/source", "the program file '" + j["source"].get<std::string>() + "' (" + src.string() +
