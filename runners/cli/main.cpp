@@ -28,7 +28,8 @@ usage:
                    [--timeout SECONDS] [run settings as above]
       Run through the backend protocol (runners/PROTOCOL.md). With one target,
       print its answer line. With `all`, run every built-in target (oracle, c,
-      erlang, js, elixir) and every declared backend, compare each with the oracle, print the
+      erlang, js, elixir) and every declared backend (with a list A,B,...: each named
+      one), compare each with the oracle, print the
       first difference of each that disagrees (by value, else byte for byte) and
       which agreed. --backend declares a user backend: COMMAND is split into words
       like a shell would, without a shell. --backends reads declarations from a
@@ -156,7 +157,8 @@ usage:
       cases showed (today's signatures' details); after, its buckets by the rule
       behind their first causal difference and by shrunk programs up to renaming;
       prints the table and any bucket two faults share. --again: no campaign, the
-      cases stored in --work by an earlier run attributed again.
+      cases stored in --work by an earlier run attributed again (none stored:
+      bad input, exit 2).
   concord emit-c FILE
       Print the program as C for the c target's runtime (targets/c/runtime).
   concord emit-erlang FILE [--free]
