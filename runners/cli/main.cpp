@@ -143,12 +143,14 @@ usage:
       GoogleTest case for any runtime that speaks the backend protocol (command in
       $CONCORD_RUNTIME). Each asserts every run's result line and names the first
       difference. The folder's README.md says how to run it.
-  concord mutants [--time D] [--seed S] [--only NAME]... [--shrink-time D] [--list]
+  concord mutants [--time D] [--seed S] [--only NAME]... [--shrink-time D] [--work DIR] [--list]
       For every planted fault (targets/FAULTS.md; not those planted for `concord
       buckets` only, unless --only names them): build the target with it, run a
       campaign against it until the first divergence (at most D, default 60s; a
       free campaign for a fault of a free mode, until the first trace that is not
       admissible), shrink it, and print a table. Exit 1 when a fault was not found.
+      It works in --work DIR (kept), else in a folder of its own under $TMPDIR,
+      removed when it ends.
   concord buckets [--time D] [--seed S] [--only NAME]... [--shrink-time D]
                   [--jobs N] [--work DIR] [--again]
       Measure bucketing by SPEC rule (issue 17): per planted fault (those planted
