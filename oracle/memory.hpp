@@ -3,7 +3,8 @@
 // queued messages, names, child entries; version 2: links, monitors, queued
 // signals, pending items, waiting callers, given back when they go, rules.hpp
 // kLinkCost ...) plus an upper bound of the text each
-// adds to the result line; a run whose count passes the limit stops with
+// adds to the result line (a vector's storage as malloc takes it, a mailbox's with
+// room for its growth, state.hpp); a run whose count passes the limit stops with
 // OutOfMemory, answered as the indefinite error MEMORY (SPEC §10). The count is
 // the same on every machine, so the same run always stops at the same place, and
 // no result line the oracle writes is longer than the limit.

@@ -16,7 +16,7 @@ void charge(World& w, int64_t held, int64_t text) {
 }
 
 void journal(World& w, Event e) {
-  charge(w, static_cast<int64_t>(sizeof(Event) + e.args.size() * sizeof(Value)), event_text_bound(w, e));
+  charge(w, static_cast<int64_t>(sizeof(Event)) + values_bytes(e.args.size()), event_text_bound(w, e));
   w.journal.push_back(std::move(e));
 }
 
@@ -47,7 +47,9 @@ int32_t new_process(World& w, int32_t name, int32_t kind, std::vector<Value> par
   p.params = std::move(params);
   p.sup = sup;
   const Kind& k = w.prog.kinds[kind];
-  charge(w, static_cast<int64_t>(sizeof(Process) + 16 + (p.params.size() + k.state.size()) * sizeof(Value)),
+  charge(w,
+         static_cast<int64_t>(sizeof(Process) + 16) + Mailbox::kIdleBytes + values_bytes(p.params.size()) +
+             values_bytes(k.state.size()),
          process_text_bound(w, p));
   return id;
 }
@@ -162,8 +164,10 @@ void send_message(World& w, int32_t from, int32_t to, int32_t sig, std::vector<V
   int32_t id = w.proc_of_name[to];
   bool live = id >= 0 && w.procs[id].alive;
   if (w.observer) {
-    if (from < 0) w.observer->given(w, live ? id : -1);
-    else w.observer->sent(w, w.proc_of_name[from], to, live ? id : -1);
+    if (from < 0)
+      w.observer->given(w, live ? id : -1);
+    else
+      w.observer->sent(w, w.proc_of_name[from], to, live ? id : -1);
   }
   if (!live) {
     Event e{EventKind::Drop, w.turn};

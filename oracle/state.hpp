@@ -29,6 +29,8 @@
 //   and the activations of waiting callers.
 #pragma once
 
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -52,6 +54,15 @@ struct RunSettings {
 };
 
 
+// What malloc takes for a block of `bytes` (glibc: a header of 8 bytes, rounded up
+// to 16, at least 32), so that the memory count (memory.hpp) covers what a vector's
+// storage really costs, not only its elements.
+inline int64_t heap_bytes(size_t bytes) {
+  return bytes == 0 ? 0 : static_cast<int64_t>(std::max<size_t>(32, (bytes + 8 + 15) & ~size_t{15}));
+}
+// A vector of n values, with the capacity push_back may have left it (a power of 2).
+inline int64_t values_bytes(size_t n) { return heap_bytes(std::bit_ceil(n) * sizeof(int64_t)); }
+
 struct Message {
   int32_t from;             // sender's name id; -1 for a given message
   int32_t sig;              // signature id: tag and argument types
@@ -65,10 +76,17 @@ struct Message {
 // storage once drained.
 class Mailbox {
  public:
-  // The bytes a message is counted for while it is queued (memory.hpp).
+  static constexpr size_t kKeptSlots = 8;  // a small mailbox keeps its storage: no allocation per delivery
+  // The bytes a message is counted for while it is queued (memory.hpp): its slot
+  // 6 times over, and its arguments' block. The storage has at most twice the slots
+  // of the queue counting the delivered ones not yet compacted away (compact() shrinks
+  // it), which are at most as many as the queued ones: 4 slots per queued message,
+  // 6 for the moment the storage moves as it grows (old and new).
   static int64_t cost(const Message& m) {
-    return static_cast<int64_t>(sizeof(Message) + m.args.size() * sizeof(Value));
+    return static_cast<int64_t>(6 * sizeof(Message)) + values_bytes(m.args.size());
   }
+  // What an empty mailbox may keep: counted with its process.
+  static constexpr int64_t kIdleBytes = kKeptSlots * sizeof(Message);
   bool empty() const { return head_ == items_.size(); }
   size_t size() const { return items_.size() - head_; }
   int64_t bytes() const { return bytes_; }  // the cost of the messages queued
@@ -84,6 +102,7 @@ class Mailbox {
     return m;
   }
   void clear() {
+    if (items_.capacity() > kKeptSlots) std::vector<Message>().swap(items_);  // a flood's storage goes
     items_.clear();
     head_ = 0;
     bytes_ = 0;
@@ -93,6 +112,8 @@ class Mailbox {
   void compact() {
     items_.erase(items_.begin(), items_.begin() + static_cast<long>(head_));
     head_ = 0;
+    // At most 2 slots per message left (cost()): a drained flood gives its storage back.
+    if (items_.capacity() > kKeptSlots && items_.capacity() > 2 * items_.size()) items_.shrink_to_fit();
   }
   std::vector<Message> items_;
   size_t head_ = 0;    // index of the oldest message

@@ -100,6 +100,7 @@ ojson report_summary(const CampaignConfig& cfg, const CampaignReport& r, const T
   j["unconfirmed"] = r.unconfirmed;
   j["interrupted"] = r.interrupted;
   j["deviations"] = t.deviations;
+  if (!r.deviation_hits.empty()) j["deviation_hits"] = r.deviation_hits;  // "target: id" -> cases it explained
   ojson sigs = ojson::array(), flaky = ojson::array();
   std::set<std::string> unexplained;  // signatures that some case showed unexplained: not a known deviation
   for (const Finding& f : r.findings)

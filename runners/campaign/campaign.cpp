@@ -301,6 +301,7 @@ void run_case(Shared& sh, Differ& differ, Coverage& cov, uint64_t index, std::ma
   if (all_explained(again.outcome.divergences)) {  // a known deviation: counted and listed once per signature
     f.kind = Finding::Kind::kDeviation;
     sh.report.totals.deviations++;
+    for (const Divergence& d : again.outcome.divergences) sh.report.deviation_hits[d.target + ": " + d.deviation]++;
     if (sh.report.hits[f.signature] == 1) sh.report.findings.push_back(std::move(f));
     return;
   }

@@ -109,7 +109,8 @@ struct CampaignReport {
   std::map<std::string, std::string> first_error;  // per target: the first harness error it got, for messages
   std::vector<Finding> findings;         // new, known, flaky, known deviations; by case index (duplicates counted only)
   std::map<std::string, uint64_t> hits;  // divergent cases per signature (a merged one's counted on its bucket)
-  std::map<std::string, uint64_t> detail_hits;  // divergent cases per detail (by field path: the signatures of old)
+  std::map<std::string, uint64_t> deviation_hits;  // divergent cases each declaration explained, by "target: id"
+  std::map<std::string, uint64_t> detail_hits;     // divergent cases per detail (by field path: the signatures of old)
   Coverage coverage;
   bool interrupted = false;
 };

@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "oracle/interpreter.hpp"
+#include "oracle/memory.hpp"
+#include "runners/protocol/answer_bound.hpp"
 #include "runners/protocol/compare.hpp"
 #include "runners/protocol/diff.hpp"
 #include "runners/triage/attribution.hpp"
@@ -62,6 +64,13 @@ Answer oracle_answer(const Program& p, const RunSettings& r, RunSize* size) {
     if (size) *size = run_size(w);
   });
   a.line.pop_back();  // the '\n'
+  // Parsed, a line takes about 14 times its size: past the harness's limit the
+  // oracle's result is not compared (no verdict), as a target's is not.
+  if (a.line.size() > answer_parse_limit())
+    return harness_error("MEMORY", "oracle: a result line of " + std::to_string(a.line.size()) +
+                                       " bytes, longer than " + size_text(static_cast<int64_t>(answer_parse_limit())) +
+                                       ", the most the harness parses (a sixteenth of the oracle's memory limit; $" +
+                                       kOracleMemoryVariable + " raises it)");
   a.json = ojson::parse(a.line);
   return a;
 }

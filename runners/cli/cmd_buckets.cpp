@@ -8,6 +8,7 @@
 // signature that two faults share. `--again` runs no campaign: it attributes the
 // cases that an earlier measurement stored in --work again (for work on the
 // attribution: the same cases, a new rule for each).
+#include <algorithm>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -104,6 +105,16 @@ int cmd_buckets(int argc, char** argv) {
   if (faults.empty())
     for (const Fault& f : fault_catalogue())
       if (!f.free) faults.push_back(&f);  // a free mode's: a conducted campaign cannot see it
+
+  // --again measures the cases an earlier run stored: with none, a table of zeros
+  // would look like a measurement.
+  if (a.flag("--again") && std::none_of(faults.begin(), faults.end(), [&](const Fault* f) {
+        std::string corpus = (std::filesystem::path(work) / f->name / "corpus").string();
+        return std::filesystem::is_directory(corpus) && !find_cases(corpus).empty();
+      }))
+    throw InputError("--again", "nothing to measure: no case stored under " + work + "/FAULT/corpus for any of the " +
+                                    std::to_string(faults.size()) + " faults chosen (`concord buckets --work " + work +
+                                    "` without --again stores them)");
 
   FaultSources src{c_runtime_dir(), erlang_runtime_dir(), default_c_compiler(), js_runtime_dir(), elixir_runtime_dir()};
   Registry reg(self_exe(), builtin_targets());

@@ -96,6 +96,13 @@ void print_report(std::ostream& out, const CampaignConfig& cfg, const CampaignRe
   }
   out << "divergent cases: " << t.divergent_cases << ", new signatures: " << t.signatures << ", flaky: " << t.flaky
       << ", known deviations: " << t.deviations << "\n";
+  // Each declaration with the cases it explained: one that explains much is seen.
+  for (const auto& [dev, n] : r.deviation_hits)
+    out << "  deviation " << dev << " explained " << n << " divergent cases"
+        << (n * 2 > t.divergent_cases && t.divergent_cases >= 10
+                ? " -- WARNING: most of this campaign's divergences; is the declaration too broad?"
+                : "")
+        << "\n";
   for (const Finding& f : r.findings) {
     auto hit = r.hits.find(f.signature);
     out << "  " << kind_word(f.kind) << "  " << f.signature << "  (case " << f.case_index << ", "

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -16,6 +17,7 @@
 #include "runners/campaign/faults.hpp"
 #include "runners/cli/cli.hpp"
 #include "runners/free/free_campaign.hpp"
+#include "runners/process/subprocess.hpp"
 #include "targets/c/launcher/c_launcher.hpp"
 #include "targets/elixir/launcher/elixir_launcher.hpp"
 #include "targets/erlang/launcher/erlang_launcher.hpp"
@@ -58,8 +60,12 @@ int cmd_mutants(int argc, char** argv) {
   uint64_t seed = a.option("--seed") ? parse_u64(*a.option("--seed"), "--seed") : 1;
   unsigned cores = std::thread::hardware_concurrency();
   int jobs = a.option("--jobs") ? static_cast<int>(parse_i64(*a.option("--jobs"), "--jobs")) : (cores ? cores : 1);
-  std::string work =
-      a.option("--work") ? *a.option("--work") : (std::filesystem::temp_directory_path() / "concord-mutants").string();
+  // Without --work, a folder of its own (mkdtemp under $TMPDIR, its name carrying host
+  // and pid), removed at the end and at a fatal signal (cleanup.hpp): a fixed name
+  // was left behind, and a symlink planted there was followed by remove_all.
+  std::optional<TempDir> own;
+  if (!a.option("--work")) own.emplace("concord-mutants");
+  std::string work = own ? own->path() : *a.option("--work");
   std::vector<const Fault*> faults;
   for (const std::string& n : a.all("--only")) {
     const Fault* f = find_fault(n);
@@ -73,7 +79,8 @@ int cmd_mutants(int argc, char** argv) {
   FaultSources src{c_runtime_dir(), erlang_runtime_dir(), default_c_compiler(), js_runtime_dir(), elixir_runtime_dir()};
   Registry reg(self_exe(), builtin_targets());
   std::cout << "concord mutants: " << faults.size() << " planted faults, a campaign of at most " << fixed1(seconds)
-            << " s each (seed " << seed << ", " << jobs << " jobs), work in " << work << "\n"
+            << " s each (seed " << seed << ", " << jobs << " jobs), work in " << work
+            << (own ? " (removed at the end; --work DIR keeps it)" : "") << "\n"
             << std::flush;
   std::vector<Row> rows;
   for (const Fault* f : faults) {

@@ -28,7 +28,8 @@ usage:
                    [--timeout SECONDS] [run settings as above]
       Run through the backend protocol (runners/PROTOCOL.md). With one target,
       print its answer line. With `all`, run every built-in target (oracle, c,
-      erlang, js, elixir) and every declared backend, compare each with the oracle, print the
+      erlang, js, elixir) and every declared backend (with a list A,B,...: each named
+      one), compare each with the oracle, print the
       first difference of each that disagrees (by value, else byte for byte) and
       which agreed. --backend declares a user backend: COMMAND is split into words
       like a shell would, without a shell. --backends reads declarations from a
@@ -147,12 +148,14 @@ usage:
       GoogleTest case for any runtime that speaks the backend protocol (command in
       $CONCORD_RUNTIME). Each asserts every run's result line and names the first
       difference. The folder's README.md says how to run it.
-  concord mutants [--time D] [--seed S] [--only NAME]... [--shrink-time D] [--list]
+  concord mutants [--time D] [--seed S] [--only NAME]... [--shrink-time D] [--work DIR] [--list]
       For every planted fault (targets/FAULTS.md; not those planted for `concord
       buckets` only, unless --only names them): build the target with it, run a
       campaign against it until the first divergence (at most D, default 60s; a
       free campaign for a fault of a free mode, until the first trace that is not
       admissible), shrink it, and print a table. Exit 1 when a fault was not found.
+      It works in --work DIR (kept), else in a folder of its own under $TMPDIR,
+      removed when it ends.
   concord buckets [--time D] [--seed S] [--only NAME]... [--shrink-time D]
                   [--jobs N] [--work DIR] [--again]
       Measure bucketing by SPEC rule (issue 17): per planted fault (those planted
@@ -161,7 +164,8 @@ usage:
       cases showed (today's signatures' details); after, its buckets by the rule
       behind their first causal difference and by shrunk programs up to renaming;
       prints the table and any bucket two faults share. --again: no campaign, the
-      cases stored in --work by an earlier run attributed again.
+      cases stored in --work by an earlier run attributed again (none stored:
+      bad input, exit 2).
   concord emit-c FILE
       Print the program as C for the c target's runtime (targets/c/runtime).
   concord emit-erlang FILE [--free]

@@ -115,6 +115,8 @@ U events_v2(const Program& p, const Tree& t, U turns) {
 
 }  // namespace
 
+size_t answer_parse_limit() { return std::max(kErrorLineBound, static_cast<size_t>(oracle_memory_limit()) / 16); }
+
 size_t answer_bytes_bound(const Program& p, const RunSettings& r) {
   auto sends = [](const Stmt& s) -> U { return s.kind == StmtKind::Send ? 1 : 0; };
   auto spawns = [](const Stmt& s) -> U { return s.kind == StmtKind::Spawn ? 1 : 0; };

@@ -19,6 +19,14 @@ namespace concord {
 
 constexpr size_t kErrorLineBound = size_t{1} << 20;  // the least bound: room for any error line
 
+// The longest answer line the harness reads into memory and parses, whatever the
+// bound above: a sixteenth of the oracle's memory limit (64 MiB by default), at
+// least kErrorLineBound. Parsed, a line takes about 14 times its size (a JSON tree
+// of small nodes), so one answer costs about the limit, not 14 times the line. A
+// longer line is MEMORY (no verdict; a failure on a small run): $CONCORD_ORACLE_MEMORY
+// raises it.
+size_t answer_parse_limit();
+
 // For a checked program.
 size_t answer_bytes_bound(const Program& p, const RunSettings& r);
 // A free run's trace (SPEC §25.6).

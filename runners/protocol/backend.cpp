@@ -10,6 +10,7 @@
 
 #include "oracle/check.hpp"
 #include "oracle/interpreter.hpp"
+#include "oracle/memory.hpp"
 #include "oracle/printable.hpp"
 #include "runners/protocol/answer_bound.hpp"
 
@@ -169,7 +170,8 @@ bool collect_answers(AnswerSource& proc, const std::string& who, const std::vect
     Deadline run_deadline = deadline_after(run_timeout);
     bool request_first = request_deadline < run_deadline;
     std::string line;
-    size_t max_line = i < max_bytes.size() ? max_bytes[i] : kErrorLineBound;
+    size_t bound = i < max_bytes.size() ? max_bytes[i] : kErrorLineBound;
+    size_t max_line = std::min(bound, answer_parse_limit());  // read no more than we can afford to parse
     switch (proc.read_line(line, std::min(run_deadline, request_deadline), max_line)) {
       case Subprocess::Io::kOk: {
         Answer a;
@@ -189,6 +191,17 @@ bool collect_answers(AnswerSource& proc, const std::string& who, const std::vect
         fail_from(i + 1, "TIMEOUT", who + ": not answered: " + run + " timed out");
         return false;
       case Subprocess::Io::kTooLong:
+        if (max_line < bound) {  // it may be correct, but too long for the harness to compare
+          on_answer(i,
+                    harness_error("MEMORY", who + ": " + run + " (seed " + std::to_string(runs[i].seed) + ", turns " +
+                                                std::to_string(runs[i].turns) + "): an answer line longer than " +
+                                                size_text(static_cast<int64_t>(max_line)) +
+                                                ", the most the harness reads and parses (a sixteenth of the "
+                                                "oracle's memory limit; $" +
+                                                kOracleMemoryVariable + " raises it)" + with_stderr_tail(proc)));
+          fail_from(i + 1, "MEMORY", who + ": not answered: " + run + " was too long");
+          return false;
+        }
         on_answer(i, harness_error("BAD_OUTPUT", who + ": " + run + ": a line longer than " + std::to_string(max_line) +
                                                      " bytes, the most this run can produce (PROTOCOL.md)" +
                                                      with_stderr_tail(proc)));
@@ -287,9 +300,9 @@ std::vector<Answer> Backend::request(const ojson& program, const std::vector<Run
     return out;
   }
   // A failed write (kEof) means it is gone: reading tells how it ended.
-  bool healthy =
-      collect_answers(*proc_, spec_.name, runs, run_timeout, request_deadline, answer_bytes_bounds(program, runs, mode),
-                      [&](size_t, Answer a) { out.push_back(std::move(a)); }, mode);
+  bool healthy = collect_answers(
+      *proc_, spec_.name, runs, run_timeout, request_deadline, answer_bytes_bounds(program, runs, mode),
+      [&](size_t, Answer a) { out.push_back(std::move(a)); }, mode);
   if (!healthy) stop();
   return out;
 }

@@ -22,6 +22,23 @@ bool good_id(const std::string& id) {
   });
 }
 
+// A deviation is one known departure from one rule, so it names a few difference
+// kinds of a result's fields; a backend's declarations together cannot cover most
+// of what a campaign sees (issue 40: a declaration of every kind silenced a whole
+// campaign). Far above the built-in targets' (one kind each, six in all).
+constexpr size_t kMostKindsPerDeviation = 4, kMostKindsPerBackend = 16;
+
+// Why `kind` is no kind a deviation can explain, or "": the whole result (or no
+// difference of value), and errors and failures, which are never explained.
+std::string unexplainable(const std::string& kind) {
+  if (kind == "result" || kind == "bytes") return "is the whole result, not one of its fields";
+  for (const char* p : {"error/", "oracle-error/", "crash"})
+    if (kind.rfind(p, 0) == 0) return "is an error or a failure: never explained by a deviation";
+  if (kind == "hang" || kind == "memory" || kind == "bad-output")
+    return "is an error or a failure: never explained by a deviation";
+  return "";
+}
+
 }  // namespace
 
 std::vector<Deviation> parse_deviations(const ojson& j, const std::string& where) {
@@ -51,9 +68,19 @@ std::vector<Deviation> parse_deviations(const ojson& j, const std::string& where
       if (!s.is_string() || s.get<std::string>().empty() ||
           s.get<std::string>().find_first_of(" :") != std::string::npos)
         throw InputError(at + "/signatures/" + std::to_string(k),
-                         "expected a difference kind such as \"journal/decision/action\" (no target, no blank)");
+                         "deviation '" + dev.id +
+                             "': expected a difference kind such as \"journal/decision/action\" (no target, no blank)");
+      if (std::string why = unexplainable(s.get<std::string>()); !why.empty())
+        throw InputError(at + "/signatures/" + std::to_string(k),
+                         "deviation '" + dev.id + "': \"" + s.get<std::string>() + "\" " + why);
       dev.signatures.push_back(s.get<std::string>());
     }
+    if (dev.signatures.size() > kMostKindsPerDeviation)
+      throw InputError(at + "/signatures", "deviation '" + dev.id + "' lists " + std::to_string(dev.signatures.size()) +
+                                               " difference kinds, more than " +
+                                               std::to_string(kMostKindsPerDeviation) +
+                                               ": a deviation is one known departure from one rule; declare each "
+                                               "departure on its own");
     if (d.contains("first_difference")) {
       const ojson& f = d["first_difference"];
       std::string fat = at + "/first_difference";
@@ -69,6 +96,12 @@ std::vector<Deviation> parse_deviations(const ojson& j, const std::string& where
     }
     out.push_back(std::move(dev));
   }
+  std::set<std::string> kinds;
+  for (const Deviation& d : out) kinds.insert(d.signatures.begin(), d.signatures.end());
+  if (kinds.size() > kMostKindsPerBackend)
+    throw InputError(where, "the deviations declare " + std::to_string(kinds.size()) +
+                                " difference kinds in all, more than " + std::to_string(kMostKindsPerBackend) +
+                                ": they would explain most of what a campaign can find, and silence it");
   return out;
 }
 

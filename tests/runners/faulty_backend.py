@@ -11,6 +11,8 @@
 #            a worker spawned after the starts (a start in turn 1 or later with no
 #            supervisor's decision before it in its turn): a bug inside the turn
 #            that ran a spawn statement, which a shorter run does not reach
+#   huge:N   answers every run with one line of N bytes (a valid JSON result of many
+#            small events, as a runaway journal would be), without asking the oracle
 # usage: faulty_backend.py MODE CONCORD
 import json
 import os
@@ -34,9 +36,21 @@ def spawned_after_start(answer):
     return False
 
 
+def huge_answer(run, size):
+    head = '{"ok":true,"run":' + json.dumps(run, separators=(",", ":")) + ',"outcome":"turn_limit","turns":0,"journal":['
+    event, tail = '{"ev":"start","turn":0,"name":"a","kind":"K"},', '{}]}\n'
+    n = max(0, (size - len(head) - len(tail)) // len(event))
+    return head + event * n + tail
+
+
 for line in sys.stdin:
     if mode == "exit":
         sys.exit(127)
+    if mode.startswith("huge:"):
+        for run in json.loads(line)["runs"]:
+            sys.stdout.write(huge_answer(run, int(mode[5:])))
+        sys.stdout.flush()
+        continue
     spawns = '"do":"spawn"' in line and mode != "spawned"
     if spawns and mode == "crash":
         sys.stderr.write("faulty backend: a program with a spawn, and now a segfault\n")

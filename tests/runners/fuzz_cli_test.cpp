@@ -246,6 +246,11 @@ TEST(DeviationsCli, ADeclaredDeviationIsShownAndCountedAndDoesNotFail) {
   EXPECT_EQ(sum["signatures"][0]["status"], "deviation");
   EXPECT_GE(sum["deviations"].get<uint64_t>(), 1u);
   EXPECT_EQ(sum["deviations"], sum["divergent_cases"]);
+  // Each declaration with the cases it explained (issue 40): here all of them.
+  EXPECT_EQ(sum["deviation_hits"]["liar: never-quiescent"], sum["deviations"]) << sum.dump(2);
+  EXPECT_NE(r.out.find("deviation liar: never-quiescent explained " + sum["deviations"].dump() + " divergent cases"),
+            std::string::npos)
+      << r.out;
   EXPECT_EQ(sum["signatures"][0]["first_difference"][0]["deviation"], "never-quiescent");
   EXPECT_NE(read_file(report + "/junit.xml").find("<skipped message=\"known deviation"), std::string::npos);
   EXPECT_NE(read_file(report + "/summary.md").find("### known deviation `liar:§8.2 run`"), std::string::npos);
