@@ -11,26 +11,13 @@
 #include "oracle/interpreter.hpp"
 #include "oracle/memory.hpp"
 #include "tests/oracle/checked_program.hpp"
+#include "tests/runners/rss_anon.hpp"
 
 using namespace concord;
+using concord::testing_rss::peak_mib;
+using concord::testing_rss::reset_peak;
 
 namespace {
-
-double peak_mib() {  // VmHWM since the last reset_peak()
-  std::ifstream f("/proc/self/status");
-  std::string key;
-  while (f >> key) {
-    if (key == "VmHWM:") {
-      double kb = 0;
-      f >> kb;
-      return kb / 1024;
-    }
-    std::getline(f, key);
-  }
-  ADD_FAILURE() << "no VmHWM in /proc/self/status";
-  return 0;
-}
-void reset_peak() { std::ofstream("/proc/self/clear_refs") << "5"; }  // Linux >= 4.0
 
 constexpr int64_t kLimit = int64_t{128} << 20;
 

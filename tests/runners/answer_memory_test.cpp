@@ -16,27 +16,13 @@
 #include "runners/protocol/backend.hpp"
 #include "targets/common/build_paths.hpp"
 #include "tests/oracle/checked_program.hpp"
+#include "tests/runners/rss_anon.hpp"
 
 using namespace concord;
+using concord::testing_rss::peak_mib;
+using concord::testing_rss::reset_peak;
 
 namespace {
-
-// This process's peak resident memory (VmHWM) since the last reset_peak(), in MiB.
-double peak_mib() {
-  std::ifstream f("/proc/self/status");
-  std::string key;
-  while (f >> key) {
-    if (key == "VmHWM:") {
-      double kb = 0;
-      f >> kb;
-      return kb / 1024;
-    }
-    std::getline(f, key);
-  }
-  ADD_FAILURE() << "no VmHWM in /proc/self/status";
-  return 0;
-}
-void reset_peak() { std::ofstream("/proc/self/clear_refs") << "5"; }  // Linux >= 4.0
 
 constexpr int64_t kLimit = int64_t{64} << 20;
 

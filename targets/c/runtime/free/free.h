@@ -132,9 +132,11 @@ struct fr_proc {
   int trap;
   int blocked; /* in a spawn or an API statement, for the supervision lock */
   fr_proc **links;
-  uint32_t nlinks, links_cap;
+  uint32_t nlinks;
+  size_t links_cap;
   fr_watch *watched; /* monitors held on it, in creation order */
-  uint32_t nwatched, watched_cap;
+  uint32_t nwatched;
+  size_t watched_cap;
   fr_wait *wait;     /* waiting in a call */
   int64_t effects;   /* its thread only: effects made so far (§25.2) */
   fr_buf ev;         /* its events as records (free_trace.c): by the thread that holds it */
@@ -229,6 +231,9 @@ extern fr_world fr_w;
 void *fr_alloc(size_t n); /* never NULL: out of memory ends the process with a MEMORY line */
 _Noreturn void fr_out_of_memory(void);
 void *fr_calloc(size_t count, size_t size);
+/* An array p of n items of `size` bytes, *cap of them allocated: room for one more
+** (doubling, from 4). */
+void *fr_room(void *p, size_t n, size_t *cap, size_t size);
 fr_name *fr_name_at(int32_t id);
 int32_t fr_spawned_name(int32_t kind, int64_t num); /* the id of k-N (§2) */
 const char *fr_name_text(int32_t id);

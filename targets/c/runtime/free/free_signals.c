@@ -101,14 +101,7 @@ void fr_signal(fr_proc *q, int kind, fr_proc *from, int64_t n, int32_t reason, f
 /* --- links (§16.1, §16.2) --------------------------------------------------------- */
 
 static void push_link(fr_proc *p, fr_proc *q) {
-  if (p->nlinks == p->links_cap) {
-    uint32_t cap = p->links_cap ? p->links_cap * 2 : 4;
-    fr_proc **grown = fr_alloc(cap * sizeof *grown);
-    if (p->nlinks) memcpy(grown, p->links, p->nlinks * sizeof *grown);
-    free(p->links);
-    p->links = grown;
-    p->links_cap = cap;
-  }
+  p->links = fr_room(p->links, p->nlinks, &p->links_cap, sizeof *p->links);
   p->links[p->nlinks++] = q;
 }
 
@@ -161,14 +154,7 @@ int fr_monitor(fr_proc *p, fr_proc *q, int64_t number, int call) {
   pthread_mutex_lock(&q->mx);
   int live = !q->dead;
   if (live) {
-    if (q->nwatched == q->watched_cap) {
-      uint32_t cap = q->watched_cap ? q->watched_cap * 2 : 4;
-      fr_watch *grown = fr_alloc(cap * sizeof *grown);
-      if (q->nwatched) memcpy(grown, q->watched, q->nwatched * sizeof *grown);
-      free(q->watched);
-      q->watched = grown;
-      q->watched_cap = cap;
-    }
+    q->watched = fr_room(q->watched, q->nwatched, &q->watched_cap, sizeof *q->watched);
     q->watched[q->nwatched++] = (fr_watch){p, number, call};
   }
   pthread_mutex_unlock(&q->mx);

@@ -11,14 +11,7 @@
 #include "free.h"
 
 static void push_child(fr_sup *s, fr_child e) {
-  if (s->n == s->cap) {
-    size_t cap = s->cap ? s->cap * 2 : 4;
-    fr_child *grown = fr_alloc(cap * sizeof *grown);
-    if (s->n) memcpy(grown, s->children, s->n * sizeof *grown);
-    free(s->children);
-    s->children = grown;
-    s->cap = cap;
-  }
+  s->children = fr_room(s->children, s->n, &s->cap, sizeof *s->children);
   s->children[s->n++] = e;
 }
 
@@ -99,14 +92,7 @@ static void remove_temporaries(fr_sup *s, size_t from) {
 ** supervisor sends itself; it handles it before it lets the lock go. */
 static void restart_failed(fr_sup *s, size_t index) {
   s->children[index].restarting = 1;
-  if (s->nretries == s->retries_cap) {
-    size_t cap = s->retries_cap ? s->retries_cap * 2 : 4;
-    int32_t *grown = fr_alloc(cap * sizeof *grown);
-    if (s->nretries) memcpy(grown, s->retries, s->nretries * sizeof *grown);
-    free(s->retries);
-    s->retries = grown;
-    s->retries_cap = cap;
-  }
+  s->retries = fr_room(s->retries, s->nretries, &s->retries_cap, sizeof *s->retries);
   s->retries[s->nretries++] = s->children[index].name;
 }
 

@@ -33,6 +33,15 @@ void *fr_calloc(size_t count, size_t size) {
   return p;
 }
 
+void *fr_room(void *p, size_t n, size_t *cap, size_t size) {
+  if (n < *cap) return p;
+  size_t grown = *cap ? *cap * 2 : 4;
+  void *q = realloc(p, grown * size);
+  if (!q) fr_out_of_memory();
+  *cap = grown;
+  return q;
+}
+
 /* --- names ---------------------------------------------------------------------- */
 
 fr_name *fr_name_at(int32_t id) {
