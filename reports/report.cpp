@@ -360,6 +360,21 @@ std::string first_difference_words(const ojson& s) {
   return out;
 }
 
+std::string add_page(std::vector<std::pair<std::string, std::string>>& pages, const std::string& name,
+                     std::string text) {
+  std::filesystem::path path(name);
+  std::string stem = (path.parent_path() / path.stem()).string(), ext = path.extension().string();
+  for (int n = 1;; n++) {
+    std::string candidate = n == 1 ? name : stem + "-" + std::to_string(n) + ext;
+    auto same = std::find_if(pages.begin(), pages.end(), [&](const auto& p) { return p.first == candidate; });
+    if (same == pages.end()) {
+      pages.emplace_back(candidate, std::move(text));
+      return candidate;
+    }
+    if (same->second == text) return candidate;
+  }
+}
+
 void write_report(const std::string& dir, const ojson& summary,
                   const std::vector<std::pair<std::string, std::string>>& pages) {
   std::vector<std::pair<std::string, std::string>> files = pages;

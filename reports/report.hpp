@@ -76,6 +76,13 @@ std::string signatures_words(const ojson& summary);
 std::string status_words(const ojson& signature_entry);  // "NEW", "known", "known deviation"
 std::string first_difference_words(const ojson& signature_entry);
 
+// Adds the page `name` with `text` to `pages` and gives the name it has there: two
+// signatures whose case is one file share its page (a campaign rerun on its own
+// corpus can reach one stored case under two signatures); another text under a
+// name already taken gets a name of its own (name-2.html, ...).
+std::string add_page(std::vector<std::pair<std::string, std::string>>& pages, const std::string& name,
+                     std::string text);
+
 // Writes summary.json, summary.md, junit.xml, index.html and `pages` (paths in the
 // folder: the triage pages) into dir, created when needed, as one folder
 // (write_folder, runners/process/files.hpp): either all of them arrive, summary.json last,

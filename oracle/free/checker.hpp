@@ -52,7 +52,7 @@ struct Checker {
   std::vector<ExitFate> fate;                        // by process index
   std::vector<long> fate_by;                         // the supervisor that took the exit, -1 none
   std::vector<uint8_t> explained;                    // an exit from outside whose cause was found
-  std::vector<uint8_t> kill_aimed;                   // an exit(e, kill) reached it (sup_replay.cpp)
+  std::vector<uint8_t> signal_ends;                  // a signal can have ended it with its reason (sup_replay.cpp)
   std::vector<long> started_by;                    // the process whose step started it; -2: the outside; -1: nobody yet
   std::vector<int32_t> sup_index;                  // a supervisor process's declaration index
   std::vector<const SupervisorDecl*> decls;        // declared supervisors by index

@@ -163,8 +163,12 @@ class Signals {
       add(guarantee::kCalls, me + " resumed with " + e.args.dump() + "; " + c_.name(s) + " replied " + v.dump(),
           {e.where});
     // The reply answers the call its turn handled: that turn's message came from r.
+    // A handler that called and resumed goes on in a turn of its own (the resume):
+    // the call it answers is the deliver that began the handler.
     const WorkerReplay& w = c_.workers[s];
     size_t turn = x.turn;
+    while (turn > 1 && turn <= w.turns.size() && c_.t.processes[s].events[w.turns[turn - 1]].ev == TraceEv::Resume)
+      turn--;
     if (turn >= 1 && turn <= w.turns.size()) {
       const TraceEvent& d = c_.t.processes[s].events[w.turns[turn - 1]];
       if (!(d.from == c_.t.processes[r].id) || !d.call)

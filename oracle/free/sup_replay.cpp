@@ -117,11 +117,13 @@ class SupReplayer {
       fail(me() + " terminates " + c_.name(idx) + ", whose exit it had already taken", {ch.where});
     bool from_outside = ch.supervisor ? !c_.sups[idx].gave_up : c_.workers[idx].end == WorkerReplay::End::Cut;
     // §16.6: a blocked worker that traps exits is killed when the shutdown time runs
-    // out; one an exit(e, kill) reached is taken as killed by it (the weaker reading).
-    bool killed_by_us = c_.p.version >= 2 && ch.exit == words_[2] && !c_.kill_aimed[idx] &&
+    // out. A reason a signal can have brought (a linked process's exit, an exit(e, R)
+    // that reached it) may be that signal's, taken before the termination came: the
+    // weaker reading, no termination before the exit.
+    bool killed_by_us = c_.p.version >= 2 && ch.exit == words_[2] && !c_.signal_ends[idx] &&
                         (ch.supervisor || c_.workers[idx].kind < 0 ||
                          kind_may_trap(c_.p.kinds[static_cast<size_t>(c_.workers[idx].kind)]));
-    bool by_us = from_outside && (ch.exit == words_[1] || killed_by_us);
+    bool by_us = from_outside && ((ch.exit == words_[1] && !c_.signal_ends[idx]) || killed_by_us);
     c_.fate[idx] = by_us ? ExitFate::Terminated : ExitFate::Consumed;
     if (by_us) c_.explained[idx] = 1;
     c_.fate_by[idx] = static_cast<long>(i_);
@@ -468,16 +470,30 @@ StartEnd SupReplayer::sup_start(size_t idx) {
 }  // namespace
 
 void replay_supervisors(Checker& c) {
-  // Incarnations an exit(e, kill) reached (§16.3 [R18]): a `killed` exit of one of
-  // them may be that signal's, taken before a termination came (do_terminate).
-  c.kill_aimed.assign(c.t.processes.size(), 0);
+  // Incarnations whose exit reason a signal can have brought (§16.3 [R16, R18, R19]):
+  // a process linked to it that exited with that reason (not normal), or an exit(e,
+  // R) that reached it with R (kill: killed). Its exit may be that signal's, taken
+  // before a termination came (do_terminate); signals.cpp's cause() asks the same.
+  c.signal_ends.assign(c.t.processes.size(), 0);
+  int32_t normal = c.t.names.intern("normal"), killed = c.t.names.intern("killed");
+  auto ends = [&](size_t q, int32_t reason) {
+    if (q != kUnrecorded && !c.t.processes[q].supervisor && reason >= 0 && reason != normal &&
+        c.t.processes[q].exit == reason)
+      c.signal_ends[q] = 1;
+  };
   for (size_t s = 0; s < c.t.processes.size(); s++) {
     if (c.t.processes[s].supervisor) continue;
-    for (const ReplayedEffect& x : c.workers[s].effects)
-      if (x.ev == TraceEv::ExitSignal && !x.args.empty() && x.args[0] == -1 && x.event != kUnrecorded) {
-        size_t q = c.find(c.t.processes[s].events[x.event].reached);
-        if (q != kUnrecorded) c.kill_aimed[q] = 1;
+    for (const ReplayedEffect& x : c.workers[s].effects) {
+      if (x.event == kUnrecorded) continue;
+      size_t q = c.find(c.t.processes[s].events[x.event].reached);
+      if (q == kUnrecorded || q == s) continue;
+      if (x.ev == TraceEv::ExitSignal && !x.args.empty())
+        ends(q, x.args[0] == -1 ? killed : static_cast<int32_t>(x.args[0]));
+      if (x.ev == TraceEv::Link) {  // either side's exit signals the other
+        ends(q, c.t.processes[s].exit);
+        ends(s, c.t.processes[q].exit);
       }
+    }
   }
   // The roots, each incarnation 1 (the outside starts them); their subtrees are
   // replayed as they start them.

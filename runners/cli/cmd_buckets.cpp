@@ -106,15 +106,15 @@ int cmd_buckets(int argc, char** argv) {
     for (const Fault& f : fault_catalogue())
       if (!f.free) faults.push_back(&f);  // a free mode's: a conducted campaign cannot see it
 
-  // --again measures the cases an earlier run stored: with none, a table of zeros
-  // would look like a measurement.
+  // --again measures what an earlier run left: a folder per fault it measured, with
+  // the cases it stored (none when its campaign found nothing: 0 -> 0). With no
+  // fault's folder there, a table of zeros would look like a measurement.
   if (a.flag("--again") && std::none_of(faults.begin(), faults.end(), [&](const Fault* f) {
-        std::string corpus = (std::filesystem::path(work) / f->name / "corpus").string();
-        return std::filesystem::is_directory(corpus) && !find_cases(corpus).empty();
+        return std::filesystem::is_directory(std::filesystem::path(work) / f->name);
       }))
-    throw InputError("--again", "nothing to measure: no case stored under " + work + "/FAULT/corpus for any of the " +
+    throw InputError("--again", "nothing to measure: no folder " + work + "/FAULT for any of the " +
                                     std::to_string(faults.size()) + " faults chosen (`concord buckets --work " + work +
-                                    "` without --again stores them)");
+                                    "` without --again measures them and stores their cases)");
 
   FaultSources src{c_runtime_dir(), erlang_runtime_dir(), default_c_compiler(), js_runtime_dir(), elixir_runtime_dir()};
   Registry reg(self_exe(), builtin_targets());
@@ -128,6 +128,10 @@ int cmd_buckets(int argc, char** argv) {
     Measured m;
     m.fault = f;
     std::string dir = (std::filesystem::path(work) / f->name).string();
+    if (a.flag("--again") && !std::filesystem::is_directory(dir)) {
+      std::cout << f->name << " (" << f->target << "): not measured in " << work << ", left out\n" << std::flush;
+      continue;
+    }
     if (!a.flag("--again")) std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     BackendSpec spec = *reg.find(f->target);

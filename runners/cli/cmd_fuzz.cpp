@@ -161,8 +161,7 @@ void write_campaign_report(const std::string& dir, const CampaignConfig& cfg, co
       Triage t = triage_case(file, load_case(file), differ, declared);
       std::string page =
           "triage/" + fs::path(file).filename().replace_extension("").replace_extension("").string() + ".html";
-      pages.emplace_back(page, triage_html(t));
-      s["triage"] = page;
+      s["triage"] = add_page(pages, page, triage_html(t));
     } catch (const std::exception& e) {
       s["triage_error"] = e.what();
     }

@@ -80,8 +80,7 @@ int report_merge(int argc, char** argv) {
     place_signature(s, inputs, a.option("--corpus"));
     if (!s.contains("triage_source")) continue;
     std::string src = s["triage_source"], page = "triage/" + fs::path(src).filename().string();
-    pages.emplace_back(page, read_file(src));
-    s["triage"] = page;
+    s["triage"] = add_page(pages, page, read_file(src));  // two shards' pages may share a name
     s.erase("triage_source");
   }
   write_report(out, merged, pages);

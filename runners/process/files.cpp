@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <stdexcept>
 
 #include "runners/process/cleanup.hpp"
 
@@ -96,6 +97,10 @@ void write_file_atomic(const std::string& path, const std::string& text) {
 
 void write_folder(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files,
                   const std::string& marker) {
+  std::set<std::string> names;  // one file each: a second would meet the first in staging
+  for (const auto& f : files)
+    if (!names.insert(f.first).second)
+      throw std::logic_error("write_folder " + dir + ": " + f.first + " is given twice");
   std::error_code ec;
   bool created = !fs::exists(dir, ec);
   fs::create_directories(dir, ec);

@@ -112,6 +112,31 @@ TEST(Report, MergeRefusesAnotherCampaignAndAShardTwice) {
   EXPECT_THROW(merge_reports({a, a}, {"r0", "r0again"}), InputError);
 }
 
+// Issue 40 defect 8: two signatures whose case is one file named one triage page
+// twice, and the report's write failed on the second ("File exists") with no report.
+TEST(Report, TwoSignaturesOfOneCaseShareItsPageAndTheReportIsWritten) {
+  std::vector<std::pair<std::string, std::string>> pages;
+  EXPECT_EQ(add_page(pages, "triage/div_1.html", "<p>one</p>"), "triage/div_1.html");
+  EXPECT_EQ(add_page(pages, "triage/div_1.html", "<p>one</p>"), "triage/div_1.html");  // the same page
+  EXPECT_EQ(add_page(pages, "triage/div_1.html", "<p>other</p>"), "triage/div_1-2.html");  // another text
+  EXPECT_EQ(add_page(pages, "triage/div_1.html", "<p>third</p>"), "triage/div_1-3.html");
+  ASSERT_EQ(pages.size(), 3u);
+  TempDir dir("concord-report-pages");
+  ojson s = sample_summary(0, 100, 12, 3);
+  write_report(dir.path() + "/rep", s, pages);
+  EXPECT_EQ(read_file(dir.path() + "/rep/triage/div_1-2.html"), "<p>other</p>");
+  EXPECT_TRUE(fs::exists(dir.path() + "/rep/summary.json"));
+  // A folder given one file twice is a bug of its caller, said as such, not EEXIST.
+  pages.push_back({"triage/div_1.html", "<p>again</p>"});
+  try {
+    write_report(dir.path() + "/twice", s, pages);
+    ADD_FAILURE() << "a page given twice was written";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("triage/div_1.html is given twice"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(dir.path() + "/twice"));
+}
+
 TEST(Report, RenderedFilesSayWhatTheSummarySays) {
   ojson s = sample_summary(0, 100, 12, 3);
   std::string junit = report_junit(s);

@@ -3,6 +3,7 @@
 ** the effects of version 1 (§6.4-§6.6, numbered as §25.2 says), and exits: their
 ** own, a signal's (§16.3) or a supervisor's termination (§7.5, §16.6, [F2]).
 ** Version 2's other statements are in free_effects.c. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,6 +109,10 @@ static fr_bonds mark_dead(fr_proc *p, int32_t reason) {
 static void die(fr_proc *p, int32_t reason, int by_termination) {
   pthread_mutex_lock(&fr_w.g_mx);
   pthread_mutex_lock(&p->mx);
+  if (p->dead) { /* one exit per incarnation: a second would count it out of the live workers twice (G10) */
+    fprintf(stderr, "concord free runtime: %s#%lld exits twice\n", fr_name_text(p->name), (long long)p->inc);
+    abort();
+  }
   fr_bonds b = mark_dead(p, reason);
   if (by_termination) p->consumed = 1;
   pthread_mutex_unlock(&p->mx);
@@ -409,6 +414,7 @@ void fr_run(fr_proc *p, fr_thread *th) {
   for (int i = 0;; i++) {
     pthread_mutex_lock(&p->mx);
     if (!p->dead && atomic_load(&p->kill) != FR_KILL_NONE) { /* terminated, or a signal, between two turns */
+      p->running = 1; /* this thread ends it: a termination meanwhile waits for that exit, not a second one */
       pthread_mutex_unlock(&p->mx);
       exit_as_asked(p);
       continue;
