@@ -117,7 +117,7 @@ TEST(Report, MergeRefusesAnotherCampaignAndAShardTwice) {
 TEST(Report, TwoSignaturesOfOneCaseShareItsPageAndTheReportIsWritten) {
   std::vector<std::pair<std::string, std::string>> pages;
   EXPECT_EQ(add_page(pages, "triage/div_1.html", "<p>one</p>"), "triage/div_1.html");
-  EXPECT_EQ(add_page(pages, "triage/div_1.html", "<p>one</p>"), "triage/div_1.html");  // the same page
+  EXPECT_EQ(add_page(pages, "triage/div_1.html", "<p>one</p>"), "triage/div_1.html");      // the same page
   EXPECT_EQ(add_page(pages, "triage/div_1.html", "<p>other</p>"), "triage/div_1-2.html");  // another text
   EXPECT_EQ(add_page(pages, "triage/div_1.html", "<p>third</p>"), "triage/div_1-3.html");
   ASSERT_EQ(pages.size(), 3u);
