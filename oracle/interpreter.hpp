@@ -23,10 +23,11 @@ struct RunResult {
 void check_settings(const RunSettings& r);
 // Throws OutOfMemory (a std::bad_alloc) past the memory limit (memory.hpp, SPEC §11).
 // `discarding`, when given, sees each worker as it exits (World::discarding);
-// `observer`, each step a trace records (World::observer, oracle/observer.hpp).
+// `observer`, each step a trace records (World::observer, oracle/observer.hpp);
+// `dialect`, the alternatives the run follows instead of SPEC's rules (dialect.hpp).
 RunResult run(const Program& p, const RunSettings& r,
-              const std::function<void(const World&, const Process&)>& discarding = {},
-              RunObserver* observer = nullptr);
+              const std::function<void(const World&, const Process&)>& discarding = {}, RunObserver* observer = nullptr,
+              const Dialect& dialect = {});
 
 ojson result_to_json(const RunResult& r);
 // A message's arguments (signature `sig`) as a result shows them (§9.2, §22): ints
@@ -42,6 +43,8 @@ std::string memory_error_line(const std::bad_alloc& e);
 // past the oracle's limits (SPEC §11): MEMORY, or TIMEOUT for the step limit.
 // `finished`, when given, sees the final world of a run that completed (the
 // harness measures the run's size there).
-std::string answer_line(const Program& p, const RunSettings& r, const std::function<void(const World&)>& finished = {});
+// `dialect`: the oracle in that dialect (dialect.hpp).
+std::string answer_line(const Program& p, const RunSettings& r, const std::function<void(const World&)>& finished = {},
+                        const Dialect& dialect = {});
 
 }  // namespace concord

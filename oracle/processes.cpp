@@ -63,6 +63,7 @@ Started start_worker(World& w, int32_t id) {
   Process& p = w.procs[id];
   p.alive = true;
   p.incarnation++;
+  p.started = ++w.starts;
   p.trap = false;
   w.queued -= static_cast<int64_t>(p.mailbox.size());
   w.memory_used -= p.mailbox.bytes();

@@ -83,7 +83,8 @@ void check_settings(const RunSettings& r) {
 }
 
 RunResult run(const Program& p, const RunSettings& settings,
-              const std::function<void(const World&, const Process&)>& discarding, RunObserver* observer) {
+              const std::function<void(const World&, const Process&)>& discarding, RunObserver* observer,
+              const Dialect& dialect) {
   if (!p.checked) throw std::logic_error("run() needs a program that check() accepted");
   check_settings(settings);
   RunResult r;
@@ -91,6 +92,7 @@ RunResult run(const Program& p, const RunSettings& settings,
   World& w = *r.world;
   w.discarding = discarding;
   w.observer = observer;
+  w.dialect = dialect;
   init_world(w);
   start_up(w);
   for (;;) {
@@ -115,9 +117,10 @@ RunResult run(const Program& p, const RunSettings& settings,
   return r;
 }
 
-std::string answer_line(const Program& p, const RunSettings& r, const std::function<void(const World&)>& finished) {
+std::string answer_line(const Program& p, const RunSettings& r, const std::function<void(const World&)>& finished,
+                        const Dialect& dialect) {
   try {
-    RunResult result = run(p, r);
+    RunResult result = run(p, r, {}, nullptr, dialect);
     if (finished) finished(*result.world);
     return result_line(result);
   } catch (const std::bad_alloc& e) {

@@ -39,6 +39,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "dialect.hpp"
 #include "eval.hpp"  // Value
 #include "observer.hpp"
 #include "program.hpp"
@@ -166,6 +167,7 @@ struct Process {
   int32_t sup = -1;            // supervisor slot of which it is a child; -1 unsupervised
   // Version 2 (§16.1): none of this survives an exit; a restart starts without it.
   uint32_t incarnation = 0;    // starts so far: a signal names the incarnation it is for
+  int64_t started = 0;         // World::starts when this incarnation started: its pid's age (dialect.hpp)
   bool trap = false;           // trap flag (§16.2 trap_exit)
   uint8_t blocked = 0;         // settling inside its own spawn or API statement (§16.6)
   std::vector<int32_t> links;  // ids of the workers it is linked to
@@ -285,6 +287,15 @@ struct World {
   int64_t queued = 0;           // messages in all mailboxes now
   int64_t peak_queued = 0;      // the most at once
   int64_t deepest_mailbox = 0;  // the most in one mailbox at once
+
+  // The dialect the run follows (dialect.hpp): SPEC but in replays. `taken`: the
+  // alternatives that changed what their rule did; `unordered`: the journal's parts
+  // whose order an alternative leaves free.
+  Dialect dialect;
+  AltSet taken;
+  int64_t changes = 0;  // how many times an alternative changed what its rule did
+  std::vector<UnorderedSpan> unordered;
+  int64_t starts = 0;  // worker starts so far (Process::started)
 
   // Observation only, for triage (attribution.cpp, attribution_links.cpp): called with a worker as it exits,
   // before its mailbox, links and monitors go and its `exit` event is journaled (§6.4, §17.1).

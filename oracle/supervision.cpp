@@ -6,12 +6,17 @@
 // restarts retried through try_again_restart/1, significant children in
 // do_auto_shutdown/2, the API in handle_call/3. Each clause cites the rule it
 // mirrors; line numbers are supervisor.erl's.
+#include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include "rules.hpp"
 
 namespace concord {
 namespace {
+
+// Whether alternative `a` of the run's dialect (dialect.hpp) applies to supervisor `slot`.
+bool alt(const World& w, int32_t slot, Alt a) { return alt_on(w, a, slot); }
 
 ChildEntry* find_child(Supervisor& s, int32_t name, size_t& index) {
   for (size_t i = 0; i < s.children.size(); i++)
@@ -60,8 +65,10 @@ void do_terminate(World& w, int32_t slot, ChildEntry& c) {
   if (!c.running) return;
   c.running = false;
   if (c.is_sup) {
-    if (w.sups[c.sup_slot].alive) terminate_supervisor(w, c.sup_slot);  // its subtree first [R11]
-    else consume_pending_exit(w, slot, c.name);                          // it shut itself down meanwhile
+    if (w.sups[c.sup_slot].alive)
+      terminate_supervisor(w, c.sup_slot);  // its subtree first [R11]
+    else
+      consume_pending_exit(w, slot, c.name);  // it shut itself down meanwhile
     return;
   }
   Process& p = w.procs[c.proc];
@@ -73,8 +80,32 @@ void do_terminate(World& w, int32_t slot, ChildEntry& c) {
   exit_worker(w, c.proc, killed ? w.words.killed : w.words.shutdown, ExitCause::BySupervisor);
 }
 
+// Alternative DynsupTerminatesInMapOrder (dialect.hpp): Elixir's DynamicSupervisor
+// ends its children in the order of its children map, by pid: oldest incarnation
+// first; past 32 entries a map's order is its hash order, left free.
+void terminate_in_map_order(World& w, int32_t slot) {
+  std::vector<ChildEntry>& cs = w.sups[slot].children;
+  std::vector<size_t> order, spec;
+  size_t in_map = 0;
+  for (size_t i = cs.size(); i-- > 0;) {
+    if (cs[i].running || cs[i].restarting) in_map++;
+    if (cs[i].running) spec.push_back(i);
+  }
+  order = spec;
+  auto age = [&](size_t i) { return cs[i].is_sup ? 0 : w.procs[cs[i].proc].started; };
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return age(a) < age(b); });
+  if (order != spec) took(w, Alt::DynsupTerminatesInMapOrder);
+  size_t begin = w.journal.size();
+  for (size_t i : order) do_terminate(w, slot, cs[i]);
+  if (in_map > 32 && w.journal.size() - begin > 1) {
+    w.unordered.push_back(UnorderedSpan{begin, w.journal.size()});
+    took(w, Alt::DynsupTerminatesInMapOrder);
+  }
+}
+
 // OTP terminate_children/2: the entries from `from` on, in reverse start order.
 void terminate_children(World& w, int32_t slot, size_t from) {
+  if (from == 0 && alt(w, slot, Alt::DynsupTerminatesInMapOrder)) return terminate_in_map_order(w, slot);
   std::vector<ChildEntry>& cs = w.sups[slot].children;
   for (size_t i = cs.size(); i-- > from;) do_terminate(w, slot, cs[i]);
 }
@@ -135,6 +166,33 @@ void restart_multiple(World& w, int32_t slot, size_t from) {
     }
 }
 
+// One child started again in place; a failed start is retried later [R35]. In a
+// dialect (dialect.hpp), a DynamicSupervisor's restarted child comes last (a new
+// pid, before any child its init spawns), and an ignored restart removes it.
+void restart_one(World& w, int32_t slot, size_t index) {
+  std::vector<ChildEntry>& cs = w.sups[slot].children;
+  size_t at = index;
+  if (alt(w, slot, Alt::DynsupRestartMovesLast) && index + 1 < cs.size()) {
+    std::rotate(cs.begin() + static_cast<long>(index), cs.begin() + static_cast<long>(index) + 1, cs.end());
+    at = cs.size() - 1;
+  }
+  Started r = start_entry(w, slot, at);
+  std::vector<ChildEntry>& now = w.sups[slot].children;
+  if (r == Started::Failed && at != index) {  // restarting under its old pid: its old place
+    ChildEntry c = now[at];
+    now.erase(now.begin() + static_cast<long>(at));
+    now.insert(now.begin() + static_cast<long>(index), c);
+    at = index;
+  }
+  if (at != index) took(w, Alt::DynsupRestartMovesLast);
+  if (r == Started::Failed) {
+    restart_failed(w, slot, at);
+  } else if (r == Started::Ignored && alt(w, slot, Alt::DynsupKeepsNoStoppedChild)) {
+    now.erase(now.begin() + static_cast<long>(at));
+    took(w, Alt::DynsupKeepsNoStoppedChild);
+  }
+}
+
 // The supervisor shuts down: it gives up (§7.4) or shuts itself down (§21). The
 // decision is journaled for the child that caused it, the running children are
 // terminated in reverse start order, and the supervisor exits with shutdown: to its
@@ -159,7 +217,7 @@ void restart(World& w, int32_t slot, size_t index) {
   switch (s.decl->strategy) {
     case Strategy::OneForOne:  // restart(one_for_one, ...) L835 [R4]
       s.children[index].restarting = false;
-      if (start_entry(w, slot, index) == Started::Failed) restart_failed(w, slot, index);  // [R35]
+      restart_one(w, slot, index);
       return;
     case Strategy::OneForAll:  // restart(one_for_all, ...) L853: del_child, then all [R5]
       s.children[index].running = false;
@@ -179,8 +237,15 @@ void restart(World& w, int32_t slot, size_t index) {
 void del_child(World& w, int32_t slot, size_t index) {
   Supervisor& s = w.sups[slot];
   ChildEntry c = s.children[index];
-  if (c.restart == Restart::Temporary) s.children.erase(s.children.begin() + static_cast<long>(index));
-  else s.children[index].running = false;
+  bool remove = c.restart == Restart::Temporary;
+  if (c.restart == Restart::Transient && alt(w, slot, Alt::DynsupRemovesTransient)) {
+    remove = true;
+    took(w, Alt::DynsupRemovesTransient);
+  }
+  if (remove)
+    s.children.erase(s.children.begin() + static_cast<long>(index));
+  else
+    s.children[index].running = false;
   bool shut = false;
   if (c.significant) switch (s.decl->auto_shutdown) {
       case AutoShutdown::Never: break;
@@ -191,18 +256,24 @@ void del_child(World& w, int32_t slot, size_t index) {
           if (o.significant && (o.running || o.restarting)) shut = false;
         break;
     }
-  if (shut) shut_down(w, slot, c.name, Action::AutoShutdown);
-  else journal_decision(w, slot, c.name, c.restart == Restart::Temporary ? Action::Remove : Action::Keep);
+  if (shut)
+    shut_down(w, slot, c.name, Action::AutoShutdown);
+  else
+    journal_decision(w, slot, c.name, remove ? Action::Remove : Action::Keep);
 }
 
 // §7.2, OTP do_restart/3 L735-L750, clauses in OTP's order.
 void do_restart(World& w, int32_t slot, size_t index, int32_t reason) {
   ChildEntry& c = w.sups[slot].children[index];
   c.running = false;
-  if (c.restart == Restart::Permanent) restart(w, slot, index);       // any reason [R1]
-  else if (!is_abnormal(w, reason)) del_child(w, slot, index);        // normal, shutdown
-  else if (c.restart == Restart::Transient) restart(w, slot, index);  // abnormal [R2]
-  else del_child(w, slot, index);                                     // temporary, abnormal [R3]
+  if (c.restart == Restart::Permanent)
+    restart(w, slot, index);  // any reason [R1]
+  else if (!is_abnormal(w, reason))
+    del_child(w, slot, index);  // normal, shutdown
+  else if (c.restart == Restart::Transient)
+    restart(w, slot, index);  // abnormal [R2]
+  else
+    del_child(w, slot, index);  // temporary, abnormal [R3]
 }
 
 // A pending exit (OTP handle_info({'EXIT', ...}) L608 via restart_child/3 L727): of
@@ -276,6 +347,10 @@ Started start_supervisor(World& w, int32_t slot) {
 // ignored one is kept not running, unless temporary [R38].
 void add_dynamic_child(World& w, int32_t slot, int32_t id, Restart r, bool significant, Started how) {
   if (how == Started::Failed || (how == Started::Ignored && r == Restart::Temporary)) return;
+  if (how == Started::Ignored && alt(w, slot, Alt::DynsupKeepsNoStoppedChild)) {
+    took(w, Alt::DynsupKeepsNoStoppedChild);
+    return;
+  }
   ChildEntry entry{};
   entry.name = w.procs[id].name;
   entry.restart = r;
@@ -301,13 +376,34 @@ void handle_pending(World& w, int32_t slot) {
     w.pending_items--;
     release(w, sizeof(PendingItem));
     if (w.observer) {
-      if (item.retry) w.observer->retry_handled(w, slot, item.child);
-      else w.observer->exit_handled(w, slot, item.child, item.reason);
+      if (item.retry)
+        w.observer->retry_handled(w, slot, item.child);
+      else
+        w.observer->exit_handled(w, slot, item.child, item.reason);
     }
-    if (item.retry) handle_retry(w, slot, item);
-    else handle_exit(w, slot, item);
+    if (item.retry)
+      handle_retry(w, slot, item);
+    else
+      handle_exit(w, slot, item);
   }
 }
+
+namespace {
+
+// The API's alternatives (dialect.hpp): a DynamicSupervisor answers from its running
+// children only, and has no restart_child or delete_child to act with. nullopt: the
+// rule of SPEC answers.
+std::optional<ApiResult> api_in_dialect(World& w, int32_t slot, ApiOp op, const ChildEntry& c) {
+  Alt a = op == ApiOp::RestartChild ? Alt::DynsupRestartChildNotFound : Alt::DynsupApiNotFound;
+  if (!alt(w, slot, a)) return std::nullopt;
+  if (c.running) return op == ApiOp::TerminateChild ? std::nullopt : std::optional(ApiResult::Running);
+  // terminate_child finds a restarting child by its old pid, still a key of the map.
+  if (c.restarting && op == ApiOp::TerminateChild) return std::nullopt;
+  took(w, a);
+  return ApiResult::NotFound;
+}
+
+}  // namespace
 
 // §20, OTP handle_call/3 for {terminate_child, Id} L466, {restart_child, Id} L479,
 // {delete_child, Id} L504. Nothing here is counted or decided, and no auto_shutdown
@@ -317,11 +413,17 @@ ApiResult api_request(World& w, int32_t slot, ApiOp op, int32_t child) {
   size_t index = 0;
   ChildEntry* c = find_child(w.sups[slot], child, index);
   if (!c) return ApiResult::NotFound;
+  if (std::optional<ApiResult> other = api_in_dialect(w, slot, op, *c)) return *other;
   switch (op) {
     case ApiOp::TerminateChild: {
       do_terminate(w, slot, *c);  // a child supervisor with its subtree [R11]
       std::vector<ChildEntry>& cs = w.sups[slot].children;
-      if (cs[index].restart == Restart::Temporary) cs.erase(cs.begin() + static_cast<long>(index));  // del_child
+      bool remove = cs[index].restart == Restart::Temporary;  // del_child
+      if (!remove && alt(w, slot, Alt::DynsupKeepsNoStoppedChild)) {
+        remove = true;
+        took(w, Alt::DynsupKeepsNoStoppedChild);
+      }
+      if (remove) cs.erase(cs.begin() + static_cast<long>(index));
       return ApiResult::Ok;
     }
     case ApiOp::RestartChild: {

@@ -101,6 +101,8 @@ ojson report_summary(const CampaignConfig& cfg, const CampaignReport& r, const T
   j["interrupted"] = r.interrupted;
   j["deviations"] = t.deviations;
   if (!r.deviation_hits.empty()) j["deviation_hits"] = r.deviation_hits;  // "target: id" -> cases it explained
+  if (!r.fresh_checked.empty()) j["fresh_checked"] = r.fresh_checked;     // per target: cases asked again afresh
+  if (!r.stateful.empty()) j["stateful"] = r.stateful;                    // ... whose answer changed
   ojson sigs = ojson::array(), flaky = ojson::array();
   std::set<std::string> unexplained;  // signatures that some case showed unexplained: not a known deviation
   for (const Finding& f : r.findings)

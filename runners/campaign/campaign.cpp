@@ -15,6 +15,7 @@
 #include "runners/campaign/corpus_store.hpp"
 #include "runners/campaign/differ.hpp"
 #include "runners/process/heap.hpp"
+#include "runners/protocol/compare.hpp"
 #include "runners/triage/rename_key.hpp"
 
 namespace concord {
@@ -235,6 +236,67 @@ bool narrow(Shared& sh, Finding& f, const std::string& narrowed) {
   return true;  // a bucket of this campaign already (its hits counted there)
 }
 
+// The targets of `o` whose answers to a case that agreed or was explained change on
+// a fresh backend (campaign.hpp): each answer again, compared byte for byte, or, for a
+// run the target's deviations explained, explained again.
+std::vector<Divergence> answers_that_change(const std::vector<BackendSpec>& specs, const Program& p,
+                                            const std::vector<RunSettings>& runs, const DiffOutcome& o) {
+  std::vector<Divergence> out;
+  ojson program = program_to_json(p);
+  for (const TargetAnswers& t : o.targets) {
+    if (!answered_itself(t.answers)) continue;
+    auto spec = std::find_if(specs.begin(), specs.end(), [&](const BackendSpec& s) { return s.name == t.target; });
+    if (spec == specs.end()) continue;
+    // A backend of its own, started for this request and gone after it: the
+    // worker's stays as it was.
+    Backend fresh(*spec);
+    std::vector<Answer> now_all = fresh.request(program, runs);
+    for (size_t i = 0; i < t.answers.size() && i < now_all.size(); i++) {
+      const Answer &used = t.answers[i], &now = now_all[i];
+      if (used.line == now.line || (!now.ok() && !is_definite(now.code()))) continue;  // no verdict: no change
+      if (t.deviations && used.line != o.oracle[i].line && now.line != o.oracle[i].line &&
+          !explaining(*t.deviations, p, runs[i], now).empty())
+        continue;  // both explained: within the declared freedom
+      Comparison c = compare_answers(t.target + " (this backend)", used, t.target + " (a fresh one)", now);
+      out.push_back(Divergence{t.target, i, "stateful",
+                               "  the answer depends on earlier requests: asked again of a fresh backend, it "
+                               "changed\n" +
+                                   c.report,
+                               "", "", ""});
+      break;
+    }
+  }
+  return out;
+}
+
+// Asks a sampled case again of fresh backends (campaign.hpp): counted, and a target
+// whose answer changed is a finding. Called without the lock.
+void check_fresh(Shared& sh, const Program& p, const std::vector<RunSettings>& runs, const DiffOutcome& o,
+                 uint64_t index) {
+  std::vector<Divergence> changed = answers_that_change(sh.cfg.targets, p, runs, o);
+  std::lock_guard<std::mutex> lock(sh.mu);
+  for (const TargetAnswers& t : o.targets)
+    if (answered_itself(t.answers)) sh.report.fresh_checked[t.target]++;
+  for (Divergence& d : changed) {
+    sh.report.stateful[d.target]++;
+    Finding f;
+    f.case_index = index;
+    f.program_seed = case_seed(sh.cfg.seed, index);
+    f.found_after = since(sh.start);
+    f.signature = d.target + ":stateful";
+    f.detail = f.signature;
+    f.divergences = {std::move(d)};
+    f.reproduce = reproduce_line(sh.cfg, index);
+    f.note =
+        "not stored: a case replays on a fresh backend, where this does not show (runners/PROTOCOL.md: an "
+        "answer depends on its request alone)";
+    sh.report.totals.divergent_cases++;
+    if (sh.report.hits[f.signature]++ > 0) continue;
+    sh.report.totals.signatures++;
+    sh.report.findings.push_back(std::move(f));
+  }
+}
+
 // One case: generate, run, compare; a divergence is confirmed, classified, and a
 // new one shrunk and stored.
 void run_case(Shared& sh, Differ& differ, Coverage& cov, uint64_t index, std::map<std::string, double>& secs) {
@@ -258,7 +320,14 @@ void run_case(Shared& sh, Differ& differ, Coverage& cov, uint64_t index, std::ma
       sh.report.first_error[t.target] = t.answers[0].line;
     }
   }
-  if (o.divergences.empty()) return;
+  if (o.divergences.empty() || all_explained(o.divergences)) {
+    if (sh.cfg.fresh_every > 0 && index % sh.cfg.fresh_every == 0) {
+      lock.unlock();
+      check_fresh(sh, p, runs, o, index);
+      lock.lock();
+    }
+    if (o.divergences.empty()) return;
+  }
 
   Finding f;
   f.case_index = index;

@@ -14,6 +14,12 @@
 // declared deviations of its targets explain (runners/protocol/deviations.hpp) is a known
 // deviation: counted and listed, never shrunk, stored or failing.
 //
+// A backend's answer must depend on its request alone (runners/PROTOCOL.md): a sample
+// of the cases that agreed or were explained (CampaignConfig::fresh_every) is asked
+// again of fresh backends; an answer that changed there (beyond the freedom of the
+// deviations that explain both) is a finding, "<target>:stateful", reported, never
+// shrunk or stored (a case replays on a fresh backend, where it does not show).
+//
 // Failures (runners/campaign/failure.hpp: a target that crashes, hangs, prints garbage or
 // runs out of memory on a small run, where the oracle answered) are divergences
 // like any other, with one more rule, because a machine can fail a target too (a
@@ -68,8 +74,12 @@ struct CampaignConfig {
   bool shrink = true;
   double shrink_seconds = 300;  // per divergence
   uint64_t shard_index = 0, shard_count = 1;
-  std::vector<uint64_t> only_cases;                // replay exactly these cases (then `cases` is ignored)
-  bool stop_at_first = false;                      // stop at the first confirmed divergence
+  std::vector<uint64_t> only_cases;  // replay exactly these cases (then `cases` is ignored)
+  bool stop_at_first = false;        // stop at the first confirmed divergence
+  // Every fresh_every-th case (by index) that agreed or was explained is asked again
+  // of a fresh backend of each target: an answer that changed depends on earlier
+  // requests (a finding, "<target>:stateful"). 0: never.
+  uint64_t fresh_every = 64;
   std::string reproduce;                           // the command that reproduces a case, "--case N" appended
   const std::atomic<bool>* interrupted = nullptr;  // set by Ctrl-C: finish the current cases and stop
 };
@@ -111,6 +121,8 @@ struct CampaignReport {
   std::map<std::string, uint64_t> hits;  // divergent cases per signature (a merged one's counted on its bucket)
   std::map<std::string, uint64_t> deviation_hits;  // divergent cases each declaration explained, by "target: id"
   std::map<std::string, uint64_t> detail_hits;     // divergent cases per detail (by field path: the signatures of old)
+  std::map<std::string, uint64_t> fresh_checked;   // per target: cases asked again of a fresh backend
+  std::map<std::string, uint64_t> stateful;        // ... whose answer changed there
   Coverage coverage;
   bool interrupted = false;
 };

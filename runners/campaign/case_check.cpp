@@ -52,9 +52,9 @@ CaseVerdict check_case_answers(const Case& c, const std::string& target, const s
                         "\n      " + describe(*d, "expected", target),
                     i);
     }
-    if (const Deviation* dev = explaining(deviations, expected_answer(c.runs[i].expect), got[i])) {
+    if (std::vector<const Deviation*> ex = explaining(deviations, c.program, c.runs[i].settings, got[i]); !ex.empty()) {
       if (v.deviation.empty()) {
-        v.deviation = dev->id;
+        v.deviation = deviation_ids(ex);
         v.deviation_run = i;
       }
       continue;

@@ -76,7 +76,7 @@ DiffOutcome Differ::run(const Program& p, const std::vector<RunSettings>& runs, 
     seconds_[spec.name] += since(t0);
     limits_[spec.name] = limits;
   }
-  o.divergences = find_divergences(o.oracle, o.targets, &o.no_verdict, &o.oracle_sizes);
+  o.divergences = find_divergences(p, runs, o.oracle, o.targets, &o.no_verdict, &o.oracle_sizes);
   // The attribution's questions go to the target that diverged, with its limits.
   attribute_divergences(p, o.oracle, o.targets, o.divergences, [&](const std::string& target) -> AskTarget {
     for (auto& b : backends_)

@@ -2,6 +2,7 @@
 #include "divergence.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <sstream>
 
 #include "oracle/interpreter.hpp"
@@ -113,44 +114,48 @@ std::string difference_kind(const Answer& oracle, const Answer& got) {
   return kind.empty() ? "result" : kind.substr(1);
 }
 
-std::vector<Divergence> find_divergences(const std::vector<Answer>& oracle, const std::vector<TargetAnswers>& targets,
+std::vector<Divergence> find_divergences(const Program& p, const std::vector<RunSettings>& runs,
+                                         const std::vector<Answer>& oracle, const std::vector<TargetAnswers>& targets,
                                          std::vector<std::string>* no_verdict, const std::vector<RunSize>* sizes) {
   std::vector<Divergence> out;
   for (const TargetAnswers& t : targets) {
-    bool indefinite = false;
+    bool indefinite = false, unexplained = false;
+    std::optional<Divergence> explained;  // the first run a deviation explains, naming every one that did
+    std::vector<const Deviation*> by;
     for (size_t i = 0; i < oracle.size() && i < t.answers.size(); i++) {
       const Answer& got = t.answers[i];
       std::string failure = failure_kind(oracle[i], got, sizes && i < sizes->size() ? &(*sizes)[i] : nullptr);
       if (!failure.empty()) {
         out.push_back(
             Divergence{t.target, i, failure, failure_report(oracle[i], t.target, got), "", stderr_tail_of(got), ""});
+        unexplained = true;
         break;
       }
       Comparison c = compare_answers("oracle", oracle[i], t.target, got);
       if (c.verdict == Verdict::kNoVerdict) indefinite = true;
       if (c.verdict != Verdict::kDiffer) continue;
-      const Deviation* dev = t.deviations ? explaining(*t.deviations, oracle[i], got) : nullptr;
-      out.push_back(Divergence{t.target, i, difference_kind(oracle[i], got), c.report, dev ? dev->id : "", "", ""});
-      break;
+      // Each run is explained or not on its own (issue 38): an explained one does
+      // not stop the comparison of the others.
+      std::vector<const Deviation*> ex = t.deviations && i < runs.size() ? explaining(*t.deviations, p, runs[i], got)
+                                                                         : std::vector<const Deviation*>{};
+      if (ex.empty()) {
+        out.push_back(Divergence{t.target, i, difference_kind(oracle[i], got), c.report, "", "", ""});
+        unexplained = true;
+        break;
+      }
+      for (const Deviation* d : ex)
+        if (std::find(by.begin(), by.end(), d) == by.end()) by.push_back(d);
+      if (!explained) explained = Divergence{t.target, i, difference_kind(oracle[i], got), c.report, "", "", ""};
+    }
+    if (!unexplained && explained) {
+      std::sort(by.begin(), by.end(), [](const Deviation* a, const Deviation* b) { return a->dialect < b->dialect; });
+      explained->deviation = deviation_ids(by);
+      out.push_back(*explained);
     }
     if (indefinite && no_verdict) no_verdict->push_back(t.target);
   }
   std::sort(out.begin(), out.end(), [](const Divergence& a, const Divergence& b) { return a.target < b.target; });
   return out;
-}
-
-const Deviation* explaining(const std::vector<Deviation>& declared, const Answer& oracle, const Answer& got) {
-  if (declared.empty() || !oracle.ok() || !got.ok()) return nullptr;
-  std::optional<Difference> d = first_difference(oracle.json, got.json);
-  if (!d) return nullptr;  // the same value in other bytes: never a deviation
-  std::string kind = difference_kind(oracle, got);
-  for (const Deviation& dev : declared) {
-    if (std::find(dev.signatures.begin(), dev.signatures.end(), kind) == dev.signatures.end()) continue;
-    if (dev.oracle_value && *dev.oracle_value != d->left) continue;
-    if (dev.target_value && *dev.target_value != d->right) continue;
-    return &dev;
-  }
-  return nullptr;
 }
 
 bool all_explained(const std::vector<Divergence>& ds) {

@@ -33,7 +33,7 @@ struct Divergence {
   size_t run = 0;           // the first run where the target differs
   std::string kind;         // what differs first, e.g. "journal/deliver/to", "outcome", "crash:SIGSEGV"
   std::string report;       // the first difference in words (indented lines), compare_answers' report
-  std::string deviation;    // the id of the target's declared deviation that explains it, or ""
+  std::string deviation;    // the ids of the target's declared deviations that explain it ("a + b"), or ""
   std::string stderr_tail;  // for a failure (crash, hang...): the end of what the target wrote on stderr
   std::string rule;         // the SPEC rule behind it (attribution.hpp), e.g. "§6.5 fifo"; "" for a failure
 };
@@ -47,25 +47,23 @@ struct Divergence {
 // "bytes" for the same value in another form.
 std::string difference_kind(const Answer& oracle, const Answer& got);
 
-// Every target's answers to the same runs, against the oracle's. At most one
-// divergence per target (its first differing run, or its first failure:
-// failure.hpp, judged with the oracle's run sizes `sizes` when given). Targets
-// that gave no verdict on some run (TIMEOUT, CRASH, MEMORY that are no failure of
-// theirs) are listed in `no_verdict`.
+// Every target's answers to the same runs (`runs` of `p`), against the oracle's.
+// At most one divergence per target: its first run that differs in a way its
+// declared deviations do not explain (the oracle run in their dialect,
+// deviations.hpp), or its first failure (failure.hpp, judged with the oracle's run
+// sizes `sizes` when given); when every differing run is explained, the first of
+// them, naming the deviations of all (Divergence::deviation). Targets that gave no
+// verdict on some run (TIMEOUT, CRASH, MEMORY that are no failure of theirs) are
+// listed in `no_verdict`.
 struct TargetAnswers {
   std::string target;
   std::vector<Answer> answers;
   const std::vector<Deviation>* deviations = nullptr;  // the target's declared deviations, if any
 };
-std::vector<Divergence> find_divergences(const std::vector<Answer>& oracle, const std::vector<TargetAnswers>& targets,
+std::vector<Divergence> find_divergences(const Program& p, const std::vector<RunSettings>& runs,
+                                         const std::vector<Answer>& oracle, const std::vector<TargetAnswers>& targets,
                                          std::vector<std::string>* no_verdict = nullptr,
                                          const std::vector<RunSize>* sizes = nullptr);
-
-// The declaration in `declared` that explains how `got` first differs from
-// `oracle` (answers to the same run), or nullptr: the difference's kind is one of
-// its signatures and, when it gives them, the values there are its values. Errors
-// are never explained.
-const Deviation* explaining(const std::vector<Deviation>& declared, const Answer& oracle, const Answer& got);
 
 // Whether every divergence is explained by a declared deviation (and there is one):
 // a "known deviation", shown and counted, not failing.

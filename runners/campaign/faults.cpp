@@ -158,6 +158,9 @@ const std::vector<Fault> kCatalogue = {
     {"child_list_capped", "elixir",
      "a supervisor holds 100 children at most (max_children: 100): the 101st dynamic child is refused",
      "targets/elixir/runtime/concord_elixir.erl", "error/INTERNAL"},
+    {"supervisor_children_newest_first", "elixir",
+     "version 2: a Supervisor's children at the end of a run are listed newest first (OTP's order, not reversed)",
+     "targets/elixir/runtime/concord_elixir.erl", "", "links"},
 };
 
 std::string upper(std::string s) {

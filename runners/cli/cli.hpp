@@ -53,6 +53,8 @@ struct Targets {
   std::string declared;  // the options that declare user backends, for reproduce lines
 };
 Targets choose_targets(const Args& a, const std::string& target);
+// The built-in targets' declared deviations (targets/<name>/deviations.json) set on `r`.
+void declare_builtin_deviations(Registry& r);
 // What `concord fuzz --profile P` runs without --target: every backend of `all`
 // but the built-in targets left out of P's default campaign (targets/targets.hpp).
 void keep_default_campaign(Targets& t, const std::string& profile);
@@ -79,5 +81,6 @@ int cmd_triage(int argc, char** argv);
 int cmd_report(int argc, char** argv);
 int cmd_export(int argc, char** argv);
 int cmd_buckets(int argc, char** argv);
+int cmd_dialects(int argc, char** argv);
 
 }  // namespace concord

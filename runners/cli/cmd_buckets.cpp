@@ -118,6 +118,7 @@ int cmd_buckets(int argc, char** argv) {
 
   FaultSources src{c_runtime_dir(), erlang_runtime_dir(), default_c_compiler(), js_runtime_dir(), elixir_runtime_dir()};
   Registry reg(self_exe(), builtin_targets());
+  declare_builtin_deviations(reg);  // a faulty target keeps the deviations the target declares
   std::cout << "concord buckets: " << faults.size() << " planted faults, a campaign of " << seconds << " s each (seed "
             << seed << ", " << jobs << " jobs, shrink " << shrink_seconds << " s per signature), work in " << work
             << "\n"

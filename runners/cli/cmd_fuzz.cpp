@@ -96,6 +96,17 @@ void print_report(std::ostream& out, const CampaignConfig& cfg, const CampaignRe
   }
   out << "divergent cases: " << t.divergent_cases << ", new signatures: " << t.signatures << ", flaky: " << t.flaky
       << ", known deviations: " << t.deviations << "\n";
+  if (cfg.fresh_every > 0 && !r.fresh_checked.empty()) {
+    out << "asked again of a fresh backend (every " << cfg.fresh_every << "th case that agreed or was explained): ";
+    bool first = true;
+    for (const auto& [target, n] : r.fresh_checked) {
+      auto st = r.stateful.find(target);
+      out << (first ? "" : ", ") << target << " " << n << " ("
+          << (st == r.stateful.end() ? std::string("none changed") : std::to_string(st->second) + " CHANGED") << ")";
+      first = false;
+    }
+    out << "\n";
+  }
   // Each declaration with the cases it explained: one that explains much is seen.
   for (const auto& [dev, n] : r.deviation_hits)
     out << "  deviation " << dev << " explained " << n << " divergent cases"
@@ -179,11 +190,11 @@ int cmd_fuzz(int argc, char** argv) {
     if (w == "--mode" && i + 1 < argc && std::string(argv[i + 1]) != "conducted")
       throw InputError("--mode", "conducted or free, not " + std::string(argv[i + 1]));
   }
-  Args a =
-      parse_args(argc, argv,
-                 {"--seed", "--cases", "--time", "--jobs", "--seeds-per-program", "--profile", "--target", "--backend",
-                  "--backends", "--timeout", "--corpus", "--shrink-time", "--shard", "--case", "--report", "--mode"},
-                 {"--no-shrink", "--no-report", "--quiet"});
+  Args a = parse_args(argc, argv,
+                      {"--seed", "--cases", "--time", "--jobs", "--seeds-per-program", "--profile", "--target",
+                       "--backend", "--backends", "--timeout", "--corpus", "--shrink-time", "--shard", "--case",
+                       "--report", "--mode", "--fresh-every"},
+                      {"--no-shrink", "--no-report", "--quiet"});
   if (!a.positional.empty()) throw InputError("", "usage: concord fuzz [options] (see concord --help)");
   CampaignConfig cfg;
   if (const std::string* s = a.option("--seed"))
@@ -206,6 +217,11 @@ int cmd_fuzz(int argc, char** argv) {
   gen::profile_named(cfg.profile);  // an unknown profile is bad input, before anything starts
   if (const std::string* s = a.option("--shrink-time")) cfg.shrink_seconds = parse_duration(*s, "--shrink-time");
   cfg.shrink = !a.flag("--no-shrink");
+  if (const std::string* s = a.option("--fresh-every")) {
+    int64_t n = parse_i64(*s, "--fresh-every");
+    if (n < 0) throw InputError("--fresh-every", "must be 0 (never) or a number of cases");
+    cfg.fresh_every = static_cast<uint64_t>(n);
+  }
   if (const std::string* s = a.option("--shard")) parse_shard(*s, cfg.shard_index, cfg.shard_count);
   for (const std::string& c : a.all("--case")) cfg.only_cases.push_back(parse_u64(c, "--case"));
   cfg.corpus_dir = "corpus/found";

@@ -78,6 +78,7 @@ int cmd_mutants(int argc, char** argv) {
 
   FaultSources src{c_runtime_dir(), erlang_runtime_dir(), default_c_compiler(), js_runtime_dir(), elixir_runtime_dir()};
   Registry reg(self_exe(), builtin_targets());
+  declare_builtin_deviations(reg);  // a faulty target keeps the deviations the target declares
   std::cout << "concord mutants: " << faults.size() << " planted faults, a campaign of at most " << fixed1(seconds)
             << " s each (seed " << seed << ", " << jobs << " jobs), work in " << work
             << (own ? " (removed at the end; --work DIR keeps it)" : "") << "\n"

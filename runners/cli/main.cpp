@@ -24,6 +24,13 @@ usage:
       S: 0..2^64-1, decimal or 0x-hex (default 0); N turns: 0..10^9 (default 1000);
       max processes: 1..10^7 (default 10000). FILE may be a corpus case
       (*.case.json): its program runs, with its first run's settings unless given.
+      --dialect ID[,ID]...: the oracle in that dialect, SPEC with those rules
+      replaced by the alternatives of `concord dialects`.
+  concord dialects [--json]
+      The oracle's alternative rules: each replaces one SPEC rule for one
+      construct. A declared deviation names one (runners/PROTOCOL.md); a target
+      differs by a known deviation only where the oracle in that dialect gives
+      its result (up to the freedom the alternative states).
   concord run FILE --target NAME|all [--backend NAME=COMMAND]... [--backends FILE]
                    [--timeout SECONDS] [run settings as above]
       Run through the backend protocol (runners/PROTOCOL.md). With one target,
@@ -48,7 +55,7 @@ usage:
       not well formed (the place named).
   concord backend oracle|c|erlang|js|elixir [--timeout SECONDS] [--threads N]
       Serve the backend protocol on stdin/stdout: `oracle` runs the reference
-      interpreter; `c` emits C, compiles it with $CONCORD_CC (default: tcc when installed,
+      interpreter (with --dialect ID[,ID]..., in that dialect: `concord dialects`); `c` emits C, compiles it with $CONCORD_CC (default: tcc when installed,
       else "cc -O1")
       against the runtime ($CONCORD_RT_LIB overrides the library) and runs it;
       `erlang` emits an Erlang module and runs it on a BEAM node kept for the
@@ -89,7 +96,7 @@ usage:
   concord fuzz [--cases N | --time D] [--seed S] [--jobs J] [--seeds-per-program K]
                [--profile P] [--target NAME|all] [--backend NAME=COMMAND]...
                [--corpus DIR] [--no-shrink] [--shrink-time D] [--shard i/N]
-               [--case I]... [--report DIR | --no-report] [--quiet]
+               [--case I]... [--report DIR | --no-report] [--quiet] [--fresh-every N]
       A campaign: case i's program is generated from the campaign seed S (random
       and printed when not given) and i, and runs on K seeds (default 8) on the
       oracle and every target (default: every target but elixir, which only
@@ -97,11 +104,14 @@ usage:
       links and calls run); J
       workers (default: cores) each own a backend per target. A divergence from
       the oracle is rerun (one that does not repeat is reported as flaky); one
-      that a target's declared deviations explain is a known deviation (counted,
-      not failing); otherwise, when its signature is new to the corpus DIR
+      that a target's declared deviations explain (the oracle run in their
+      dialect gives the target's result: `concord dialects`) is a known deviation
+      (counted, not failing); otherwise, when its signature is new to the corpus DIR
       (default corpus/found), it is shrunk and stored there. D: 90, 90s, 15m,
       8h, 1d; default --time 60s. --shard i/N runs the cases with index mod N = i.
-      --case I replays one case (its reproduce line), storing nothing. A progress
+      --case I replays one case (its reproduce line), storing nothing. Every Nth
+      case (default 64; 0: never) that agreed or was explained is asked again of a
+      fresh backend: an answer that changed is a finding, TARGET:stateful. A progress
       line goes to stderr, the report to stdout and to the folder DIR (default
       campaigns/seed-S[-shard-i-of-N]): summary.json, summary.md, junit.xml (a
       test case per signature) and index.html (charts, a triage page for each
@@ -220,6 +230,7 @@ int dispatch(int argc, char** argv) {
   if (cmd == "report") return cmd_report(argc, argv);
   if (cmd == "export") return cmd_export(argc, argv);
   if (cmd == "buckets") return cmd_buckets(argc, argv);
+  if (cmd == "dialects") return cmd_dialects(argc, argv);
   if (cmd == "emit-c") return cmd_emit_c(argc, argv);
   if (cmd == "emit-erlang") return cmd_emit_erlang(argc, argv);
   if (cmd == "emit-js") return cmd_emit_js(argc, argv);

@@ -9,9 +9,13 @@
 
 namespace concord {
 
+void declare_builtin_deviations(Registry& r) {
+  for (const TargetEntry& e : target_list()) r.set_deviations(e.name, builtin_deviations(e));
+}
+
 Targets choose_targets(const Args& a, const std::string& target) {
   Targets t{std::make_unique<Registry>(self_exe(), builtin_targets()), {}, ""};
-  for (const TargetEntry& e : target_list()) t.reg->set_deviations(e.name, builtin_deviations(e));
+  declare_builtin_deviations(*t.reg);
   for (const std::string& f : a.all("--backends")) {
     t.reg->add_file(f);
     t.declared += " --backends " + shell_quote(f);

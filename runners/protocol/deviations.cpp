@@ -1,10 +1,14 @@
-// runners/protocol/deviations.cpp: reading declared deviations and matching divergences to them.
+// runners/protocol/deviations.cpp: reading declared deviations, and explaining a
+// divergence by running the oracle in their dialect (oracle/dialect.hpp).
 #include "deviations.hpp"
 
 #include <algorithm>
 #include <set>
 
 #include "oracle/error.hpp"
+#include "oracle/interpreter.hpp"
+#include "oracle/memory.hpp"
+#include "runners/protocol/backend.hpp"
 
 namespace concord {
 namespace {
@@ -22,21 +26,10 @@ bool good_id(const std::string& id) {
   });
 }
 
-// A deviation is one known departure from one rule, so it names a few difference
-// kinds of a result's fields; a backend's declarations together cannot cover most
-// of what a campaign sees (issue 40: a declaration of every kind silenced a whole
-// campaign). Far above the built-in targets' (one kind each, six in all).
-constexpr size_t kMostKindsPerDeviation = 4, kMostKindsPerBackend = 16;
-
-// Why `kind` is no kind a deviation can explain, or "": the whole result (or no
-// difference of value), and errors and failures, which are never explained.
-std::string unexplainable(const std::string& kind) {
-  if (kind == "result" || kind == "bytes") return "is the whole result, not one of its fields";
-  for (const char* p : {"error/", "oracle-error/", "crash"})
-    if (kind.rfind(p, 0) == 0) return "is an error or a failure: never explained by a deviation";
-  if (kind == "hang" || kind == "memory" || kind == "bad-output")
-    return "is an error or a failure: never explained by a deviation";
-  return "";
+std::string catalogue_ids() {
+  std::string out;
+  for (const Alternative& a : alternatives()) out += (out.empty() ? "" : ", ") + std::string(a.id);
+  return out;
 }
 
 }  // namespace
@@ -45,63 +38,36 @@ std::vector<Deviation> parse_deviations(const ojson& j, const std::string& where
   if (!j.is_array()) throw InputError(where, "expected an array of deviations");
   std::vector<Deviation> out;
   std::set<std::string> ids;
+  std::set<Alt> dialects;
   for (size_t i = 0; i < j.size(); i++) {
     const ojson& d = j[i];
     std::string at = where + "/" + std::to_string(i);
     if (!d.is_object()) throw InputError(at, "a deviation is an object");
-    for (auto it = d.begin(); it != d.end(); ++it)
-      if (!std::set<std::string>{"id", "rule", "signatures", "first_difference", "about", "experiment", "source"}.count(
-              it.key()))
+    for (auto it = d.begin(); it != d.end(); ++it) {
+      if (it.key() == "signatures" || it.key() == "first_difference" || it.key() == "rule")
+        throw InputError(at + "/" + it.key(),
+                         "a deviation no longer matches field paths or names its rule: it names the oracle dialect "
+                         "it is (\"dialect\"), whose rule and scope the catalogue gives (`concord dialects`)");
+      if (!std::set<std::string>{"id", "dialect", "about", "experiment", "source"}.count(it.key()))
         throw InputError(at + "/" + it.key(), "unknown key '" + it.key() + "'");
+    }
     Deviation dev;
     dev.id = text_at(d, "id", at);
     if (!good_id(dev.id)) throw InputError(at + "/id", "expected 1..64 of a-z 0-9 _ -");
     if (!ids.insert(dev.id).second) throw InputError(at + "/id", "'" + dev.id + "' is declared twice");
-    dev.rule = text_at(d, "rule", at);
+    std::string dialect = text_at(d, "dialect", at);
+    std::optional<Alt> a = alternative_named(dialect);
+    if (!a)
+      throw InputError(at + "/dialect", "deviation '" + dev.id + "': no oracle dialect '" + dialect +
+                                            "' (the oracle runs: " + catalogue_ids() + ")");
+    if (!dialects.insert(*a).second)
+      throw InputError(at + "/dialect", "deviation '" + dev.id + "': dialect '" + dialect + "' is declared twice");
+    dev.dialect = *a;
     dev.about = text_at(d, "about", at);
     dev.experiment = text_at(d, "experiment", at);
     dev.source = text_at(d, "source", at);
-    if (!d.contains("signatures") || !d["signatures"].is_array() || d["signatures"].empty())
-      throw InputError(at + "/signatures", "expected a non-empty array of difference kinds");
-    for (size_t k = 0; k < d["signatures"].size(); k++) {
-      const ojson& s = d["signatures"][k];
-      if (!s.is_string() || s.get<std::string>().empty() ||
-          s.get<std::string>().find_first_of(" :") != std::string::npos)
-        throw InputError(at + "/signatures/" + std::to_string(k),
-                         "deviation '" + dev.id +
-                             "': expected a difference kind such as \"journal/decision/action\" (no target, no blank)");
-      if (std::string why = unexplainable(s.get<std::string>()); !why.empty())
-        throw InputError(at + "/signatures/" + std::to_string(k),
-                         "deviation '" + dev.id + "': \"" + s.get<std::string>() + "\" " + why);
-      dev.signatures.push_back(s.get<std::string>());
-    }
-    if (dev.signatures.size() > kMostKindsPerDeviation)
-      throw InputError(at + "/signatures", "deviation '" + dev.id + "' lists " + std::to_string(dev.signatures.size()) +
-                                               " difference kinds, more than " +
-                                               std::to_string(kMostKindsPerDeviation) +
-                                               ": a deviation is one known departure from one rule; declare each "
-                                               "departure on its own");
-    if (d.contains("first_difference")) {
-      const ojson& f = d["first_difference"];
-      std::string fat = at + "/first_difference";
-      if (!f.is_object() || f.empty()) throw InputError(fat, "expected {\"oracle\":VALUE,\"target\":VALUE}");
-      for (auto it = f.begin(); it != f.end(); ++it) {
-        if (it.key() == "oracle")
-          dev.oracle_value = it.value();
-        else if (it.key() == "target")
-          dev.target_value = it.value();
-        else
-          throw InputError(fat + "/" + it.key(), "unknown key '" + it.key() + "' (oracle, target)");
-      }
-    }
     out.push_back(std::move(dev));
   }
-  std::set<std::string> kinds;
-  for (const Deviation& d : out) kinds.insert(d.signatures.begin(), d.signatures.end());
-  if (kinds.size() > kMostKindsPerBackend)
-    throw InputError(where, "the deviations declare " + std::to_string(kinds.size()) +
-                                " difference kinds in all, more than " + std::to_string(kMostKindsPerBackend) +
-                                ": they would explain most of what a campaign can find, and silence it");
   return out;
 }
 
@@ -115,6 +81,66 @@ std::vector<Deviation> parse_deviations_file(const std::string& text, const std:
   if (!j.is_object() || j.size() != 1 || !j.contains("deviations"))
     throw InputError(origin, "expected {\"deviations\":[...]}");
   return parse_deviations(j["deviations"], origin + ": /deviations");
+}
+
+DialectResult run_in_dialect(const Program& p, const RunSettings& s, const AltSet& dialect) {
+  DialectResult out;
+  try {
+    RunResult r = run(p, s, {}, nullptr, Dialect{dialect});
+    out.taken = r.world->taken;
+    out.unordered = r.world->unordered;
+    std::string line = result_line(r);
+    out.result = ojson::parse(line);
+  } catch (const std::bad_alloc&) {
+    out.result = nullptr;  // past the oracle's limits: nothing to explain with
+  } catch (const OutOfSteps&) {
+    out.result = nullptr;
+  }
+  return out;
+}
+
+namespace {
+
+// The journal with each unordered span sorted (by the events' canonical text).
+ojson with_spans_sorted(ojson result, const std::vector<UnorderedSpan>& spans) {
+  if (!result.is_object() || !result.contains("journal") || !result["journal"].is_array()) return result;
+  ojson& j = result["journal"];
+  for (const UnorderedSpan& sp : spans) {
+    if (sp.end > j.size() || sp.begin >= sp.end) continue;
+    std::vector<std::string> texts;
+    for (size_t i = sp.begin; i < sp.end; i++) texts.push_back(j[i].dump());
+    std::sort(texts.begin(), texts.end());
+    for (size_t i = sp.begin; i < sp.end; i++) j[i] = ojson::parse(texts[i - sp.begin]);
+  }
+  return result;
+}
+
+}  // namespace
+
+bool agrees_up_to_freedom(const DialectResult& d, const ojson& got) {
+  if (d.result.is_null()) return false;
+  if (d.result == got) return true;
+  if (d.unordered.empty()) return false;
+  return with_spans_sorted(d.result, d.unordered) == with_spans_sorted(got, d.unordered);
+}
+
+std::vector<const Deviation*> explaining(const std::vector<Deviation>& declared, const Program& p, const RunSettings& s,
+                                         const Answer& got) {
+  if (declared.empty() || !got.ok()) return {};
+  AltSet dialect;
+  for (const Deviation& d : declared) dialect.set(static_cast<size_t>(d.dialect));
+  DialectResult r = run_in_dialect(p, s, dialect);
+  if (r.taken.none() || !agrees_up_to_freedom(r, got.json)) return {};
+  std::vector<const Deviation*> out;
+  for (const Deviation& d : declared)
+    if (r.taken.test(static_cast<size_t>(d.dialect))) out.push_back(&d);
+  return out;
+}
+
+std::string deviation_ids(const std::vector<const Deviation*>& ds) {
+  std::string out;
+  for (const Deviation* d : ds) out += (out.empty() ? "" : " + ") + d->id;
+  return out;
 }
 
 }  // namespace concord

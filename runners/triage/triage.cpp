@@ -178,9 +178,12 @@ Triage triage_case(const std::string& path, const Case& c, Differ& differ, const
       tt.report = d->report;
       tt.stderr_tail = d->stderr_tail;
       tt.deviation = d->deviation;
-      if (!tt.deviation.empty())
-        for (const Deviation& dev : differ.deviations_of(tt.target))
-          if (dev.id == tt.deviation) tt.deviation_about = dev.about;
+      // The declarations it names ("a + b"), each with its dialect's rule.
+      for (const Deviation& dev : differ.deviations_of(tt.target))
+        if (("+ " + tt.deviation + " +").find("+ " + dev.id + " +") != std::string::npos)
+          tt.deviation_about += (tt.deviation_about.empty() ? "" : " ") + dev.about + " (the oracle in dialect " +
+                                alternative(dev.dialect).id + ", instead of SPEC " + alternative(dev.dialect).rule +
+                                ", gives this target's result)";
       const Answer &ref = t.oracle[tt.run], &got = tt.answers[tt.run];
       if (ref.ok() && got.ok())
         if (auto diff = first_difference(ref.json, got.json)) tt.pointer = diff->pointer;

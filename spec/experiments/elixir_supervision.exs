@@ -16,7 +16,13 @@
 # Observation: workers trap exits and send {:started, id} from init/1 (also from
 # a start that fails or is ignored) and {:stopped, id, reason} from terminate/2 to
 # this process, in the order they happen; which_children/1 shows what a supervisor
-# keeps.
+# keeps. The order of a supervisor's shutdowns is read from a call trace of its
+# erlang:exit/2 (exits_traced/2), one process's calls, where the reports of many
+# children on two schedulers fix no order. A failing restart can be held in its
+# init ({:hold, _}) to ask the supervisor something before the retry.
+# Elixir 1.14's children map is an Erlang map: by pid (oldest first, while pids
+# have not wrapped) up to 32 entries, in its hash order beyond, and by pid again
+# when it falls back to 32; Enum.reduce/3 walks it as :maps.fold/3 does.
 
 defmodule Exp.Worker do
   use GenServer
@@ -24,10 +30,30 @@ defmodule Exp.Worker do
   def start_link(id), do: GenServer.start_link(__MODULE__, id)
 
   # {id, plan}: plan is an Agent holding the answers of this and later inits, in
-  # order (:ok, :ignore or :fail), the last one repeated; a bare id always starts.
+  # order (:ok, :ignore, :fail, or {:hold, answer}: tell the collector
+  # {:held, id, self()} and wait for :go before answering), the last one repeated;
+  # a bare id always starts. A held init holds its supervisor in start_link, so
+  # what is sent to the supervisor meanwhile is handled after that start.
   @impl true
   def init({id, plan}) do
-    case Agent.get_and_update(plan, fn [a] -> {a, [a]}; [a | rest] -> {a, rest} end) do
+    answer(id, Agent.get_and_update(plan, fn [a] -> {a, [a]}; [a | rest] -> {a, rest} end))
+  end
+
+  def init(id) do
+    Process.flag(:trap_exit, true)
+    send(:exp_collector, {:started, id})
+    {:ok, id}
+  end
+
+  defp answer(id, {:hold, a}) do
+    send(:exp_collector, {:held, id, self()})
+    receive do
+      :go -> answer(id, a)
+    end
+  end
+
+  defp answer(id, a) do
+    case a do
       :ok ->
         init(id)
 
@@ -39,12 +65,6 @@ defmodule Exp.Worker do
         send(:exp_collector, {:started, id})
         {:stop, @oops_reason}
     end
-  end
-
-  def init(id) do
-    Process.flag(:trap_exit, true)
-    send(:exp_collector, {:started, id})
-    {:ok, id}
   end
 
   @impl true
@@ -136,6 +156,87 @@ defmodule Exp do
     _ = take()
   end
 
+  # The children `n` permanent workers, ids 1..n, for dyn/2.
+  def numbered(n), do: for(i <- 1..n, do: {i, :permanent})
+
+  # The pids of a DynamicSupervisor's children map, without `gone`, in the order
+  # Enum.reduce/3 walks it, as which_children and terminate_children/2 do: by pid
+  # while it has at most 32 entries, in its hash order beyond (:maps.fold/3's, the
+  # reverse of :maps.to_list/1's for a hash map on OTP 25).
+  def map_order(sup, gone \\ []),
+    do: Enum.map(Map.drop(:sys.get_state(sup).children, gone), fn {pid, _} -> pid end)
+
+  # The exit signals `sup` sends, [{pid, reason}] in the order it calls
+  # erlang:exit/2, while `act` runs and until `sup` is down. A call trace of the
+  # supervisor itself: the children's own reports reach the collector from many
+  # processes on two schedulers, in no order the supervisor fixes, but its calls
+  # are one process's, and a tracer gets them in that order.
+  def exits_traced(sup, act) do
+    me = self()
+    tracer = spawn_link(fn -> traced(me, []) end)
+    _ = :erlang.trace_pattern({:erlang, :exit, 2}, true, [:global])
+    1 = :erlang.trace(sup, true, [:call, {:tracer, tracer}])
+    ref = Process.monitor(sup)
+    act.()
+    receive do
+      {:DOWN, ^ref, :process, ^sup, _} -> :ok
+    after
+      5000 -> raise "supervisor #{inspect(sup)} still alive"
+    end
+    tref = :erlang.trace_delivered(:all)
+    receive do
+      {:trace_delivered, :all, ^tref} -> :ok
+    end
+    send(tracer, :done)
+    receive do
+      {:traced, ^tracer, exits} -> exits
+    end
+  end
+
+  defp traced(me, acc) do
+    receive do
+      {:trace, _, :call, {:erlang, :exit, [pid, reason]}} -> traced(me, [{pid, reason} | acc])
+      :done -> send(me, {:traced, self(), Enum.reverse(acc)})
+    end
+  end
+
+  # The process of child `id` whose init is held ({:hold, _} in its plan).
+  def held(id) do
+    receive do
+      {:held, ^id, pid} -> pid
+    after
+      5000 -> raise "no held init of #{inspect(id)}"
+    end
+  end
+
+  # A call to `sup` put in its mailbox now, answered when it gets to it (while a
+  # held init holds it in start_link, after that start); reply/1 waits for it.
+  def ask(sup, request) do
+    ref = make_ref()
+    send(sup, {:"$gen_call", {self(), ref}, request})
+    ref
+  end
+
+  def reply(ref) do
+    receive do
+      {^ref, answer} -> answer
+    after
+      5000 -> raise "no reply"
+    end
+  end
+
+  # Until `sup`'s mailbox holds a message (an 'EXIT' it takes after a held start).
+  def queued(sup) do
+    case Process.info(sup, :message_queue_len) do
+      {:message_queue_len, 0} ->
+        Process.sleep(1)
+        queued(sup)
+
+      _ ->
+        :ok
+    end
+  end
+
   # --- E1: where DynamicSupervisor agrees with OTP (SPEC §7.2, §7.4) ---------------
   def e1 do
     {sup, _, [p, t, x]} = dyn(10, [p: :permanent, t: :transient, x: :temporary])
@@ -196,12 +297,34 @@ defmodule Exp do
           {take(),
            for({id, pid, _, _} <- Supervisor.which_children(sup), do: {id, if(is_pid(pid), do: :pid, else: pid)})})
     stop(sup)
+
+    # The same for the other exits a transient child is not restarted after
+    # (maybe_restart_child/5's clauses for :shutdown and {:shutdown, _}).
+    {sup, _, [_a, b, c]} = dyn(10, [a: :permanent, b: :transient, c: :transient])
+    die(b, :shutdown)
+    die(c, {:shutdown, :x})
+    check("E2/transient_shutdown_removed",
+          "DynamicSupervisor: transient children that exit shutdown and {:shutdown, _} are removed, not restarted",
+          {[{:stopped, :b, :shutdown}, {:stopped, :c, {:shutdown, :x}}], [undefined: :pid]},
+          {Enum.sort(take()), listed(DynamicSupervisor.which_children(sup))})
+    stop(sup)
+    {:ok, sup} =
+      Exp.Sup.start_link({:one_for_one, 10, [spec(:a, :permanent), spec(:b, :transient), spec(:c, :transient)]})
+    _ = take()
+    [{:c, c, _, _}, {:b, b, _, _}, _] = Supervisor.which_children(sup)
+    die(b, :shutdown)
+    die(c, {:shutdown, :x})
+    check("E2/otp_transient_shutdown_kept", "Supervisor (OTP): both are kept, not running [R2]",
+          {[{:stopped, :b, :shutdown}, {:stopped, :c, {:shutdown, :x}}], [c: :undefined, b: :undefined, a: :pid]},
+          {Enum.sort(take()), listed(Supervisor.which_children(sup))})
+    stop(sup)
   end
 
   # --- E3: a restarted child moves to the end of the children --------------------
   # dynamic_supervisor.ex keeps children in a map by pid (`children: %{}`,
   # save_child/7), and which_children lists the map; a restart is a new pid, so the
-  # child is listed after every older one; OTP keeps its position [R14].
+  # child is listed after every older one while the map has at most 32 entries
+  # (beyond, in its hash order); OTP keeps its position [R14].
   def e3 do
     {sup, ids, [a, _b, _c]} = dyn(10, [a: :permanent, b: :permanent, c: :permanent])
     check("E3/start_order", "DynamicSupervisor: which_children lists children by pid, oldest first",
@@ -222,13 +345,78 @@ defmodule Exp do
     check("E3/otp_restart_keeps_place", "Supervisor (OTP): the restarted a keeps its place (newest first) [R14]",
           [:d, :c, :b, :a], for({id, _, _, _} <- Supervisor.which_children(sup), do: id))
     stop(sup)
+
+    # A restart that fails (SPEC §19.3): restart_child/4's {:error, _} clause puts
+    # {:restarting, child} under the old pid and sends {:"$gen_restart", pid} to
+    # itself. which_children, asked while b's failing restart is held (so the call
+    # comes before the retry), lists b as restarting in its old place; the retry
+    # starts it under a new pid, listed last.
+    {:ok, sup} = Exp.Dyn.start_link(10)
+    [a, b, c] =
+      for s <- [spec(:a, :permanent), planned(:b, [:ok, {:hold, :fail}, :ok], :permanent), spec(:c, :permanent)],
+          do: elem(DynamicSupervisor.start_child(sup, s), 1)
+    _ = take()
+    die(b, @oops)
+    h = held(:b)
+    ref = ask(sup, :which_children)
+    send(h, :go)
+    meanwhile = reply(ref)
+    named = fn children, ids ->
+      for {:undefined, pid, :worker, [Exp.Worker]} <- children, do: Map.get(ids, pid, pid)
+    end
+    check("E3/restarting_keeps_place",
+          "DynamicSupervisor: while b's restart has failed and waits for its retry, which_children lists it as restarting, in b's place",
+          [:a, :restarting, :c], named.(meanwhile, %{a => :a, c => :c}))
+    _ = take()
+    [new_b] = map_order(sup, [a, c])
+    check("E3/retry_moves_last", "DynamicSupervisor: the retry starts b under a new pid, listed after a and c",
+          [:a, :c, :b], named.(DynamicSupervisor.which_children(sup), %{a => :a, c => :c, new_b => :b}))
+    stop(sup)
+    {:ok, sup} =
+      Exp.Sup.start_link(
+        {:one_for_one, 10,
+         [spec(:a, :permanent), planned(:b, [:ok, {:hold, :fail}, :ok], :permanent), spec(:c, :permanent)]}
+      )
+    _ = take()
+    [_, {:b, b, _, _}, _] = Supervisor.which_children(sup)
+    die(b, @oops)
+    h = held(:b)
+    ref = ask(sup, :which_children)
+    send(h, :go)
+    meanwhile = reply(ref)
+    _ = take()
+    check("E3/otp_restarting_keeps_place",
+          "Supervisor (OTP): the same: b restarting in its place, then running in its place (newest first) [R14, R35]",
+          {[c: :pid, b: :restarting, a: :pid], [c: :pid, b: :pid, a: :pid]},
+          {listed(meanwhile), listed(Supervisor.which_children(sup))})
+    stop(sup)
+
+    # More than 32 children: the children map is a hash map, and which_children
+    # lists it in hash order, not by pid; a restarted child comes wherever its new
+    # pid hashes, not necessarily last.
+    {sup, ids, pids} = dyn(10, numbered(40))
+    listing = fn -> for {_, pid, _, _} <- DynamicSupervisor.which_children(sup), do: pid end
+    check("E3/over_32_listed_in_hash_order",
+          "DynamicSupervisor, 40 children: which_children lists them in the map's order, which is not start order",
+          {Enum.map(map_order(sup), &ids[&1]), false},
+          {Enum.map(listing.(), &ids[&1]), Enum.map(listing.(), &ids[&1]) == Enum.to_list(1..40)})
+    die(hd(pids), @oops)
+    _ = take()
+    [new1] = map_order(sup, tl(pids))
+    ids = Map.put(ids, new1, 1)
+    check("E3/over_32_restart_in_hash_order",
+          "DynamicSupervisor, 40 children: the restarted child 1 is listed where its new pid falls in the map's order, not last",
+          {Enum.map(map_order(sup), &ids[&1]), false},
+          {Enum.map(listing.(), &ids[&1]), Enum.map(listing.(), &ids[&1]) == Enum.to_list(2..40) ++ [1]})
+    stop(sup)
   end
 
   # --- E4: terminating its children: oldest first, and all at once --------------
   # dynamic_supervisor.ex, terminate_children/2 -> monitor_children/1 sends every
   # child exit(pid, :shutdown) in the order of the children map (by pid for up to
   # 32 children), then waits for them all; OTP's terminate_children/2 shuts them
-  # down one by one, newest first [R7, R11].
+  # down one by one, newest first [R7, R11]. A child restarting after a failed
+  # restart has no process (skipped) but an entry, counted toward the 32.
   def e4 do
     {sup, _, [_a, b, _c, _d]} = dyn(0, [a: :permanent, b: :permanent, c: :permanent, d: :permanent])
     Process.unlink(sup)
@@ -264,6 +452,135 @@ defmodule Exp do
     _ = down_reason(sup)
     check("E4/otp_give_up_newest_first", "Supervisor (OTP) intensity 0: c, a terminated newest first [R7]",
           [{:stopped, :b, @oops}, {:stopped, :c, :shutdown}, {:stopped, :a, :shutdown}], take())
+    e4_traced()
+  end
+
+  # The order of the exit signals themselves (exits_traced/2), for up to 32 and
+  # for more than 32 entries in the children map: the map's order, which is by
+  # pid (oldest first) up to 32 and its hash order beyond; a map that falls back
+  # to 32 entries is ordered by pid again. Each running child gets one shutdown.
+  def e4_traced do
+    {ids, exits, stopped} = give_up_traced(4, 2)
+    check("E4/give_up_traced_3",
+          "DynamicSupervisor intensity 0, 4 children, 2 fails: it sends exit(pid, :shutdown) to 1, 3, 4 in that order; each child stops once",
+          {[1, 3, 4], [:shutdown], {[], []}}, {named(exits, ids), reasons(exits), once(stopped, 4, 2)})
+    {ids, exits, stopped} = give_up_traced(33, 17)
+    check("E4/give_up_32_oldest_first",
+          "DynamicSupervisor intensity 0, 33 children, 17 fails: 32 left in the map, the shutdowns go oldest first; each child stops once",
+          {Enum.to_list(1..16) ++ Enum.to_list(18..33), [:shutdown], {[], []}},
+          {named(exits, ids), reasons(exits), once(stopped, 33, 17)})
+    for {id, n, fail} <- [{"E4/give_up_33_map_order", 34, 17}, {"E4/give_up_40_map_order", 40, 1}] do
+      {ids, exits, stopped, expected} = give_up_traced(n, fail, :map_order)
+      order = named(exits, ids)
+      check(id,
+            "DynamicSupervisor intensity 0, #{n} children, #{fail} fails: #{n - 1} left in the map, the shutdowns go in its hash order, not oldest first; each child stops once",
+            {Enum.map(expected, &ids[&1]), false, [:shutdown], {[], []}},
+            {order, order == Enum.to_list(1..n) -- [fail], reasons(exits), once(stopped, n, fail)})
+    end
+    orders =
+      for _ <- 1..4 do
+        {ids, exits, _} = give_up_traced(40, 1)
+        named(exits, ids)
+      end
+    check("E4/over_32_order_varies",
+          "DynamicSupervisor, 40 children, 1 fails, 4 times in one node: the order of the shutdowns by start index is not the same each time (#{length(Enum.uniq(orders))} orders)",
+          true, length(Enum.uniq(orders)) > 1)
+
+    # After a restart, the restarted child is the youngest: shut down last.
+    {sup, ids, [a, _b, c, _d]} = dyn(1, [a: :permanent, b: :permanent, c: :permanent, d: :permanent])
+    Process.unlink(sup)
+    die(a, @oops)
+    _ = take()
+    [new_a] = map_order(sup, Map.keys(ids))
+    ids = Map.put(ids, new_a, :a)
+    exits = exits_traced(sup, fn -> die(c, @oops) end)
+    check("E4/give_up_restarted_last",
+          "DynamicSupervisor max_restarts 1: a restarts, then c fails and it gives up: b, d, then the restarted a",
+          {[:b, :d, :a], [:shutdown]}, {named(exits, ids), reasons(exits)})
+    _ = take()
+
+    # A child whose restart failed (restarting, under its old pid) has no process
+    # and gets no shutdown, but its entry counts toward the 32: r's restart is held
+    # and fails, and meanwhile child 1 fails; max_restarts 1, so 1's exit (in the
+    # mailbox before r's retry) gives up with r still restarting.
+    for {id, n, how} <- [{"E4/give_up_restarting_32_oldest_first", 33, "oldest first"},
+                         {"E4/give_up_restarting_33_map_order", 34, "in its hash order"}] do
+      {:ok, sup} = Exp.Dyn.start_link(1)
+      {:ok, r} = DynamicSupervisor.start_child(sup, planned(:r, [:ok, {:hold, :fail}], :permanent))
+      pids = for i <- 1..(n - 1), do: elem(DynamicSupervisor.start_child(sup, spec(i, :permanent)), 1)
+      _ = take()
+      Process.unlink(sup)
+      ids = Map.new(Enum.zip(pids, 1..(n - 1)))
+      # The order of the map r's entry stays in (its key kept, its value replaced).
+      expected = map_order(sup, [hd(pids)]) -- [r]
+      exits =
+        exits_traced(sup, fn ->
+          die(r, @oops)
+          h = held(:r)
+          die(hd(pids), @oops)
+          _ = down_reason(hd(pids))
+          queued(sup)
+          send(h, :go)
+        end)
+      order = named(exits, ids)
+      check(id,
+            "DynamicSupervisor, r restarting and #{n - 2} running (#{n - 1} entries): shutdowns to the running ones only, #{how}",
+            {Enum.map(expected, &ids[&1]), n == 33, [:shutdown]},
+            {order, order == Enum.to_list(2..(n - 1)), reasons(exits)})
+      _ = take()
+    end
+
+    # Terminated by its parent (its terminate/2), with 40 children: the same hash order.
+    {:ok, top} =
+      Exp.Sup.start_link({:one_for_all, 10, [spec(:w, :permanent), Supervisor.child_spec({Exp.Dyn, 10}, id: :dyn)]})
+    [{:dyn, dsup, _, _}, {:w, w, _, _}] = Supervisor.which_children(top)
+    pids = for i <- 1..40, do: elem(DynamicSupervisor.start_child(dsup, spec(i, :permanent)), 1)
+    _ = take()
+    ids = Map.new(Enum.zip(pids, 1..40))
+    expected = map_order(dsup)
+    exits = exits_traced(dsup, fn -> die(w, @oops) end)
+    order = named(exits, ids)
+    check("E4/terminated_by_parent_40_map_order",
+          "DynamicSupervisor with 40 children terminated by its parent's one_for_all: the shutdowns go in its map's hash order; each child stops once",
+          {Enum.map(expected, &ids[&1]), false, [:shutdown], {[], []}},
+          {order, order == Enum.to_list(1..40), reasons(exits),
+           once(take() -- [{:stopped, :w, @oops}, {:started, :w}], 40, nil)})
+    stop(top)
+
+    # OTP's supervisor, 40 children: one by one, newest first, whatever the count.
+    {:ok, sup} = Exp.Sup.start_link({:one_for_one, 0, for(i <- 1..40, do: spec(i, :permanent))})
+    _ = take()
+    Process.unlink(sup)
+    ids = Map.new(for {id, pid, _, _} <- Supervisor.which_children(sup), do: {pid, id})
+    [{1, p1, _, _}] = for c = {1, _, _, _} <- Supervisor.which_children(sup), do: c
+    exits = exits_traced(sup, fn -> die(p1, @oops) end)
+    check("E4/otp_give_up_40_newest_first", "Supervisor (OTP) intensity 0, 40 children, 1 fails: 40 down to 2, newest first [R7]",
+          {Enum.to_list(40..2), [:shutdown]}, {named(exits, ids), reasons(exits)})
+    _ = take()
+  end
+
+  # Traced exits: the children they go to, by id, and their reasons.
+  def named(exits, ids), do: for({pid, _} <- exits, do: Map.get(ids, pid, pid))
+  def reasons(exits), do: Enum.uniq(for({_, reason} <- exits, do: reason))
+
+  # The collector's reports from children 1..n, child `fail` failing (nil: none),
+  # against one stop each: {reports beyond those, those missing}.
+  def once(reports, n, fail) do
+    expected = for i <- 1..n, do: {:stopped, i, if(i == fail, do: @oops, else: :shutdown)}
+    {reports -- expected, expected -- reports}
+  end
+
+  # A DynamicSupervisor with n children, intensity 0, child `fail` failing:
+  # {%{pid => i}, traced exits, the collector's reports} (and with :map_order the
+  # map's order of the others, taken before the failure).
+  def give_up_traced(n, fail, map_order \\ nil) do
+    {sup, ids, pids} = dyn(0, numbered(n))
+    Process.unlink(sup)
+    failed = Enum.at(pids, fail - 1)
+    expected = map_order(sup, [failed])
+    exits = exits_traced(sup, fn -> die(failed, @oops) end)
+    result = {ids, exits, take()}
+    if map_order, do: Tuple.append(result, expected), else: result
   end
 
   # --- E5: what the elixir target's version 2 supervisors rely on (SPEC §21) --------
@@ -393,6 +710,8 @@ defmodule Exp do
     stop(sup)
     crashes("E6/restart_child_crashes", :restart_child)
     crashes("E6/delete_child_crashes", :delete_child)
+    e6_any_restart()
+    e6_restarting()
 
     # Held by sys:suspend/1, it still takes its parent's exit, as OTP's supervisor
     # does [R49/held]; and a sys debug hook given to start_link sees each child's
@@ -419,6 +738,84 @@ defmodule Exp do
           "the hook sees c's 'EXIT', the state with c restarting under its old pid (1 restart), the failed start's 'EXIT', the retry, the state (2)",
           [{:exit, true}, {:noreply, [restarting: true], 1}, {:exit, false}, {:noreply, [restarting: true], 1},
            {:retry, true}, {:noreply, [:running], 2}], hooked(c))
+    stop(sup)
+  end
+
+  # Children not kept, whatever their restart type; and what terminate_child
+  # answers for a pid the DynamicSupervisor no longer keeps.
+  def e6_any_restart do
+    {sup, _, []} = dyn(10, [])
+    got = for r <- [:transient, :temporary], do: DynamicSupervisor.start_child(sup, planned(r, [:ignore], r))
+    check("E6/start_child_ignore_any_restart",
+          "an ignored start_child of a transient and of a temporary child: :ignore, nothing added",
+          {[:ignore, :ignore], []}, {got, DynamicSupervisor.which_children(sup)})
+    {:ok, t} = DynamicSupervisor.start_child(sup, planned(:t, [:ok, :ignore], :transient))
+    _ = take()
+    die(t, @oops)
+    check("E6/restart_ignore_removed_transient", "a transient child's ignored restart: counted, the child removed",
+          {[{:stopped, :t, @oops}, {:started, :t}], 1, []},
+          {take(), length(:sys.get_state(sup).restarts), DynamicSupervisor.which_children(sup)})
+    children = for r <- [:transient, :temporary], do: elem(DynamicSupervisor.start_child(sup, spec(r, r)), 1)
+    _ = take()
+    first = for pid <- children, do: DynamicSupervisor.terminate_child(sup, pid)
+    check("E6/terminate_child_removes_any_restart",
+          "terminate_child of a running transient and temporary child: :ok, each exits shutdown and is removed; again: not_found",
+          {[:ok, :ok], [{:stopped, :transient, :shutdown}, {:stopped, :temporary, :shutdown}], [],
+           [{:error, :not_found}, {:error, :not_found}]},
+          {first, take(), DynamicSupervisor.which_children(sup),
+           for(pid <- children, do: DynamicSupervisor.terminate_child(sup, pid))})
+    # Pids it kept once: a transient child ended normal, a child whose restart was
+    # ignored (t above), a temporary child that failed.
+    {:ok, n} = DynamicSupervisor.start_child(sup, spec(:n, :transient))
+    {:ok, x} = DynamicSupervisor.start_child(sup, spec(:x, :temporary))
+    _ = take()
+    die(n, :normal)
+    die(x, @oops)
+    _ = take()
+    check("E6/terminate_child_not_running_not_found",
+          "terminate_child of a transient child ended normal, of a child whose restart was ignored, of a failed temporary child: not_found",
+          List.duplicate({:error, :not_found}, 3), for(pid <- [n, t, x], do: DynamicSupervisor.terminate_child(sup, pid)))
+    stop(sup)
+    {:ok, sup} = Exp.Sup.start_link({:one_for_one, 10, []})
+    got = for r <- [:transient, :temporary], do: Supervisor.start_child(sup, planned(r, [:ignore], r))
+    for r <- [:t2, :x2], do: {:ok, _} = Supervisor.start_child(sup, spec(r, if(r == :t2, do: :transient, else: :temporary)))
+    _ = take()
+    check("E6/otp_ignore_and_terminate_any_restart",
+          "Supervisor (OTP): an ignored start and terminate_child keep a transient child not running, not a temporary one [R38, R40]",
+          {[{:ok, :undefined}, {:ok, :undefined}], [:ok, :ok], [t2: :undefined, transient: :undefined]},
+          {got, for(id <- [:t2, :x2], do: Supervisor.terminate_child(sup, id)), listed(Supervisor.which_children(sup))})
+    stop(sup)
+  end
+
+  # A child whose restart failed and waits for its retry (held, as in E3): it
+  # is kept under its old pid, which_children lists it with no pid, and
+  # terminate_child of that old pid answers :ok and removes it, so the retry
+  # finds nothing to start.
+  def e6_restarting do
+    {sup, _, []} = dyn(10, [])
+    {:ok, b} = DynamicSupervisor.start_child(sup, planned(:b, [:ok, {:hold, :fail}, :ok], :permanent))
+    _ = take()
+    die(b, @oops)
+    h = held(:b)
+    listing = ask(sup, :which_children)
+    terminated = ask(sup, {:terminate_child, b})
+    send(h, :go)
+    check("E6/terminate_child_restarting",
+          "DynamicSupervisor, b restarting: which_children lists {:undefined, :restarting, ...}; terminate_child(b's old pid): :ok, b removed, not retried",
+          {[{:undefined, :restarting, :worker, [Exp.Worker]}], :ok, [{:stopped, :b, @oops}, {:started, :b}], []},
+          {reply(listing), reply(terminated), take(), DynamicSupervisor.which_children(sup)})
+    stop(sup)
+    {:ok, sup} = Exp.Sup.start_link({:one_for_one, 10, [planned(:b, [:ok, {:hold, :fail}, :ok], :permanent)]})
+    _ = take()
+    [{:b, b, _, _}] = Supervisor.which_children(sup)
+    die(b, @oops)
+    h = held(:b)
+    terminated = ask(sup, {:terminate_child, :b})
+    send(h, :go)
+    check("E6/otp_terminate_child_restarting",
+          "Supervisor (OTP), b restarting: terminate_child(:b): :ok, b kept not running, not retried [R40]",
+          {:ok, [{:stopped, :b, @oops}, {:started, :b}], [b: :undefined]},
+          {reply(terminated), take(), listed(Supervisor.which_children(sup))})
     stop(sup)
   end
 

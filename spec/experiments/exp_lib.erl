@@ -25,8 +25,8 @@
 %% where there is nothing particular to wait for.
 -module(exp_lib).
 
--export([main/2, check/4, check/5, note/1]).
--export([take/0, settle/0, sync/1, wait_down/1, wait_down/2]).
+-export([main/2, check/4, check/5, note/1, counted/2, trials/1]).
+-export([take/0, take/1, settle/0, sync/1, wait_down/1, wait_down/2]).
 -export([plan/2, next_init/1, opts/2, opt/2]).
 -export([watch/1]).
 -export([register_actor/2, register_sup/2, pid/1, id_of/1, dead_pid/0]).
@@ -96,6 +96,16 @@ check(Id, What, Expected, Got, Detail) ->
         false -> fail_line(Id, [What, "; ", Detail], {expected, Expected, got, Got})
     end.
 
+%% How often each outcome came up in N trials of Trial/0: #{Outcome => Count}.
+counted(N, Trial) ->
+    lists:foldl(fun(_, Acc) -> maps:update_with(Trial(), fun(C) -> C + 1 end, 1, Acc) end, #{},
+                lists:seq(1, N)).
+
+%% The detail line of a check on counted/2's map.
+trials(N) ->
+    lists:flatten(io_lib:format("outcome => trials, of ~p trials on ~p scheduler(s)",
+                                [N, erlang:system_info(schedulers_online)])).
+
 %% An observation printed for the record (not a check).
 note(Text) -> io:format("  note: ~s~n", [Text]).
 
@@ -142,6 +152,22 @@ take() ->
     settle(),
     ?COLL ! {take, self()},
     receive {events, E} -> E end.
+
+%% The events logged since the last take, as soon as at least N are logged: for a
+%% check repeated many times that knows how many events each trial makes, where
+%% settling (below) after every trial would take too long. Anything logged late
+%% shows up in the next take.
+take(N) -> take(N, erlang:monotonic_time(millisecond) + 5000).
+take(N, Deadline) ->
+    case count() >= N of
+        true ->
+            ?COLL ! {take, self()},
+            receive {events, E} -> E end;
+        false ->
+            erlang:monotonic_time(millisecond) < Deadline orelse error({events_never_came, N}),
+            timer:sleep(1),
+            take(N, Deadline)
+    end.
 
 %% Waits until nothing is left to happen: the node is idle (no process but the
 %% caller running or ready to run: erlang:statistics(total_active_tasks) is 1 and

@@ -1,4 +1,4 @@
-%% free: the freedoms of a free run (SPEC §25.7, rules F1-F7) on a real OTP node
+%% free: the freedoms of a free run (SPEC §25.7, rules F1-F8) on a real OTP node
 %% with two schedulers or more. Run with spec/experiments/run.sh free, which
 %% starts this module's node with erl +S N:N, N = max(2, cores).
 %%
@@ -39,7 +39,7 @@
 
 main() ->
     exp_lib:main(?MODULE, [fun f1/0, fun f2/0, fun f3/0, fun f4/0, fun f5/0, fun f6/0,
-                           fun f7/0]).
+                           fun f7/0, fun f8/0]).
 
 %%====================================================================
 %% F1 several senders, one mailbox
@@ -514,6 +514,93 @@ f7() ->
            " incarnation (never the old one), and both happen: the supervisor had restarted w"
            " already (new) or not yet (none)",
            R, fun counts/1).
+
+%%====================================================================
+%% F8 the place of a noproc answer
+%%====================================================================
+%% A gen_server w that traps exits monitors or links to a process that is not
+%% there, and sends itself x in the same callback; on x it sends itself y. It
+%% reports each message as it handles it. Outcome: where the 'DOWN' or 'EXIT'
+%% noproc came: before x (at_once), between x and y (same_turn) or after y
+%% (later_turn), prefixed monitor_ or link_. Each trial does four things:
+%% - monitors a name nobody has: the BIF puts the 'DOWN' in the mailbox at once;
+%% - monitors a dead pid: ERTS sends the caller a monitor-down *signal*, which
+%%   becomes a message only once the caller's receive finds no message left to
+%%   take: after x and after y, which each callback had put in its mailbox
+%%   directly (R25/dead_pid_order);
+%% - links to a dead pid: the 'EXIT' is there at once (R20/dead_trapping_order);
+%% - links to a process that is exiting (killed just before, with a long mailbox
+%%   to throw away): the process answers the link signal itself, with an 'EXIT'
+%%   noproc that comes after y in some trials (on two schedulers: on one, the
+%%   killed process is gone before w runs). (Or its own 'EXIT' killed, when the
+%%   link came before the kill: link_reached.)
+f8() ->
+    Self = self(),
+    Trial =
+        fun() ->
+                Ref = make_ref(),
+                Handle = fun({Do, D}, S) ->
+                                 S2 = case Do of
+                                          monitor -> S#{ref => erlang:monitor(process, D)};
+                                          link -> link(D), S#{ref => D}
+                                      end,
+                                 self() ! x,
+                                 {noreply, S2};
+                            (x, S) ->
+                                 Self ! {Ref, x},
+                                 self() ! y,
+                                 {noreply, S};
+                            (y, S) ->
+                                 Self ! {Ref, y},
+                                 {noreply, S};
+                            ({'DOWN', M, process, _, Why}, S = #{ref := M}) ->
+                                 Self ! {Ref, {answer, Why}},
+                                 {noreply, S};
+                            ({'EXIT', D, Why}, S = #{ref := D}) ->
+                                 Self ! {Ref, {answer, Why}},
+                                 {noreply, S}
+                         end,
+                {ok, W} = free_srv:start(w, #{trap => true, state => #{}, handle => Handle}),
+                try
+                    Place = fun(Do, D) -> gen_server:cast(W, {Do, D}), f8_place(Ref, Do) end,
+                    Exiting = spawn(fun() -> receive never -> ok end end),
+                    [Exiting ! {filler, I} || I <- lists:seq(1, 100000)],
+                    exit(Exiting, kill),
+                    {ok, [Place(monitor, free_f8_nobody), Place(monitor, exp_lib:dead_pid()),
+                          Place(link, exp_lib:dead_pid()), Place(link, Exiting)]}
+                after
+                    stop(W, kill)
+                end
+        end,
+    Seen = fun(C) -> lists:all(fun(O) -> maps:is_key(O, C) end,
+                               [monitor_at_once, monitor_later_turn, link_at_once, link_later_turn])
+           end,
+    R = trials(Trial, Seen),
+    report("F8/noproc_answer_place",
+           "a gen_server that traps exits monitors, or links to, a process that is not there,"
+           " then sends itself x (and y on x): in every trial one 'DOWN' or 'EXIT' noproc, x"
+           " before y (G4, G7); the answer comes before x (at_once) and after y, in a later"
+           " turn (later_turn), for a monitor (by a name nobody has; by a dead pid) and for a"
+           " link (to a dead pid; to a process still exiting)",
+           R, fun counts/1).
+
+%% Where this trial's noproc answer to Do came among x and y.
+f8_place(Ref, Do) ->
+    Got = [receive {Ref, Msg} -> Msg
+           after ?WAIT -> throw({violation, {timeout, 'x, y and an answer not all handled'}})
+           end || _ <- [1, 2, 3]],
+    Place = case Got of
+                [{answer, noproc}, x, y] -> at_once;
+                [x, {answer, noproc}, y] -> same_turn;
+                [x, y, {answer, noproc}] -> later_turn;
+                _ when Do =:= link ->
+                    case lists:delete({answer, killed}, Got) of
+                        [x, y] -> reached;
+                        _ -> throw({violation, {'G4/G7: x before y, one EXIT', Got}})
+                    end;
+                _ -> throw({violation, {'G4/G7: x before y, one DOWN noproc', Got}})
+            end,
+    list_to_atom(atom_to_list(Do) ++ "_" ++ atom_to_list(Place)).
 
 %%====================================================================
 %% trials

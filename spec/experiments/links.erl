@@ -194,6 +194,23 @@ r20() ->
           "a trapping process that links to a dead process goes on and gets"
           " {'EXIT', Dead, noproc}",
           {[after_link, {got, a, {'EXIT', z, noproc}}], alive}, {take(), exp_lib:sync(exp_lib:pid(a))}),
+    %% Unlike monitor/2 on a dead pid (monitors.erl, R25/dead_pid_order), link/1's
+    %% 'EXIT' noproc is in the caller's mailbox at once, before a message it sends
+    %% itself next (SPEC §16.2, §17.4).
+    N = 200,
+    Order = exp_lib:counted(N, fun() ->
+                                       exp_actor:cast(a, [{link, z}, {send, a, x}]),
+                                       [case Got of
+                                            {got, a, {'EXIT', z, noproc}} -> 'EXIT';
+                                            {got, a, x} -> x;
+                                            Other -> Other
+                                        end || Got <- exp_lib:take(2)]
+                               end),
+    check("R20/dead_trapping_order",
+          "the trapping a links to the dead z, then sends itself x (one cast): handle_info gets"
+          " the 'EXIT' noproc first, then x; nothing else arrives",
+          {#{['EXIT', x] => N}, []}, {Order, take()},
+          exp_lib:trials(N)),
     exp_lib:kill_all(),
     actor(a, []),
     _ = take(),
@@ -452,6 +469,7 @@ sup(Id, Strategy, MaxR, Specs) ->
 
 take() -> exp_lib:take().
 check(Id, What, Expected, Got) -> exp_lib:check(Id, What, Expected, Got).
+check(Id, What, Expected, Got, Detail) -> exp_lib:check(Id, What, Expected, Got, Detail).
 
 tag(normal) -> "normal";
 tag(shutdown) -> "shutdown";

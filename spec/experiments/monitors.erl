@@ -9,6 +9,7 @@
 -export([main/0]).
 
 -define(BOOM, {fail, 'BOOM'}).
+-define(ORDER_TRIALS, 200).  % trials per order check of R25
 
 main() ->
     exp_lib:main(?MODULE, [fun r24/0, fun r25/0, fun r26/0, fun r27/0]).
@@ -79,6 +80,7 @@ r25() ->
           {[after_monitor, {got, x, {'DOWN', m, {concord_no_such_name, node()}, noproc}}], alive},
           {take(), exp_lib:sync(exp_lib:pid(x))}),
     exp_lib:kill_all(),
+    r25_order(),
     actor(x, []),
     _ = take(),
     ok = exp_actor:do(x, {monitor, x, m}),
@@ -92,6 +94,74 @@ r25() ->
     check("R25/trapping",
           "trapping exits changes nothing for monitors",
           [{down, a, ?BOOM}, {got, x, {'DOWN', m, a, ?BOOM}}], take()).
+
+%% The order of the noproc 'DOWN' and a message the monitoring process sends itself
+%% right after monitor/2 (SPEC §16.2, §17.4). ERTS differs by the target's form
+%% (bif.c, monitor_2/2): a dead pid gets a monitor-down *signal* to the caller
+%% (erts_proc_sig_send_monitor_down), which becomes a message only once the
+%% caller's receive finds no message left to take: after a message it sent itself
+%% meanwhile (that one is put in its message queue directly); a name nobody has
+%% gets the 'DOWN' put in the message queue by the BIF itself, at once. (free.erl
+%% F8 shows the 'DOWN' of a dead pid coming after a later callback's message too.) The checks expect every trial to
+%% give the same order. A process scheduled out between the two calls might have
+%% its signals handled in between; each trial starts on a fresh reduction budget
+%% (a new process, or a gen_server woken by the cast), which makes that unlikely.
+r25_order() ->
+    N = ?ORDER_TRIALS,
+    Detail = exp_lib:trials(N),
+    Pid = exp_lib:counted(N, fun() -> plain_order(exp_lib:dead_pid()) end),
+    check("R25/dead_pid_order",
+          "a plain process monitors a dead pid, then sends itself x: its mailbox holds x first,"
+          " then the 'DOWN' noproc (the 'DOWN' is a signal, not there at once)",
+          #{[x, 'DOWN'] => N}, Pid, Detail),
+    Name = exp_lib:counted(N, fun() -> plain_order(concord_no_such_name) end),
+    check("R25/registered_name_order",
+          "a plain process monitors a name nobody has, then sends itself x: the 'DOWN' noproc"
+          " is in its mailbox at once, before x",
+          #{['DOWN', x] => N}, Name, Detail),
+    dead(z),
+    actor(x, []),
+    _ = take(),
+    GenPid = exp_lib:counted(N, fun() -> actor_order({monitor, z, m}) end),
+    check("R25/dead_pid_order_gen_server",
+          "the same in a gen_server (one cast: monitor the dead z, then x ! x): handle_info"
+          " gets x first, then the 'DOWN' noproc; nothing else arrives",
+          {#{[x, 'DOWN'] => N}, []}, {GenPid, take()}, Detail),
+    GenName = exp_lib:counted(N, fun() -> actor_order({monitor, {registered, concord_no_such_name}, m}) end),
+    check("R25/registered_name_order_gen_server",
+          "the same in a gen_server, monitoring a name nobody has: the 'DOWN' noproc first, then x;"
+          " nothing else arrives",
+          {#{['DOWN', x] => N}, []}, {GenName, take()}, Detail),
+    exp_lib:kill_all().
+
+%% A new plain process monitors Target, sends itself x, then takes its two messages
+%% in the order its mailbox holds them.
+plain_order(Target) ->
+    Self = self(),
+    {P, Ref} = spawn_monitor(fun() ->
+                                     M = erlang:monitor(process, Target),
+                                     self() ! x,
+                                     First = mine(M),
+                                     Self ! {order, self(), [First, mine(M)]}
+                             end),
+    receive {order, P, Order} -> ok end,
+    receive {'DOWN', Ref, process, P, _} -> Order end.
+
+mine(M) ->
+    receive
+        {'DOWN', M, process, _, noproc} -> 'DOWN';
+        x -> x
+    after 5000 -> timeout
+    end.
+
+%% Actor x, idle, is cast [Monitor, x ! x]: the order in which it handles the two.
+actor_order(Monitor) ->
+    exp_actor:cast(x, [Monitor, {send, x, x}]),
+    [case Got of
+         {got, x, {'DOWN', m, _, noproc}} -> 'DOWN';
+         {got, x, x} -> x;
+         Other -> Other
+     end || Got <- exp_lib:take(2)].
 
 %%====================================================================
 %% R26 demonitor
@@ -178,3 +248,4 @@ dead(Id) ->
 
 take() -> exp_lib:take().
 check(Id, What, Expected, Got) -> exp_lib:check(Id, What, Expected, Got).
+check(Id, What, Expected, Got, Detail) -> exp_lib:check(Id, What, Expected, Got, Detail).

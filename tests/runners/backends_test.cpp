@@ -100,17 +100,16 @@ TEST_F(ConfigFile, ErrorsNameTheFileAndThePlace) {
 TEST_F(ConfigFile, DeclaresDeviationsOfAUserBackend) {
   Registry r("/x/concord", {});
   r.add_file(write(R"({"backends":{"mine":{"command":["./mine"],"deviations":[
-      {"id":"lazy","rule":"SPEC §8.2","signatures":["outcome"],"first_difference":{"oracle":"quiescent"},
-       "about":"it never stops","experiment":"mine_test.sh","source":"mine.c:12"}]}}})"));
+      {"id":"lazy","dialect":"dynamic-supervisor-removes-transient",
+       "about":"it never keeps","experiment":"mine_test.sh","source":"mine.c:12"}]}}})"));
   const BackendSpec* mine = r.find("mine");
   ASSERT_TRUE(mine);
   ASSERT_EQ(mine->deviations.size(), 1u);
   EXPECT_EQ(mine->deviations[0].id, "lazy");
-  EXPECT_EQ(mine->deviations[0].signatures, (Words{"outcome"}));
-  EXPECT_EQ(*mine->deviations[0].oracle_value, "quiescent");
-  EXPECT_FALSE(mine->deviations[0].target_value.has_value());
+  EXPECT_EQ(mine->deviations[0].dialect, Alt::DynsupRemovesTransient);
+  EXPECT_EQ(mine->deviations[0].source, "mine.c:12");
   try {
-    r.add_file(write(R"({"backends":{"bad":{"command":["x"],"deviations":[{"id":"x","rule":"r"}]}}})"));
+    r.add_file(write(R"({"backends":{"bad":{"command":["x"],"deviations":[{"id":"x","dialect":"r"}]}}})"));
     FAIL();
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("/backends/bad/deviations/0"), std::string::npos) << e.what();

@@ -184,3 +184,34 @@ TEST(Campaign, ADivergenceThatDoesNotRepeatIsFlaky) {
   EXPECT_EQ(r.totals.signatures, 0u);
   for (const Finding& f : r.findings) EXPECT_EQ(f.kind, Finding::Kind::kFlaky);
 }
+
+// A backend whose answer depends on earlier requests (runners/PROTOCOL.md forbids it):
+// here one that gets its first answer wrong, as a cold start might. The campaign's
+// worker sees that only on its first case; the sampled cases asked again of a fresh
+// backend show it: a finding "cold:stateful", counted, not stored. The honest oracle
+// is asked as often and never changes.
+TEST(Campaign, AnAnswerThatDependsOnEarlierRequestsIsAFinding) {
+  TempDir dir("concord-campaign-stateful");
+  BackendSpec cold = test_backends::bent("cold", "1" + test_backends::kSaysTurnLimit);  // its first line only
+  CampaignConfig c = config({cold}, 130, dir.path() + "/found");
+  c.fresh_every = 64;  // cases 0, 64 and 128, when they agree
+  CampaignReport r = run_campaign(c, nullptr);
+  EXPECT_GE(r.fresh_checked["cold"], 2u);
+  EXPECT_GE(r.stateful["cold"], 1u);  // a fresh backend's first run that ends quiescent
+  const Finding* f = nullptr;
+  for (const Finding& x : r.findings)
+    if (x.signature == "cold:stateful") f = &x;
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->kind, Finding::Kind::kNew);
+  EXPECT_NE(f->divergences[0].report.find("depends on earlier requests"), std::string::npos)
+      << f->divergences[0].report;
+  EXPECT_TRUE(f->corpus_file.empty());
+  EXPECT_GE(r.totals.signatures, 1u);
+
+  CampaignConfig h = config({honest()}, 130);
+  h.fresh_every = 64;
+  CampaignReport ok = run_campaign(h, nullptr);
+  EXPECT_EQ(ok.fresh_checked["honest"], 3u);  // cases 0, 64, 128
+  EXPECT_TRUE(ok.stateful.empty());
+  EXPECT_EQ(ok.totals.signatures, 0u);
+}

@@ -70,7 +70,7 @@ TEST(Signature, OneEntryPerTargetSortedAndParsedBack) {
       {"c", {answer(with(R"("to":"m")", R"("to":"n")")), answer(with(R"("reason":"normal")", R"("reason":"x")"))}},
       {"good", {answer(kRef), answer(kRef)}}};
   std::vector<std::string> no_verdict;
-  std::vector<Divergence> ds = find_divergences(oracle, targets, &no_verdict);
+  std::vector<Divergence> ds = find_divergences(Program{}, {}, oracle, targets, &no_verdict);
   ASSERT_EQ(ds.size(), 2u);
   EXPECT_EQ(ds[0].target, "c");
   EXPECT_EQ(ds[0].run, 0u);
@@ -138,7 +138,7 @@ TEST(Signature, NoVerdictIsNotADivergence) {
   std::vector<TargetAnswers> targets{
       {"c", {answer(R"x({"ok":false,"code":"CRASH","message":"c: killed by signal 9 (SIGKILL)"})x")}}};
   std::vector<std::string> no_verdict;
-  EXPECT_TRUE(find_divergences({answer(kRef)}, targets, &no_verdict).empty());
+  EXPECT_TRUE(find_divergences(Program{}, {}, {answer(kRef)}, targets, &no_verdict).empty());
   EXPECT_EQ(no_verdict, std::vector<std::string>{"c"});
 }
 
@@ -165,97 +165,4 @@ TEST(CaseCheck, RegressionNeedsEqualAnswersKnownDivergenceTheSameDifference) {
   EXPECT_FALSE(check_case_answers(c, "erlang", {other}).pass);
 }
 
-// Declared deviations (runners/protocol/deviations.hpp): a declaration explains a first
-// difference of one of its kinds, and only with its values when it gives them;
-// never an error; a divergence is labelled with the id, and a case is a known
-// deviation only when every divergence in it is explained.
-TEST(Deviations, ExplainTheirKindsAndValuesOnly) {
-  std::vector<Deviation> declared = parse_deviations(ojson::parse(R"([
-      {"id":"lazy-outcome","rule":"SPEC §8.2","signatures":["outcome"],
-       "first_difference":{"oracle":"quiescent","target":"turn_limit"},
-       "about":"a","experiment":"e","source":"s"},
-      {"id":"renames","rule":"SPEC §2","signatures":["journal/deliver/to","journal/exit/name"],
-       "about":"a","experiment":"e","source":"s"}])"),
-                                                     "/deviations");
-  ASSERT_EQ(declared.size(), 2u);
-  Answer ref = answer(kRef);
-  const Deviation* d = explaining(declared, ref, answer(with(R"("outcome":"quiescent")", R"("outcome":"turn_limit")")));
-  ASSERT_NE(d, nullptr);
-  EXPECT_EQ(d->id, "lazy-outcome");
-  d = explaining(declared, ref, answer(with(R"("to":"m")", R"("to":"anyone")")));
-  ASSERT_NE(d, nullptr);
-  EXPECT_EQ(d->id, "renames");
-  // The kind, but not the declared values; another kind; an error; the same bytes.
-  Answer other_outcome = answer(with(R"("outcome":"quiescent")", R"("outcome":"other")"));
-  EXPECT_EQ(explaining(declared, ref, other_outcome), nullptr);
-  EXPECT_EQ(explaining(declared, ref, answer(with(R"("reason":"normal")", R"("reason":"x")"))), nullptr);
-  EXPECT_EQ(explaining(declared, ref, answer(R"({"ok":false,"code":"INTERNAL","message":"x"})")), nullptr);
-  EXPECT_EQ(explaining(declared, ref, ref), nullptr);
-  EXPECT_EQ(explaining({}, ref, other_outcome), nullptr);
-
-  std::vector<TargetAnswers> targets{{"mine", {answer(with(R"("to":"m")", R"("to":"n")"))}, &declared},
-                                     {"c", {answer(with(R"("to":"m")", R"("to":"n")"))}}};
-  std::vector<Divergence> ds = find_divergences({ref}, targets);
-  ASSERT_EQ(ds.size(), 2u);
-  EXPECT_EQ(ds[0].target, "c");
-  EXPECT_EQ(ds[0].deviation, "");  // c declares nothing
-  EXPECT_EQ(ds[1].deviation, "renames");
-  EXPECT_FALSE(all_explained(ds));
-  EXPECT_TRUE(all_explained({ds[1]}));
-  EXPECT_FALSE(all_explained({}));
-}
-
-TEST(Deviations, BadDeclarationsNameThePlace) {
-  auto error_of = [](const std::string& json) {
-    try {
-      parse_deviations(ojson::parse(json), "f.json: /deviations");
-    } catch (const InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string("(accepted)");
-  };
-  const std::string good = R"("rule":"r","signatures":["outcome"],"about":"a","experiment":"e","source":"s")";
-  EXPECT_NE(error_of("{}").find("expected an array"), std::string::npos);
-  EXPECT_NE(error_of(R"([{"id":"Bad Id",)" + good + "}]").find("/deviations/0/id"), std::string::npos);
-  EXPECT_NE(error_of(R"([{"id":"a",)" + good + R"(},{"id":"a",)" + good + "}]").find("declared twice"),
-            std::string::npos);
-  EXPECT_NE(error_of(R"([{"id":"a","rule":"r","signatures":[],"about":"a","experiment":"e","source":"s"}])")
-                .find("/deviations/0/signatures"),
-            std::string::npos);
-  EXPECT_NE(error_of(R"([{"id":"a","rule":"r","signatures":["c:outcome"],"about":"a","experiment":"e","source":"s"}])")
-                .find("/deviations/0/signatures/0"),
-            std::string::npos);
-  EXPECT_NE(error_of(R"([{"id":"a","rule":"r","signatures":["outcome"],"experiment":"e","source":"s"}])")
-                .find("needs \"about\""),
-            std::string::npos);
-  EXPECT_NE(error_of(R"([{"id":"a",)" + good + R"(,"first_difference":{"expected":1}}])")
-                .find("/deviations/0/first_difference/expected"),
-            std::string::npos);
-  EXPECT_NE(error_of(R"([{"id":"a",)" + good + R"(,"why":"x"}])").find("unknown key 'why'"), std::string::npos);
-  EXPECT_EQ(error_of(R"([{"id":"a",)" + good + "}]"), "(accepted)");
-  EXPECT_THROW(parse_deviations_file("{\"deviation\":[]}", "x.json"), InputError);
-  EXPECT_TRUE(parse_deviations_file("{\"deviations\":[]}", "x.json").empty());
-}
-
-// A regression case passes when a declared deviation explains each differing run,
-// and says which; any other difference still fails.
-TEST(CaseCheck, ARegressionRunExplainedByADeclaredDeviationPassesLabelled) {
-  std::vector<Deviation> declared = parse_deviations(
-      ojson::parse(R"([{"id":"lazy","rule":"r","signatures":["outcome"],"about":"a","experiment":"e","source":"s"}])"),
-      "/deviations");
-  Case c;
-  c.runs.push_back(CaseRun{RunSettings{1, 10, 10}, ojson::parse(kRef)});
-  c.runs.push_back(CaseRun{RunSettings{2, 10, 10}, ojson::parse(kRef)});
-  Answer same = answer(kRef);
-  Answer lazy = answer(with(R"("outcome":"quiescent")", R"("outcome":"turn_limit")"));
-  Answer other = answer(with(R"("to":"m")", R"("to":"n")"));
-  CaseVerdict v = check_case_answers(c, "mine", {same, lazy}, declared);
-  EXPECT_TRUE(v.pass);
-  EXPECT_EQ(v.deviation, "lazy");
-  EXPECT_EQ(v.deviation_run, 1u);
-  EXPECT_FALSE(check_case_answers(c, "mine", {same, lazy}).pass);  // nothing declared
-  CaseVerdict later = check_case_answers(c, "mine", {lazy, other}, declared);
-  EXPECT_FALSE(later.pass) << "an explained run 0 must not hide run 1";
-  EXPECT_EQ(later.run, 1u);
-  EXPECT_EQ(check_case_answers(c, "mine", {same, same}, declared).deviation, "");
-}
+// Declared deviations and what they explain: tests/runners/dialects_test.cpp.

@@ -84,7 +84,7 @@ TEST(FindDivergences, AFailureIsADivergenceWithItsStderrTailAndAKillIsNot) {
       {"erlang", {error("CRASH", "erlang node: killed by signal 9 (SIGKILL)"), answer(kResult)}},
       {"mine", {error("TIMEOUT", "mine: no answer for run 0 within 5 s"), answer(kResult)}}};
   std::vector<std::string> no_verdict;
-  std::vector<Divergence> ds = find_divergences(oracle, targets, &no_verdict);
+  std::vector<Divergence> ds = find_divergences(Program{}, {}, oracle, targets, &no_verdict);
   ASSERT_EQ(ds.size(), 2u);
   EXPECT_EQ(ds[0].target, "c");
   EXPECT_EQ(ds[0].run, 1u);
@@ -104,7 +104,7 @@ TEST(FindDivergences, MemoryIsJudgedWithTheOraclesRunSizes) {
   std::vector<TargetAnswers> targets{{"c", {error("MEMORY", "out of memory")}}};
   std::vector<RunSize> small{RunSize{3, 10, 2, 1}}, large{RunSize{3, 10, 10'000'000, 10'000'000}};
   std::vector<std::string> no_verdict;
-  EXPECT_EQ(signature_of(find_divergences(oracle, targets, &no_verdict, &small)), "c:memory");
-  EXPECT_TRUE(find_divergences(oracle, targets, &no_verdict, &large).empty());
+  EXPECT_EQ(signature_of(find_divergences(Program{}, {}, oracle, targets, &no_verdict, &small)), "c:memory");
+  EXPECT_TRUE(find_divergences(Program{}, {}, oracle, targets, &no_verdict, &large).empty());
   EXPECT_EQ(no_verdict, std::vector<std::string>{"c"});
 }

@@ -214,31 +214,31 @@ TEST(CorpusMergeCli, MergesAndRefusesACorruptInput) {
 
 // A backend that declares a deviation (runners/PROTOCOL.md, "Declared deviations"):
 // what it explains is a known deviation everywhere, counted and shown, never
-// stored, never failing; what it does not explain still fails. The liar says
-// turn_limit where the oracle says quiescent; `declared` explains exactly that,
-// `too_narrow` declares the same kind with other values.
+// stored, never failing; what it does not explain still fails. The backend is the
+// oracle in the dialect dynamic-supervisor-terminates-in-map-order (concord backend
+// oracle --dialect): `declared` names that dialect, `other` another one, which
+// explains nothing here.
 TEST(DeviationsCli, ADeclaredDeviationIsShownAndCountedAndDoesNotFail) {
   TempDir dir("concord-deviation");
-  auto backends = [&](const std::string& file, const std::string& oracle_value) {
-    std::string sed = test_backends::kSaysTurnLimit, quoted;
-    for (char c : sed) quoted += c == '"' ? std::string("\\\\\\\"") : std::string(1, c);
+  const std::string kDialect = "dynamic-supervisor-terminates-in-map-order";
+  auto backends = [&](const std::string& file, const std::string& declared_dialect) {
     std::string path = dir.path() + "/" + file;
-    std::ofstream(path) << R"({"backends":{"liar":{"command":["sh","-c","\")" << build_paths::concord_binary
-                        << R"(\" backend oracle | sed -u \")" << quoted << R"(\""],"deviations":[
-        {"id":"never-quiescent","rule":"SPEC §8.2 step 2","signatures":["outcome"],
-         "first_difference":{"oracle":")"
-                        << oracle_value << R"(","target":"turn_limit"},
-         "about":"It runs to its turn limit.","experiment":"none","source":"sed"}]}}})";
+    std::ofstream(path) << R"({"backends":{"liar":{"command":[")" << build_paths::concord_binary
+                        << R"(","backend","oracle","--dialect",")" << kDialect << R"("],"deviations":[
+        {"id":"map-order","dialect":")"
+                        << declared_dialect << R"(",
+         "about":"It ends its children oldest first.","experiment":"none","source":"dialect"}]}}})";
     return path;
   };
-  std::string declared = backends("declared.json", "quiescent"), narrow = backends("narrow.json", "other");
+  std::string declared = backends("declared.json", kDialect),
+              other = backends("other.json", "dynamic-supervisor-removes-transient");
   std::string found = dir.path() + "/found", report = dir.path() + "/report";
 
-  CommandResult r = run_concord({"fuzz", "--seed", "5", "--cases", "10", "--target", "liar", "--backends", declared,
-                                 "--corpus", found, "--report", report});
+  CommandResult r = run_concord({"fuzz", "--seed", "5", "--cases", "300", "--profile", "dynamic-supervision",
+                                 "--target", "liar", "--backends", declared, "--corpus", found, "--report", report});
   ASSERT_EQ(r.status.code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("known deviation  liar:§8.2 run"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("liar: declared deviation never-quiescent"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("known deviation  liar:§7.5"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("liar: declared deviation map-order"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("known deviations: 0"), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(found)) << "a known deviation is not stored";
   ojson sum = ojson::parse(read_file(report + "/summary.json"));
@@ -247,32 +247,41 @@ TEST(DeviationsCli, ADeclaredDeviationIsShownAndCountedAndDoesNotFail) {
   EXPECT_GE(sum["deviations"].get<uint64_t>(), 1u);
   EXPECT_EQ(sum["deviations"], sum["divergent_cases"]);
   // Each declaration with the cases it explained (issue 40): here all of them.
-  EXPECT_EQ(sum["deviation_hits"]["liar: never-quiescent"], sum["deviations"]) << sum.dump(2);
-  EXPECT_NE(r.out.find("deviation liar: never-quiescent explained " + sum["deviations"].dump() + " divergent cases"),
+  EXPECT_EQ(sum["deviation_hits"]["liar: map-order"], sum["deviations"]) << sum.dump(2);
+  EXPECT_NE(r.out.find("deviation liar: map-order explained " + sum["deviations"].dump() + " divergent cases"),
             std::string::npos)
       << r.out;
-  EXPECT_EQ(sum["signatures"][0]["first_difference"][0]["deviation"], "never-quiescent");
+  EXPECT_EQ(sum["signatures"][0]["first_difference"][0]["deviation"], "map-order");
   EXPECT_NE(read_file(report + "/junit.xml").find("<skipped message=\"known deviation"), std::string::npos);
-  EXPECT_NE(read_file(report + "/summary.md").find("### known deviation `liar:§8.2 run`"), std::string::npos);
+  EXPECT_NE(read_file(report + "/summary.md").find("### known deviation `liar:§7.5"), std::string::npos);
 
-  CommandResult n = run_concord({"fuzz", "--seed", "5", "--cases", "10", "--target", "liar", "--backends", narrow,
-                                 "--corpus", found, "--no-report", "--no-shrink"});
-  EXPECT_EQ(n.status.code, 1) << "a declaration with other values explains nothing here\n" << n.out;
-  EXPECT_NE(n.out.find("NEW  liar:§8.2 run"), std::string::npos) << n.out;
+  CommandResult n =
+      run_concord({"fuzz", "--seed", "5", "--cases", "300", "--profile", "dynamic-supervision", "--target", "liar",
+                   "--backends", other, "--corpus", found, "--no-report", "--no-shrink"});
+  EXPECT_EQ(n.status.code, 1) << "another dialect explains nothing here\n" << n.out;
+  EXPECT_NE(n.out.find("NEW  liar:§7.5"), std::string::npos) << n.out;
 
-  // concord corpus and concord triage on a hand-written case that ends quiescent.
-  std::string c = std::string(build_paths::source_dir) + "/corpus/hand/one_for_one_restart.case.json";
+  // concord corpus and concord triage on a case of a DynamicSupervisor giving up.
+  std::string cases = dir.path() + "/cases";
+  fs::create_directories(cases);
+  fs::copy_file(std::string(build_paths::source_dir) + "/tests/targets/elixir_deviations/" + kDialect + ".conc",
+                cases + "/give_up.conc");
+  CommandResult expect = run_concord({"run", cases + "/give_up.conc"});
+  ASSERT_EQ(expect.status.code, 0) << expect.err;
+  std::string c = cases + "/give_up.case.json";
+  std::ofstream(c) << R"({"concord_case":1,"name":"give_up","about":"a DynamicSupervisor gives up",)"
+                   << R"("source":"give_up.conc","runs":[{"seed":0,"turns":1000,"max_processes":10000,"expect":)"
+                   << expect.out.substr(0, expect.out.size() - 1) << "}]}";
   CommandResult corpus = run_concord({"corpus", c, "--target", "liar", "--backends", declared});
   EXPECT_EQ(corpus.status.code, 0) << corpus.out << corpus.err;
-  EXPECT_NE(corpus.out.find("DEVIATION one_for_one_restart on liar (run 0): known deviation never-quiescent"),
-            std::string::npos)
+  EXPECT_NE(corpus.out.find("DEVIATION give_up on liar (run 0): known deviation map-order"), std::string::npos)
       << corpus.out;
   EXPECT_NE(corpus.out.find("1 passed (1 by a known deviation), 0 failed"), std::string::npos) << corpus.out;
-  EXPECT_EQ(run_concord({"corpus", c, "--target", "liar", "--backends", narrow}).status.code, 1);
+  EXPECT_EQ(run_concord({"corpus", c, "--target", "liar", "--backends", other}).status.code, 1);
   CommandResult triage = run_concord({"triage", c, "--target", "liar", "--backends", declared});
   EXPECT_EQ(triage.status.code, 0) << triage.out << triage.err;
-  EXPECT_NE(triage.out.find("known deviation never-quiescent, declared by liar: It runs to its turn limit."),
+  EXPECT_NE(triage.out.find("known deviation map-order, declared by liar: It ends its children oldest first."),
             std::string::npos)
       << triage.out;
-  EXPECT_EQ(run_concord({"triage", c, "--target", "liar", "--backends", narrow}).status.code, 1);
+  EXPECT_EQ(run_concord({"triage", c, "--target", "liar", "--backends", other}).status.code, 1);
 }

@@ -78,7 +78,9 @@ TEST_P(NodeKill, KilledByHandMidCampaignIsNoFinding) {
   TempDir dir("concord-kill");
   Subprocess fuzz(
       Command{{build_paths::concord_binary, "fuzz", "--seed", "1", "--time", "20s", "--jobs", "1", "--target",
-               it.target, "--corpus", dir.path() + "/found", "--report", dir.path() + "/report", "--quiet"},
+               it.target, "--corpus", dir.path() + "/found", "--report", dir.path() + "/report", "--quiet",
+               // no node of its own for a fresh-backend check: the worker's node is the only one to kill
+               "--fresh-every", "0"},
               {},
               "",
               {}});

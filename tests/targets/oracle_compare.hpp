@@ -45,8 +45,8 @@ inline void compare_with_oracle(Backend& b, const std::string& target, const Pro
   for (size_t i = 0; i < runs.size(); i++) {
     Answer want = oracle_answer(p, runs[i]);
     if (got[i].line == want.line) continue;
-    if (const Deviation* dev = explaining(declared, want, got[i])) {
-      t.explained[dev->id]++;
+    if (std::vector<const Deviation*> ex = explaining(declared, p, runs[i], got[i]); !ex.empty()) {
+      t.explained[deviation_ids(ex)]++;
       continue;
     }
     t.divergent++;

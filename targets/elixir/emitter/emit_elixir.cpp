@@ -648,10 +648,6 @@ class ElixirEmitter : public Walker {
 // start_child ignores :significant: spec/experiments/elixir_supervision.exs, E6):
 // a childless one_for_one supervisor that shuts down with its significant
 // children is a Supervisor, as an Elixir programmer would write it.
-bool is_dynamic_supervisor(const SupervisorDecl& s) {
-  return s.children.empty() && s.strategy == Strategy::OneForOne && s.auto_shutdown == AutoShutdown::Never;
-}
-
 std::string elixir_string(const std::string& s) {
   std::string out = "\"";
   for (unsigned char ch : s) {

@@ -10,6 +10,7 @@
 
 #include <string>
 
+#include "oracle/dialect.hpp"
 #include "oracle/program.hpp"
 
 namespace concord {
@@ -24,10 +25,10 @@ std::string emit_elixir(const Program& p);
 // conductor; Concord.Prog also answers what the free runtime asks of it.
 std::string emit_elixir_free(const Program& p);
 
-// A supervisor that Elixir runs as a DynamicSupervisor: no declared children and
-// strategy one_for_one, as an Elixir programmer would write it (its children can
-// only be spawned under it).
-bool is_dynamic_supervisor(const SupervisorDecl& s);
+// A supervisor that Elixir runs as a DynamicSupervisor: is_dynamic_supervisor() of
+// oracle/dialect.hpp (no declared children, one_for_one, auto_shutdown never, as an
+// Elixir programmer would write it: its children can only be spawned under it), the
+// construct the oracle's DynamicSupervisor dialect is about.
 
 // The string literal of `s` in Elixir source: printable ASCII as itself but `"`,
 // `\` and `#` (which could open an interpolation), everything else as \xHH.

@@ -73,4 +73,12 @@ children(Mod, Idx, WhichChildren) -> Mod:children(Idx, WhichChildren).
 state_children(_Mod, _Idx, State = #{'__struct__' := 'Elixir.DynamicSupervisor'}) ->
     {pids, concord_dynsup:children(State)};
 state_children(_Mod, _Idx, State) ->
-    {ids, lists:reverse(concord_worker:otp_children(State))}.
+    {ids, start_order(concord_worker:otp_children(State))}.
+
+-ifdef('FAULT_SUPERVISOR_CHILDREN_NEWEST_FIRST').
+%% Planted fault (targets/FAULTS.md): the reverse that puts OTP's ids in start order
+%% is missing.
+start_order(NewestFirst) -> NewestFirst.
+-else.
+start_order(NewestFirst) -> lists:reverse(NewestFirst).
+-endif.

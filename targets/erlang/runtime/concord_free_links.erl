@@ -63,8 +63,10 @@ unlink(Name) ->
     concord_free_books:record({unlink, N, Name, Inc}),
     ok.
 
-%% monitor(e): a real monitor; on a dead name its 'DOWN' (noproc) comes at once and
-%% is the message [R25]. Monitoring itself: nothing, it could never fire.
+%% monitor(e): a real monitor; on a dead name its 'DOWN' (noproc) is the message
+%% [R25]. It comes when OTP puts it in: for the dead pid monitored here, after what
+%% the worker sends itself meanwhile (SPEC §25.7 F8 [R25/dead_pid_order]), which a
+%% free run may show. Monitoring itself: nothing, it could never fire.
 monitor(Name) ->
     Ctx = concord_free_books:ctx(),
     N = concord_free_books:effect(),

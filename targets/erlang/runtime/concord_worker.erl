@@ -288,8 +288,10 @@ unlink(Name) ->
             ok
     end.
 
-%% monitor(e): a real monitor; on a dead pid its 'DOWN' (noproc) comes at once and
-%% is the message (SPEC §16.2 [R25]). Monitoring itself: nothing, never fires.
+%% monitor(e): a real monitor; on a dead pid its 'DOWN' (noproc) is the message
+%% (SPEC §16.2 [R25]). OTP makes that 'DOWN' a signal, which would come after what
+%% the worker sends itself next [R25/dead_pid_order]: waiting for it here puts it
+%% at the statement, the order SPEC §17.4 fixes. Monitoring itself: nothing.
 monitor(Name) ->
     case Name =:= me() of
         true -> ok;

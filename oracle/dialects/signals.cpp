@@ -1,0 +1,14 @@
+// oracle/dialects/signals.cpp: plausible wrong implementations of the rules of
+// links, monitors and exit signals (SPEC §15-§17), each an alternative the oracle can run (oracle/dialect.hpp), scope
+// Everywhere: what attribution by replay tries (issue 39). Each entry is consulted
+// where its rule is decided, in the oracle file that cites the rule.
+#include "oracle/dialect.hpp"
+
+namespace concord {
+
+const std::vector<Alternative>& signal_alternatives() {
+  static const std::vector<Alternative> all = {};
+  return all;
+}
+
+}  // namespace concord

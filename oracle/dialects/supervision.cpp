@@ -1,0 +1,14 @@
+// oracle/dialects/supervision.cpp: plausible wrong implementations of the rules of
+// supervision (SPEC §7), each an alternative the oracle can run (oracle/dialect.hpp), scope
+// Everywhere: what attribution by replay tries (issue 39). Each entry is consulted
+// where its rule is decided, in the oracle file that cites the rule.
+#include "oracle/dialect.hpp"
+
+namespace concord {
+
+const std::vector<Alternative>& supervision_alternatives() {
+  static const std::vector<Alternative> all = {};
+  return all;
+}
+
+}  // namespace concord
