@@ -42,6 +42,12 @@ void took(World& w, Alt a) {
   w.changes++;
 }
 
+bool took_if(World& w, Alt a, int32_t slot) {
+  if (!alt_on(w, a, slot)) return false;
+  took(w, a);
+  return true;
+}
+
 const Alternative& alternative(Alt a) { return alternatives()[static_cast<size_t>(a)]; }
 
 std::optional<Alt> alternative_named(std::string_view id) {

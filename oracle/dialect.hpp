@@ -39,13 +39,84 @@ enum class Alt : uint8_t {
   // Plausible wrong implementations, scope Everywhere, for attribution by replay
   // (issue 39). Values, messages, names and the scheduler (§2, §5, §6, §8, §9):
   // oracle/dialects/messages.cpp.
+  MulSaturates,              // §5 *
+  AddSubSaturate,            // §5 + -
+  ArithInDoubles,            // §5 every result
+  ArithIn32Bits,             // §5 every result
+  DivFloors,                 // §5 /
+  DivByZeroIsZero,           // §5 / %
+  RemFloored,                // §5 %
+  ShiftCountUnmasked,        // §5 << >>
+  ShrLogical,                // §5 >>
+  CompareUnsigned,           // §5 < <= > >=
+  MailboxLifo,               // §6.5 fifo
+  GivenReversed,             // §8.2 given
+  ReadyDescending,           // §8.2 draw
+  DrawOffByOne,              // §8.2 draw
+  DrawInDouble,              // §8.2 draw
+  DrawLow32Bits,             // §8.2 draw
+  TurnLimitOneLate,          // §8.2 run
+  DropUnjournaled,           // §6.5 drop
+  DeadNameKeepsMessages,     // §6.5 drop
+  SendsLostOnFailure,        // §6.4 sends before a failure
+  NoHandlerIgnored,          // §6.5 match
+  ProcessLimitOneLate,       // §6.6 limit
+  SpawnNumberPerProgram,     // §2 spawned names
+  SpawnNumberFromZero,       // §2 spawned names
+  SpawnDigitsReversed,       // §2 spawned names
+  RestartKeepsMailbox,       // §6.7 fresh mailbox
+  RestartKeepsState,         // §6.7 fresh state
+  RestartUnbindsName,        // §2 a restarted process keeps its name
+  FinalStateBeforeLastTurn,  // §9.1 alive
+  ChildrenNewestFirst,       // §7.7 child lists
 
   // Supervision (§7): oracle/dialects/supervision.cpp.
+  TransientRestartedOnNormal,  // §7.2
+  TransientRemovedOnNormal,    // §7.2
+  TemporaryRestarted,          // §7.2
+  PermanentAsTransient,        // §7.2
+  ShutdownIsAbnormal,          // §7.2, §15
+  IntensityOneLate,            // §7.4
+  IntensityOneEarly,           // §7.4
+  IntensityPerChild,           // §7.4
+  GiveUpIsAbnormal,            // §7.4
+  RestartInReverseOrder,       // §7.3 start order
+  RestartMovesLast,            // §7.3 start order
+  TerminateInStartOrder,       // §7.5 termination order
+  OneForAllKeepsTemporaries,   // §7.3 one_for_all
+  OneForAllRestartsOne,        // §7.3 one_for_all
+  RestForOneRestartsAll,       // §7.3 rest_for_one
+  RestForOneRestartsOne,       // §7.3 rest_for_one
+  DecisionAfterRestart,        // §7.2 decision order
 
   // Links, monitors and exit signals (§15-§17): oracle/dialects/signals.cpp.
+  NormalLinkExitKills,    // §16.3 link
+  TrapIgnoresNormalLink,  // §16.3 link
+  TrapIgnoredByLinks,     // §16.3 link
+  ExitNormalKills,        // §16.3 exit
+  KillTrappable,          // §16.3 exit: kill
+  LinkSignalsDescending,  // §17.1 signal order
+  DownsBeforeLinks,       // §17.1 signal order
+  DemonitorRemovesAll,    // §16.2 demonitor
+  MonitorOfDeadIsSilent,  // §16.2 monitor
+  LinkToDeadIsSilent,     // §16.2 link
+  UnlinkOneSided,         // §16.2 unlink
+  RestartKeepsLinks,      // §16.5
 
   // Calls, starts, the supervisor API, significant children (§18-§21):
   // oracle/dialects/calls.cpp.
+  FailedCallKeepsReason,         // §18.2
+  CallToDeadWaits,               // §18.1 call
+  CallingSelfWaits,              // §18.1 calling self
+  FailedStartExitsNormal,        // §19.1
+  IgnoreIsFailure,               // §19.1
+  FailedStartGivesBackName,      // §19.4
+  FailedRestartGivesUp,          // §19.3
+  TerminateChildKeepsTemporary,  // §20 terminate_child
+  RestartChildOfRunning,         // §20 restart_child
+  DeleteChildOfRunning,          // §20 delete_child
+  AllSignificantAsAny,           // §21
+  AnySignificantAsAll,           // §21
 
   kCount
 };
@@ -89,6 +160,8 @@ bool is_dynamic_supervisor(const SupervisorDecl& s);
 struct World;
 bool alt_on(const World& w, Alt a, int32_t slot = -1);
 void took(World& w, Alt a);
+// alt_on(), and took() when it is: for a branch that the alternative always changes.
+bool took_if(World& w, Alt a, int32_t slot = -1);
 
 // A set of alternatives the oracle runs with; empty: SPEC.
 struct Dialect {

@@ -5,7 +5,11 @@
 //   Value var(const Expr& e) const     the parameter, state field or handler argument e names
 //   Value self() const                 the running process's name id
 //   [[noreturn]] void div_zero() const the running code fails with DIV_ZERO
+// and, optionally, std::optional<Value> in_dialect(Op, Value, Value): the value of an
+// operator in an oracle dialect (oracle/dialect_rules.hpp), nullopt for SPEC's.
 #pragma once
+
+#include <optional>
 
 #include "arith.hpp"
 #include "program.hpp"
@@ -62,10 +66,17 @@ Value eval(const Frame& f, const Expr& e) {
     case ExprKind::Reason: return e.slot;  // name ids of the program come first in a run
     case ExprKind::Self: return f.self();
     case ExprKind::Var: return f.var(e);
-    case ExprKind::Unary: return eval_unary(e.op, eval(f, e.args[0]));
+    case ExprKind::Unary: {
+      Value a = eval(f, e.args[0]);
+      if constexpr (requires { f.in_dialect(e.op, a, a); })  // an oracle dialect's operator (dialect_rules.hpp)
+        if (std::optional<Value> v = f.in_dialect(e.op, a, 0)) return *v;
+      return eval_unary(e.op, a);
+    }
     case ExprKind::Binary: {
       Value a = eval(f, e.args[0]);  // left to right (§5)
       Value b = eval(f, e.args[1]);
+      if constexpr (requires { f.in_dialect(e.op, a, b); })
+        if (std::optional<Value> v = f.in_dialect(e.op, a, b)) return *v;
       return eval_binary(f, e.op, a, b);
     }
   }

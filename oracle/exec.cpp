@@ -5,6 +5,7 @@
 // caught in one place (finish), where the process exits with the carried reason.
 #include <stdexcept>
 
+#include "dialect_rules.hpp"
 #include "eval.hpp"
 #include "memory.hpp"
 #include "rules.hpp"
@@ -40,6 +41,9 @@ struct Frame {
   }
   Value self() const { return p.name; }
   [[noreturn]] void div_zero() const { throw HandlerEnd{w.words.DIV_ZERO}; }
+  std::optional<Value> in_dialect(Op op, Value x, Value y) const {
+    return w.dialect.empty() ? std::nullopt : value_in_dialect(w, op, x, y);
+  }
 };
 
 // An activation of the world's pool for the code about to run, given back when it
@@ -86,6 +90,17 @@ int32_t live_process(const World& w, Value name) {
   return id >= 0 && w.procs[id].alive ? id : -1;
 }
 
+// The live process a call names: in the dialect RestartUnbindsName, a restarted one
+// is not found.
+int32_t callee_process(World& w, Value name) {
+  int32_t id = live_process(w, name);
+  if (id >= 0 && w.procs[id].incarnation > 1 && alt_on(w, Alt::RestartUnbindsName)) {
+    took(w, Alt::RestartUnbindsName);
+    return -1;
+  }
+  return id;
+}
+
 // §16.6, §17.2: the run settles inside a blocking statement (a spawn, an API
 // statement) with the worker blocked (since `blocked` was raised); if a signal
 // ended it meanwhile (its exit reset `blocked`), its handler ends there.
@@ -113,6 +128,16 @@ void exec_send(const Frame& f, const Stmt& s) {
   send_message(f.w, f.p.name, static_cast<int32_t>(to), s.slot, std::move(args));
 }
 
+// The number of a kind's n-th spawn in the run's dialect (SpawnNumberPerProgram,
+// SpawnNumberFromZero); the spawned names are noted for SpawnDigitsReversed.
+int64_t spawn_number_in_dialect(World& w, int64_t n) {
+  int64_t all = ++w.spawned_all, out = n;
+  if (alt_on(w, Alt::SpawnNumberPerProgram)) out = all;
+  if (alt_on(w, Alt::SpawnNumberFromZero)) out -= 1;
+  if (out != n) took(w, alt_on(w, Alt::SpawnNumberPerProgram) ? Alt::SpawnNumberPerProgram : Alt::SpawnNumberFromZero);
+  return out;
+}
+
 std::string spawned_name(const std::string& kind, int64_t n) {
   std::string s;
   for (char c : kind) s += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
@@ -124,17 +149,27 @@ std::string spawned_name(const std::string& kind, int64_t n) {
 void exec_spawn(const Frame& f, const Stmt& s) {
   World& w = f.w;
   std::vector<Value> args = eval_all(f, s.exprs);
-  int32_t refused = w.live >= w.run.max_processes              ? w.words.SYSTEM_LIMIT
-                    : s.slot3 >= 0 && !w.sups[s.slot3].alive ? w.words.NOPROC
-                                                               : -1;
+  bool full = w.live >= w.run.max_processes;
+  if (full && w.live == w.run.max_processes && alt_on(w, Alt::ProcessLimitOneLate)) {
+    took(w, Alt::ProcessLimitOneLate);
+    full = false;
+  }
+  int32_t refused = full ? w.words.SYSTEM_LIMIT : s.slot3 >= 0 && !w.sups[s.slot3].alive ? w.words.NOPROC : -1;
   if (refused >= 0) {
     if (w.observer) w.observer->spawn_refused(w, f.id, refused);
     fail_with(refused);
   }
   int64_t n = ++w.spawned[s.slot];
+  if (!w.dialect.empty()) n = spawn_number_in_dialect(w, n);
   int32_t name = intern_name(w, spawned_name(w.prog.kinds[s.slot].name, n));
+  if (alt_on(w, Alt::SpawnDigitsReversed)) w.spawned_names.push_back(name);
   int32_t id = new_process(w, name, s.slot, std::move(args), s.slot3);
   Started how = start_worker(w, id);
+  if (how != Started::Ok && alt_on(w, Alt::FailedStartGivesBackName)) {  // its number is free again
+    w.spawned[s.slot]--;
+    w.spawned_all--;
+    took(w, Alt::FailedStartGivesBackName);
+  }
   if (s.slot3 >= 0) add_dynamic_child(w, s.slot3, id, s.restart, s.significant, how);
   if (w.observer) w.observer->spawned(w, f.id, id, s.slot3, static_cast<int>(how));
   f.p.blocked++;
@@ -158,6 +193,7 @@ void exec_link(const Frame& f, const Stmt& s) {
     link_pair(f.w, f.id, id);
     return;
   }
+  if (alt_on(f.w, Alt::LinkToDeadIsSilent)) return took(f.w, Alt::LinkToDeadIsSilent);
   if (!f.p.trap) fail_with(f.w.words.NOPROC);  // link/1 raises noproc [R20]
   journal_signal(f.w, SignalKind::Link, static_cast<int32_t>(t), f.p.name, f.w.words.noproc, SignalEffect::Message);
   own_system_message(f, f.w.prog.exit_sig, t, f.w.words.noproc);
@@ -172,13 +208,15 @@ void exec_unlink(const Frame& f, const Stmt& s) {
 
 void exec_monitor(const Frame& f, const Stmt& s) {
   Value t = eval(f, s.exprs[0]);
-  if (f.w.observer) f.w.observer->on_name(f.w, f.id, NameEffect::Monitor, static_cast<int32_t>(t), live_process(f.w, t));
+  if (f.w.observer)
+    f.w.observer->on_name(f.w, f.id, NameEffect::Monitor, static_cast<int32_t>(t), live_process(f.w, t));
   if (t == f.p.name) return;  // allowed, never fires [R25/self]
   int32_t id = live_process(f.w, t);
   if (id >= 0) {
     add_monitor(f.w, f.id, id, false);
     return;
   }
+  if (alt_on(f.w, Alt::MonitorOfDeadIsSilent)) return took(f.w, Alt::MonitorOfDeadIsSilent);
   journal_signal(f.w, SignalKind::Down, static_cast<int32_t>(t), f.p.name, f.w.words.noproc, SignalEffect::Message);
   own_system_message(f, f.w.prog.down_sig, t, f.w.words.noproc);  // [R25/dead, R25/unknown]
 }
@@ -233,9 +271,21 @@ bool exec_call(const Frame& f, const Stmt& s) {
   Value to = eval(f, s.exprs[0]);
   std::vector<Value> args = eval_all(f, s.exprs, 1);
   if (w.observer) w.observer->on_name(w, f.id, NameEffect::Call, static_cast<int32_t>(to), live_process(w, to));
+  int32_t id = callee_process(w, to);
+  if (!w.dialect.empty() && (to == f.p.name || id < 0)) {  // CallingSelfWaits, CallToDeadWaits
+    Alt a = to == f.p.name ? Alt::CallingSelfWaits : Alt::CallToDeadWaits;
+    if (alt_on(w, a)) {
+      took(w, a);
+      f.p.wait = std::make_unique<Wait>();
+      f.p.wait->callee = -1;  // nobody: no reply ever comes
+      f.p.wait->callee_name = static_cast<int32_t>(to);
+      f.p.wait->bind = s.slot2;
+      w.waiting++;
+      return true;
+    }
+  }
   if (to == f.p.name) fail_with(w.words.CALLING_SELF);  // [R31/self]
-  int32_t id = live_process(w, to);
-  if (id < 0) {  // [R31/dead, R31/unknown]
+  if (id < 0) {                                         // [R31/dead, R31/unknown]
     journal_signal(w, SignalKind::Call, static_cast<int32_t>(to), f.p.name, w.words.noproc, SignalEffect::Exit);
     fail_with(w.words.NOPROC);
   }
@@ -344,12 +394,34 @@ Ended run_code(const Frame& f) {
   return Ended::Finished;
 }
 
+// Alternative SendsLostOnFailure: the messages `from` sent since record `since`
+// vanish from their mailboxes, its drop events from the journal.
+void take_back_sends(World& w, int32_t from, size_t since) {
+  for (size_t i = w.sent.size(); i-- > since;) {
+    const World::Sent& x = w.sent[i];
+    if (x.from != from) continue;
+    int64_t freed = 0;
+    if (x.to < 0) {
+      w.journal.erase(w.journal.begin() + static_cast<long>(x.event));
+    } else if (w.procs[x.to].mailbox.remove_last_from(from, freed)) {
+      w.queued--;
+      w.memory_used -= freed;
+      mark_ready(w, x.to);
+    } else {
+      continue;  // it went with its receiver's exit already
+    }
+    took(w, Alt::SendsLostOnFailure);
+  }
+  w.sent.resize(since);
+}
+
 // Runs a handler (from its start, or on from a wait) to its end, and does what its
 // end means: a failure or stop exits the process (§6.4); a wait keeps the
 // continuation (§18.1); a trapping unsupervised worker that sent itself an exit
 // signal exits now, its signal event just before its exit event (§16.3).
 void run_handler(const Frame& f) {
   World& w = f.w;
+  size_t sent_before = w.sent.size();  // SendsLostOnFailure: this handler's sends come after
   try {
     if (run_code(f) == Ended::Waiting) {
       f.p.wait->act = std::move(f.a);
@@ -358,6 +430,8 @@ void run_handler(const Frame& f) {
       return;
     }
   } catch (const HandlerEnd& end) {
+    if (!end.gone && is_abnormal(w, end.reason) && alt_on(w, Alt::SendsLostOnFailure))
+      take_back_sends(w, f.p.name, sent_before);
     if (!end.gone) exit_worker(w, f.id, end.reason, ExitCause::Own);
     return;
   }
@@ -409,6 +483,12 @@ void deliver(World& w, int32_t id, int64_t ready_count) {
 
   const Kind& k = w.prog.kinds[p.kind];
   int32_t h = k.handler_of_sig[m.sig];
+  if (alt_on(w, Alt::FinalStateBeforeLastTurn)) w.before_last[id] = p.state;
+  if (h < 0 && alt_on(w, Alt::NoHandlerIgnored)) {  // discarded, the receiver lives on
+    took(w, Alt::NoHandlerIgnored);
+    mark_ready(w, id);
+    return;
+  }
   if (h < 0) {  // §6.5
     exit_worker(w, id, w.words.NO_HANDLER, ExitCause::Own);
     return;
@@ -438,6 +518,7 @@ void resume(World& w, int32_t id, int64_t ready_count) {
   ActivationScope scope(w);
   Activation& a = scope.get();
   a = std::move(wait->act);
+  if (alt_on(w, Alt::FinalStateBeforeLastTurn)) w.before_last[id] = p.state;
   if (wait->bind >= 0) {  // the reply's type is checked when it comes (§18.1)
     if (w.prog.kinds[p.kind].state[wait->bind].type != wait->type) {
       exit_worker(w, id, w.words.BAD_REPLY, ExitCause::Own);

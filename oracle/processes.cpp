@@ -54,6 +54,36 @@ int32_t new_process(World& w, int32_t name, int32_t kind, std::vector<Value> par
   return id;
 }
 
+namespace {
+
+// Alternatives RestartKeepsMailbox and DeadNameKeepsMessages: the new incarnation
+// takes the messages its name's mailbox holds.
+bool keeps_mailbox(World& w, const Process& p) {
+  if (p.mailbox.empty()) return false;
+  if (alt_on(w, Alt::RestartKeepsMailbox)) took(w, Alt::RestartKeepsMailbox);
+  return alt_on(w, Alt::RestartKeepsMailbox) || alt_on(w, Alt::DeadNameKeepsMessages);
+}
+
+// §19.1: a start that failed or was ignored: the process exits at once, an exit its
+// supervisor does not handle. In a dialect, the failure's reason may be lost
+// (FailedStartExitsNormal) or an ignore taken as a failure (IgnoreIsFailure).
+Started failed_start(World& w, int32_t id, const HandlerEnd& end) {
+  int32_t reason = end.ignore ? w.words.normal : end.reason;
+  if (!end.ignore && reason != w.words.normal && alt_on(w, Alt::FailedStartExitsNormal)) {
+    took(w, Alt::FailedStartExitsNormal);
+    reason = w.words.normal;
+  }
+  bool ignored = end.ignore;
+  if (ignored && alt_on(w, Alt::IgnoreIsFailure)) {
+    took(w, Alt::IgnoreIsFailure);
+    ignored = false;
+  }
+  exit_worker(w, id, reason, ExitCause::FailedStart);
+  return ignored ? Started::Ignored : Started::Failed;
+}
+
+}  // namespace
+
 // §6.7: alive with an empty mailbox, a new incarnation (no links, monitors or trap
 // flag: §16.1), the `start` event, the state initialisers, then init. §19.1: a
 // start fails when an initialiser or init fails or init stops; init's `ignore`
@@ -65,9 +95,11 @@ Started start_worker(World& w, int32_t id) {
   p.incarnation++;
   p.started = ++w.starts;
   p.trap = false;
-  w.queued -= static_cast<int64_t>(p.mailbox.size());
-  w.memory_used -= p.mailbox.bytes();
-  p.mailbox.clear();
+  if (w.dialect.empty() || !keeps_mailbox(w, p)) {
+    w.queued -= static_cast<int64_t>(p.mailbox.size());
+    w.memory_used -= p.mailbox.bytes();
+    p.mailbox.clear();
+  }
   w.live++;
   if (w.observer) w.observer->worker_started(w, id);
   Event e{EventKind::Start, w.turn};
@@ -75,11 +107,16 @@ Started start_worker(World& w, int32_t id) {
   e.sig = p.kind;
   journal(w, std::move(e));
   try {
-    p.state = initial_state(w, p);
+    std::vector<Value> fresh = initial_state(w, p);
+    if (p.incarnation > 1 && p.state.size() == fresh.size() && alt_on(w, Alt::RestartKeepsState)) {
+      if (p.state != fresh) took(w, Alt::RestartKeepsState);  // the last incarnation's state, kept
+    } else {
+      p.state = std::move(fresh);
+    }
+    w.before_last.erase(id);
     run_init(w, id);
   } catch (const HandlerEnd& end) {
-    exit_worker(w, id, end.ignore ? w.words.normal : end.reason, ExitCause::FailedStart);
-    return end.ignore ? Started::Ignored : Started::Failed;
+    return failed_start(w, id, end);
   }
   mark_ready(w, id);
   return Started::Ok;
@@ -105,10 +142,12 @@ void exit_worker(World& w, int32_t id, int32_t reason, ExitCause cause) {
   // 1. Not alive; mailbox, state, trap flag and pending call discarded; the exit event.
   if (w.discarding) w.discarding(w, p);
   p.alive = false;
-  w.queued -= static_cast<int64_t>(p.mailbox.size());
-  w.memory_used -= p.mailbox.bytes();
-  p.mailbox.clear();
-  p.state.clear();
+  if (!alt_on(w, Alt::RestartKeepsMailbox)) {
+    w.queued -= static_cast<int64_t>(p.mailbox.size());
+    w.memory_used -= p.mailbox.bytes();
+    p.mailbox.clear();
+  }
+  if (!alt_on(w, Alt::RestartKeepsState)) p.state.clear();
   p.trap = false;
   p.blocked = 0;
   if (p.wait) {
@@ -130,21 +169,39 @@ void exit_worker(World& w, int32_t id, int32_t reason, ExitCause cause) {
   p.held.clear();
   // 3. Link signals by ascending id, then down and call signals together in the
   // order the monitors were made; those monitors go.
-  if (!p.links.empty()) {
+  auto link_signals = [&] {
+    if (p.links.empty()) return;
     std::vector<int32_t> linked = std::move(p.links);
     p.links.clear();
     std::sort(linked.begin(), linked.end());
+    if (linked.size() > 1 && alt_on(w, Alt::LinkSignalsDescending)) {
+      std::reverse(linked.begin(), linked.end());
+      took(w, Alt::LinkSignalsDescending);
+    }
+    bool kept = alt_on(w, Alt::RestartKeepsLinks);  // the other side keeps its link
+    if (kept) took(w, Alt::RestartKeepsLinks);
     for (int32_t other : linked) {
       Process& y = w.procs[other];
-      std::erase(y.links, id);
+      if (!kept) std::erase(y.links, id);
       queue_signal(w, Signal{SignalKind::Link, p.name, other, y.incarnation, reason});
       if (w.observer) w.observer->signal_queued(w, w.signals.back(), 0);
     }
-  }
-  for (const Monitor& m : p.watched_by) {
-    const Process& holder = w.procs[m.other];
-    queue_signal(w, Signal{m.call ? SignalKind::Call : SignalKind::Down, p.name, m.other, holder.incarnation, reason});
-    if (w.observer) w.observer->signal_queued(w, w.signals.back(), m.number);
+  };
+  auto monitor_signals = [&] {
+    for (const Monitor& m : p.watched_by) {
+      const Process& holder = w.procs[m.other];
+      queue_signal(w,
+                   Signal{m.call ? SignalKind::Call : SignalKind::Down, p.name, m.other, holder.incarnation, reason});
+      if (w.observer) w.observer->signal_queued(w, w.signals.back(), m.number);
+    }
+  };
+  if (!p.links.empty() && !p.watched_by.empty() && alt_on(w, Alt::DownsBeforeLinks)) {
+    took(w, Alt::DownsBeforeLinks);
+    monitor_signals();
+    link_signals();
+  } else {
+    link_signals();
+    monitor_signals();
   }
   forget_monitors(w, id, p.watched_by, &Process::held);
   p.watched_by.clear();
@@ -155,11 +212,44 @@ void exit_worker(World& w, int32_t id, int32_t reason, ExitCause cause) {
 void append_message(World& w, int32_t id, Message m) {
   charge(w, Mailbox::cost(m));  // given back when it is delivered or dropped with its mailbox
   Mailbox& box = w.procs[id].mailbox;
-  box.push_back(std::move(m));
+  if (!box.empty() && alt_on(w, Alt::MailboxLifo)) {
+    took(w, Alt::MailboxLifo);
+    box.push_front(std::move(m));
+  } else {
+    box.push_back(std::move(m));
+  }
   w.peak_queued = std::max(w.peak_queued, ++w.queued);
   w.deepest_mailbox = std::max(w.deepest_mailbox, static_cast<int64_t>(box.size()));
   mark_ready(w, id);
 }
+
+namespace {
+
+// §6.5 in a dialect: true when an alternative took the message (RestartUnbindsName
+// may make `live` false). SendsLostOnFailure notes each send of a handler.
+bool send_in_dialect(World& w, int32_t from, int32_t id, bool& live, int32_t sig, std::vector<Value>& args) {
+  if (live && w.procs[id].incarnation > 1 && alt_on(w, Alt::RestartUnbindsName)) {
+    took(w, Alt::RestartUnbindsName);
+    live = false;
+  }
+  if (from >= 0 && alt_on(w, Alt::SendsLostOnFailure))
+    w.sent.push_back(World::Sent{from, live ? id : -1, w.journal.size()});
+  if (live) return false;
+  if (id >= 0 && alt_on(w, Alt::DeadNameKeepsMessages)) {  // waits for the name's next incarnation
+    took(w, Alt::DeadNameKeepsMessages);
+    charge(w, Mailbox::cost(Message{from, sig, args}));
+    w.procs[id].mailbox.push_back(Message{from, sig, std::move(args)});
+    w.queued++;
+    return true;
+  }
+  if (alt_on(w, Alt::DropUnjournaled)) {
+    took(w, Alt::DropUnjournaled);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 void send_message(World& w, int32_t from, int32_t to, int32_t sig, std::vector<Value> args) {
   int32_t id = w.proc_of_name[to];
@@ -170,6 +260,7 @@ void send_message(World& w, int32_t from, int32_t to, int32_t sig, std::vector<V
     else
       w.observer->sent(w, w.proc_of_name[from], to, live ? id : -1);
   }
+  if (!w.dialect.empty() && send_in_dialect(w, from, id, live, sig, args)) return;
   if (!live) {
     Event e{EventKind::Drop, w.turn};
     e.name = to;

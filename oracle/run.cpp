@@ -1,8 +1,10 @@
 // oracle/run.cpp: the scheduler (SPEC §8.2; version 2: §18.3): start-up at turn 0,
 // then one delivery (or resumption) per turn to the process the seeded generator
 // picks, and after each the run settles (§17.2).
+#include <algorithm>
 #include <stdexcept>
 
+#include "dialect_rules.hpp"
 #include "error.hpp"
 #include "interpreter.hpp"
 #include "limits.hpp"
@@ -65,10 +67,17 @@ void start_up(World& w) {
     }
     settle(w);
   }
-  for (const Given& g : w.prog.given) {
+  std::vector<const Given*> given;
+  for (const Given& g : w.prog.given) given.push_back(&g);
+  if (given.size() > 1 && alt_on(w, Alt::GivenReversed)) {
+    std::reverse(given.begin(), given.end());
+    for (size_t i = 0; i < given.size(); i++)  // a change per message sent at another place
+      if (given[i] != &w.prog.given[i]) took(w, Alt::GivenReversed);
+  }
+  for (const Given* g : given) {
     std::vector<Value> args;
-    for (const Expr& a : g.args) args.push_back(constant(a));
-    send_message(w, -1, w.name_ids.at(g.to), g.sig, std::move(args));
+    for (const Expr& a : g->args) args.push_back(constant(a));
+    send_message(w, -1, w.name_ids.at(g->to), g->sig, std::move(args));
   }
 }
 
@@ -95,25 +104,34 @@ RunResult run(const Program& p, const RunSettings& settings,
   w.dialect = dialect;
   init_world(w);
   start_up(w);
+  // TurnLimitOneLate: the limit checked after the turn, so one more is run.
+  int64_t limit = settings.turns + (alt_on(w, Alt::TurnLimitOneLate) ? 1 : 0);
   for (;;) {
-    if (r.turns == settings.turns) {
+    if (r.turns == limit) {
       r.outcome = "turn_limit";
       break;
     }
     int64_t ready = w.ready.size();
+    if (r.turns == settings.turns) took(w, Alt::TurnLimitOneLate);  // (only reached in that dialect)
     if (ready == 0) {
       r.outcome = w.waiting > 0 ? "deadlock" : "quiescent";  // §18.3
       break;
     }
     w.turn = ++r.turns;
     uint64_t x = w.rng.next();
-    int32_t id = w.ready.kth(static_cast<int64_t>(x % static_cast<uint64_t>(ready)));
+    int64_t k = static_cast<int64_t>(x % static_cast<uint64_t>(ready));
+    if (!w.dialect.empty()) {
+      k = pick_in_dialect(w, x, ready);
+      w.sent.clear();
+    }
+    int32_t id = w.ready.kth(k);
     if (w.procs[id].wait)
       resume(w, id, ready);
     else
       deliver(w, id, ready);
     settle(w);
   }
+  if (!w.dialect.empty()) finish_in_dialect(w);
   return r;
 }
 

@@ -12,13 +12,17 @@ void link_pair(World& w, int32_t a, int32_t b) {
   if (std::find(la.begin(), la.end(), b) != la.end()) return;
   charge(w, kLinkCost);
   la.push_back(b);
-  w.procs[b].links.push_back(a);
+  std::vector<int32_t>& lb = w.procs[b].links;
+  if (std::find(lb.begin(), lb.end(), a) == lb.end()) lb.push_back(a);  // (UnlinkOneSided may have kept it)
 }
 
 // §16.2: either side removes the link [R21/other_side]; nothing if there is none.
 void unlink_pair(World& w, int32_t a, int32_t b) {
   if (std::erase(w.procs[a].links, b) == 0) return;
-  std::erase(w.procs[b].links, a);
+  if (alt_on(w, Alt::UnlinkOneSided))
+    took(w, Alt::UnlinkOneSided);  // b's side stays: b's exit still reaches a
+  else
+    std::erase(w.procs[b].links, a);
   release(w, kLinkCost);
 }
 
@@ -36,12 +40,17 @@ void add_monitor(World& w, int32_t holder, int32_t target, bool call) {
 // at the reply.
 void remove_monitor(World& w, int32_t holder, int32_t target, bool call) {
   std::vector<Monitor>& held = w.procs[holder].held;
-  auto it = std::find_if(held.begin(), held.end(), [&](const Monitor& m) { return m.other == target && m.call == call; });
-  if (it == held.end()) return;
-  int64_t n = it->number;
-  held.erase(it);
-  std::erase_if(w.procs[target].watched_by, [&](const Monitor& m) { return m.number == n; });
-  release(w, kMonitorCost);
+  for (int removed = 0;; removed++) {
+    auto it =
+        std::find_if(held.begin(), held.end(), [&](const Monitor& m) { return m.other == target && m.call == call; });
+    if (it == held.end()) return;
+    if (removed == 1) took(w, Alt::DemonitorRemovesAll);
+    int64_t n = it->number;
+    held.erase(it);
+    std::erase_if(w.procs[target].watched_by, [&](const Monitor& m) { return m.number == n; });
+    release(w, kMonitorCost);
+    if (call || !alt_on(w, Alt::DemonitorRemovesAll)) return;
+  }
 }
 
 void queue_signal(World& w, Signal s) {
@@ -76,25 +85,29 @@ void apply_signal(World& w, const Signal& s) {
   if (!y.alive || y.incarnation != s.to_inc) return;
   auto effect = [&](SignalEffect e) { journal_signal(w, s.kind, s.from, y.name, s.reason, e); };
   switch (s.kind) {
-    case SignalKind::Link:
-      if (y.trap) {  // trapping: the message, for every reason, normal included [R17]
+    case SignalKind::Link: {
+      bool trap = y.trap && !took_if(w, Alt::TrapIgnoredByLinks);
+      bool normal = s.reason == w.words.normal;
+      if (trap && !(normal && took_if(w, Alt::TrapIgnoresNormalLink))) {
+        // trapping: the message, for every reason, normal included [R17]
         effect(SignalEffect::Message);
         system_message(w, s.to, w.prog.exit_sig, s.from, s.reason);
-      } else if (s.reason == w.words.normal) {  // normal is ignored [R16]
+      } else if (normal && !took_if(w, Alt::NormalLinkExitKills)) {  // normal is ignored [R16]
         effect(SignalEffect::Ignore);
       } else {  // any other reason, shutdown included, spreads [R16]
         effect(SignalEffect::Exit);
         exit_worker(w, s.to, s.reason, ExitCause::Own);
       }
       return;
+    }
     case SignalKind::Exit:
-      if (s.reason < 0) {  // exit(e, kill): untrappable, seen as killed [R18]
-        effect(SignalEffect::Exit);
+      if (s.reason < 0 && !(y.trap && took_if(w, Alt::KillTrappable))) {  // exit(e, kill): untrappable,
+        effect(SignalEffect::Exit);                                       // seen as killed [R18]
         exit_worker(w, s.to, w.words.killed, ExitCause::Own);
       } else if (y.trap) {  // [R19] (from another process: the self case never queues, exec.cpp)
         effect(SignalEffect::Message);
-        system_message(w, s.to, w.prog.exit_sig, s.from, s.reason);
-      } else if (s.reason == w.words.normal) {  // [R19]
+        system_message(w, s.to, w.prog.exit_sig, s.from, s.reason < 0 ? w.words.killed : s.reason);
+      } else if (s.reason == w.words.normal && !took_if(w, Alt::ExitNormalKills)) {  // [R19]
         effect(SignalEffect::Ignore);
       } else {
         effect(SignalEffect::Exit);
@@ -105,10 +118,13 @@ void apply_signal(World& w, const Signal& s) {
       effect(SignalEffect::Message);
       system_message(w, s.to, w.prog.down_sig, s.from, s.reason);
       return;
-    case SignalKind::Call:  // the callee exited before replying: the caller fails with code(R) (§18.2) [R30]
+    case SignalKind::Call: {  // the callee exited before replying: the caller fails with code(R) (§18.2) [R30]
       effect(SignalEffect::Exit);
-      exit_worker(w, s.to, code_of(w, s.reason), ExitCause::Own);
+      int32_t code = code_of(w, s.reason);
+      if (code != s.reason && took_if(w, Alt::FailedCallKeepsReason)) code = s.reason;
+      exit_worker(w, s.to, code, ExitCause::Own);
       return;
+    }
   }
 }
 

@@ -95,6 +95,25 @@ class Mailbox {
     bytes_ += cost(m);
     items_.push_back(std::move(m));
   }
+  // For alternatives only (dialect.hpp): a message to the front (MailboxLifo), and
+  // the newest message from `from` taken back (SendsLostOnFailure; false: none).
+  void push_front(Message m) {
+    bytes_ += cost(m);
+    if (head_ > 0)
+      items_[--head_] = std::move(m);
+    else
+      items_.insert(items_.begin(), std::move(m));
+  }
+  bool remove_last_from(int32_t from, int64_t& freed) {
+    for (size_t i = items_.size(); i-- > head_;)
+      if (items_[i].from == from) {
+        freed = cost(items_[i]);
+        bytes_ -= freed;
+        items_.erase(items_.begin() + static_cast<long>(i));
+        return true;
+      }
+    return false;
+  }
   Message pop_front() {
     bytes_ -= cost(items_[head_]);
     Message m = std::move(items_[head_++]);
@@ -296,6 +315,18 @@ struct World {
   int64_t changes = 0;  // how many times an alternative changed what its rule did
   std::vector<UnorderedSpan> unordered;
   int64_t starts = 0;  // worker starts so far (Process::started)
+  // Books that some alternatives keep, empty in SPEC's runs: this turn's sends
+  // (SendsLostOnFailure: `to` an id, or -1 for a drop, journaled as event `event`),
+  // each process's state before its last handler (FinalStateBeforeLastTurn), spawns
+  // of the run (SpawnNumberPerProgram) and the spawned names (SpawnDigitsReversed).
+  struct Sent {
+    int32_t from, to;
+    size_t event;
+  };
+  std::vector<Sent> sent;
+  std::unordered_map<int32_t, std::vector<Value>> before_last;
+  int64_t spawned_all = 0;
+  std::vector<int32_t> spawned_names;
 
   // Observation only, for triage (attribution.cpp, attribution_links.cpp): called with a worker as it exits,
   // before its mailbox, links and monitors go and its `exit` event is journaled (§6.4, §17.1).

@@ -107,6 +107,13 @@ void terminate_in_map_order(World& w, int32_t slot) {
 void terminate_children(World& w, int32_t slot, size_t from) {
   if (from == 0 && alt(w, slot, Alt::DynsupTerminatesInMapOrder)) return terminate_in_map_order(w, slot);
   std::vector<ChildEntry>& cs = w.sups[slot].children;
+  if (alt(w, slot, Alt::TerminateInStartOrder)) {  // oldest first
+    if (std::count_if(cs.begin() + static_cast<long>(from), cs.end(), [](const ChildEntry& c) { return c.running; }) >
+        1)
+      took(w, Alt::TerminateInStartOrder);
+    for (size_t i = from; i < cs.size(); i++) do_terminate(w, slot, cs[i]);
+    return;
+  }
   for (size_t i = cs.size(); i-- > from;) do_terminate(w, slot, cs[i]);
 }
 
@@ -136,17 +143,25 @@ Started start_entry(World& w, int32_t slot, size_t index) {
 
 // OTP terminate_children/2 drops temporary children: they are never restarted.
 // (The child being restarted is permanent or transient, so it stays.)
-void remove_temporaries(Supervisor& s, size_t from) {
+void remove_temporaries(World& w, int32_t slot, size_t from) {
+  Supervisor& s = w.sups[slot];
+  if (std::any_of(s.children.begin() + static_cast<long>(from), s.children.end(),
+                  [](const ChildEntry& c) { return c.restart == Restart::Temporary; }) &&
+      took_if(w, Alt::OneForAllKeepsTemporaries, slot))
+    return;  // started again with the others
   std::vector<ChildEntry> kept(s.children.begin(), s.children.begin() + static_cast<long>(from));
   for (size_t i = from; i < s.children.size(); i++)
     if (s.children[i].restart != Restart::Temporary) kept.push_back(s.children[i]);
   s.children = std::move(kept);
 }
 
+void shut_down(World& w, int32_t slot, int32_t child, Action a);
+
 // §19.3, OTP try_again_restart/1 L876: a failed restart is tried again later, as a
 // message the supervisor sends itself (after what it has pending already).
 void restart_failed(World& w, int32_t slot, size_t index) {
   ChildEntry& c = w.sups[slot].children[index];
+  if (took_if(w, Alt::FailedRestartGivesUp, slot)) return shut_down(w, slot, c.name, Action::GiveUp);
   c.restarting = true;
   push_pending(w, slot, PendingItem{true, c.name, -1});
 }
@@ -158,7 +173,13 @@ void restart_failed(World& w, int32_t slot, size_t index) {
 // stays not running and the pass goes on [R37].
 void restart_multiple(World& w, int32_t slot, size_t from) {
   terminate_children(w, slot, from);
-  remove_temporaries(w.sups[slot], from);
+  remove_temporaries(w, slot, from);
+  size_t n = w.sups[slot].children.size();
+  if (n - from > 1 && took_if(w, Alt::RestartInReverseOrder, slot)) {  // newest first
+    for (size_t i = n; i-- > from;)
+      if (start_entry(w, slot, i) == Started::Failed) return restart_failed(w, slot, i);
+    return;
+  }
   for (size_t i = from; i < w.sups[slot].children.size(); i++)
     if (start_entry(w, slot, i) == Started::Failed) {
       restart_failed(w, slot, i);
@@ -172,7 +193,8 @@ void restart_multiple(World& w, int32_t slot, size_t from) {
 void restart_one(World& w, int32_t slot, size_t index) {
   std::vector<ChildEntry>& cs = w.sups[slot].children;
   size_t at = index;
-  if (alt(w, slot, Alt::DynsupRestartMovesLast) && index + 1 < cs.size()) {
+  Alt moves = alt(w, slot, Alt::DynsupRestartMovesLast) ? Alt::DynsupRestartMovesLast : Alt::RestartMovesLast;
+  if (alt(w, slot, moves) && index + 1 < cs.size()) {
     std::rotate(cs.begin() + static_cast<long>(index), cs.begin() + static_cast<long>(index) + 1, cs.end());
     at = cs.size() - 1;
   }
@@ -184,7 +206,7 @@ void restart_one(World& w, int32_t slot, size_t index) {
     now.insert(now.begin() + static_cast<long>(index), c);
     at = index;
   }
-  if (at != index) took(w, Alt::DynsupRestartMovesLast);
+  if (at != index) took(w, moves);
   if (r == Started::Failed) {
     restart_failed(w, slot, at);
   } else if (r == Started::Ignored && alt(w, slot, Alt::DynsupKeepsNoStoppedChild)) {
@@ -201,32 +223,82 @@ void shut_down(World& w, int32_t slot, int32_t child, Action a) {
   journal_decision(w, slot, child, a);
   terminate_supervisor(w, slot);
   int32_t parent = w.sups[slot].parent;
-  if (parent >= 0 && w.sups[parent].alive) add_pending_exit(w, parent, w.sups[slot].name, w.words.shutdown);
+  if (parent < 0 || !w.sups[parent].alive) return;
+  int32_t reason = w.words.shutdown;
+  size_t at = 0;
+  const ChildEntry* me = find_child(w.sups[parent], w.sups[slot].name, at);
+  if (a == Action::GiveUp && me && me->restart == Restart::Transient && took_if(w, Alt::GiveUpIsAbnormal, parent))
+    reason = w.words.killed;  // any abnormal reason
+  add_pending_exit(w, parent, w.sups[slot].name, reason);
+}
+
+// The strategy a restart follows in the run's dialect (OneForAllRestartsOne,
+// RestForOneRestartsAll, RestForOneRestartsOne).
+Strategy strategy_in_dialect(World& w, int32_t slot, size_t index) {
+  const std::vector<ChildEntry>& cs = w.sups[slot].children;
+  switch (w.sups[slot].decl->strategy) {
+    case Strategy::OneForOne: return Strategy::OneForOne;
+    case Strategy::OneForAll:
+      if (cs.size() > 1 && took_if(w, Alt::OneForAllRestartsOne, slot)) return Strategy::OneForOne;
+      return Strategy::OneForAll;
+    case Strategy::RestForOne:
+      if (index > 0 && took_if(w, Alt::RestForOneRestartsAll, slot)) return Strategy::OneForAll;
+      if (index + 1 < cs.size() && took_if(w, Alt::RestForOneRestartsOne, slot)) return Strategy::OneForOne;
+      return Strategy::RestForOne;
+  }
+  return Strategy::OneForOne;
+}
+
+// What a restart adds to the count of restarts (IntensityPerChild: the children it starts again).
+int64_t restarts_in_dialect(World& w, int32_t slot, size_t index, Strategy strategy) {
+  if (strategy == Strategy::OneForOne || !alt(w, slot, Alt::IntensityPerChild)) return 1;
+  const std::vector<ChildEntry>& cs = w.sups[slot].children;
+  size_t from = strategy == Strategy::OneForAll ? 0 : index;
+  int64_t n = std::count_if(cs.begin() + static_cast<long>(from), cs.end(),
+                            [](const ChildEntry& c) { return c.restart != Restart::Temporary; });
+  if (n > 1) took(w, Alt::IntensityPerChild);
+  return std::max<int64_t>(n, 1);
+}
+
+// MaxR in the run's dialect (IntensityOneLate, IntensityOneEarly).
+int64_t intensity_in_dialect(World& w, int32_t slot) {
+  const Supervisor& s = w.sups[slot];
+  int64_t max = s.decl->intensity;
+  if (s.restarts == max + 1 && took_if(w, Alt::IntensityOneLate, slot)) return max + 1;
+  if (s.restarts == max && max > 0 && took_if(w, Alt::IntensityOneEarly, slot)) return max - 1;
+  return max;
 }
 
 // §7.3, §7.4: OTP restart/2 L789 = add_restart/1, then restart/3 by strategy.
 void restart(World& w, int32_t slot, size_t index) {
   Supervisor& s = w.sups[slot];
   int32_t child = s.children[index].name;
-  s.restarts++;  // one restart counts once, however many it restarts [R8]; a retry counts too [R35]
-  if (s.restarts > s.decl->intensity) {
+  Strategy strategy = w.dialect.empty() ? s.decl->strategy : strategy_in_dialect(w, slot, index);
+  // One restart counts once, however many it restarts [R8]; a retry counts too [R35].
+  s.restarts += w.dialect.empty() ? 1 : restarts_in_dialect(w, slot, index, strategy);
+  if (s.restarts > (w.dialect.empty() ? s.decl->intensity : intensity_in_dialect(w, slot))) {
     shut_down(w, slot, child, Action::GiveUp);  // [R7]
     return;
   }
-  journal_decision(w, slot, child, Action::Restart);
-  switch (s.decl->strategy) {
+  bool late = alt(w, slot, Alt::DecisionAfterRestart);
+  size_t before = w.journal.size();
+  if (!late) journal_decision(w, slot, child, Action::Restart);
+  switch (strategy) {
     case Strategy::OneForOne:  // restart(one_for_one, ...) L835 [R4]
       s.children[index].restarting = false;
       restart_one(w, slot, index);
-      return;
+      break;
     case Strategy::OneForAll:  // restart(one_for_all, ...) L853: del_child, then all [R5]
       s.children[index].running = false;
       restart_multiple(w, slot, 0);
-      return;
+      break;
     case Strategy::RestForOne:  // restart(rest_for_one, ...) L849: split_child/2 [R6]
       restart_multiple(w, slot, index);
-      return;
+      break;
   }
+  if (!late) return;
+  if (w.journal.size() > before) took(w, Alt::DecisionAfterRestart);
+  journal_decision(w, slot, child, Action::Restart);
 }
 
 // OTP do_auto_shutdown/2 L755 after del_child/2 L1125: a significant child that is
@@ -238,23 +310,20 @@ void del_child(World& w, int32_t slot, size_t index) {
   Supervisor& s = w.sups[slot];
   ChildEntry c = s.children[index];
   bool remove = c.restart == Restart::Temporary;
-  if (c.restart == Restart::Transient && alt(w, slot, Alt::DynsupRemovesTransient)) {
+  if (c.restart == Restart::Transient &&
+      (took_if(w, Alt::DynsupRemovesTransient, slot) || took_if(w, Alt::TransientRemovedOnNormal, slot)))
     remove = true;
-    took(w, Alt::DynsupRemovesTransient);
-  }
   if (remove)
     s.children.erase(s.children.begin() + static_cast<long>(index));
   else
     s.children[index].running = false;
-  bool shut = false;
+  bool shut = false, others = false;  // others: another significant child runs
+  for (const ChildEntry& o : s.children)
+    if (o.significant && (o.running || o.restarting)) others = true;
   if (c.significant) switch (s.decl->auto_shutdown) {
       case AutoShutdown::Never: break;
-      case AutoShutdown::AnySignificant: shut = true; break;
-      case AutoShutdown::AllSignificant:
-        shut = true;
-        for (const ChildEntry& o : s.children)
-          if (o.significant && (o.running || o.restarting)) shut = false;
-        break;
+      case AutoShutdown::AnySignificant: shut = !(others && took_if(w, Alt::AnySignificantAsAll, slot)); break;
+      case AutoShutdown::AllSignificant: shut = !others || took_if(w, Alt::AllSignificantAsAny, slot); break;
     }
   if (shut)
     shut_down(w, slot, c.name, Action::AutoShutdown);
@@ -262,11 +331,33 @@ void del_child(World& w, int32_t slot, size_t index) {
     journal_decision(w, slot, c.name, remove ? Action::Remove : Action::Keep);
 }
 
+// The restart types' alternatives: a child SPEC does not restart that is restarted
+// (TransientRestartedOnNormal, ShutdownIsAbnormal, TemporaryRestarted), and one SPEC
+// restarts that is not (PermanentAsTransient).
+bool restart_in_dialect(World& w, int32_t slot, const ChildEntry& c, int32_t reason) {
+  bool abnormal = is_abnormal(w, reason);
+  switch (c.restart) {
+    case Restart::Permanent: return false;
+    case Restart::Transient:
+      return !abnormal && ((reason == w.words.shutdown && took_if(w, Alt::ShutdownIsAbnormal, slot)) ||
+                           took_if(w, Alt::TransientRestartedOnNormal, slot));
+    case Restart::Temporary: return abnormal && took_if(w, Alt::TemporaryRestarted, slot);
+  }
+  return false;
+}
+bool keep_in_dialect(World& w, int32_t slot, const ChildEntry& c, int32_t reason) {
+  return c.restart == Restart::Permanent && !is_abnormal(w, reason) && took_if(w, Alt::PermanentAsTransient, slot);
+}
+
 // §7.2, OTP do_restart/3 L735-L750, clauses in OTP's order.
 void do_restart(World& w, int32_t slot, size_t index, int32_t reason) {
   ChildEntry& c = w.sups[slot].children[index];
   c.running = false;
-  if (c.restart == Restart::Permanent)
+  if (!w.dialect.empty() && restart_in_dialect(w, slot, c, reason))
+    restart(w, slot, index);
+  else if (!w.dialect.empty() && keep_in_dialect(w, slot, c, reason))
+    del_child(w, slot, index);
+  else if (c.restart == Restart::Permanent)
     restart(w, slot, index);  // any reason [R1]
   else if (!is_abnormal(w, reason))
     del_child(w, slot, index);  // normal, shutdown
@@ -390,6 +481,15 @@ void handle_pending(World& w, int32_t slot) {
 
 namespace {
 
+ApiResult started_result(Started r) {
+  switch (r) {
+    case Started::Ok: return ApiResult::Ok;
+    case Started::Ignored: return ApiResult::Ignored;
+    case Started::Failed: return ApiResult::Failed;
+  }
+  return ApiResult::Failed;
+}
+
 // The API's alternatives (dialect.hpp): a DynamicSupervisor answers from its running
 // children only, and has no restart_child or delete_child to act with. nullopt: the
 // rule of SPEC answers.
@@ -419,24 +519,25 @@ ApiResult api_request(World& w, int32_t slot, ApiOp op, int32_t child) {
       do_terminate(w, slot, *c);  // a child supervisor with its subtree [R11]
       std::vector<ChildEntry>& cs = w.sups[slot].children;
       bool remove = cs[index].restart == Restart::Temporary;  // del_child
-      if (!remove && alt(w, slot, Alt::DynsupKeepsNoStoppedChild)) {
-        remove = true;
-        took(w, Alt::DynsupKeepsNoStoppedChild);
-      }
+      if (remove && took_if(w, Alt::TerminateChildKeepsTemporary, slot)) remove = false;
+      if (!remove && took_if(w, Alt::DynsupKeepsNoStoppedChild, slot)) remove = true;
       if (remove) cs.erase(cs.begin() + static_cast<long>(index));
       return ApiResult::Ok;
     }
     case ApiOp::RestartChild: {
+      if (c->running && !c->is_sup && took_if(w, Alt::RestartChildOfRunning, slot)) {
+        w.live--;  // started again in place: the old incarnation's place is the new one's
+        return started_result(start_entry(w, slot, index));
+      }
       if (c->running) return ApiResult::Running;
       if (c->restarting) return ApiResult::Restarting;
-      switch (start_entry(w, slot, index)) {  // in place, not counted, not retried [R39, R41]
-        case Started::Ok: return ApiResult::Ok;
-        case Started::Ignored: return ApiResult::Ignored;
-        case Started::Failed: return ApiResult::Failed;
-      }
-      return ApiResult::Failed;
+      return started_result(start_entry(w, slot, index));  // in place, not counted, not retried [R39, R41]
     }
     case ApiOp::DeleteChild: {
+      if (c->running && took_if(w, Alt::DeleteChildOfRunning, slot)) {  // it runs on, unsupervised
+        w.sups[slot].children.erase(w.sups[slot].children.begin() + static_cast<long>(index));
+        return ApiResult::Ok;
+      }
       if (c->running) return ApiResult::Running;
       if (c->restarting) return ApiResult::Restarting;
       std::vector<ChildEntry>& cs = w.sups[slot].children;

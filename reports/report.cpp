@@ -56,6 +56,8 @@ ojson first_differences(const std::vector<Divergence>& ds) {
   for (const Divergence& d : ds) {
     ojson e{{"target", d.target}, {"run", d.run}, {"kind", d.kind}, {"report", d.report}};
     if (!d.rule.empty()) e["rule"] = d.rule;
+    // How the rule was found: the dialect whose replay gives the target's answers, or the fallback analysis.
+    if (!d.rule.empty()) e["attributed_by"] = d.dialect.empty() ? "fallback" : "replay:" + d.dialect;
     if (!d.deviation.empty()) e["deviation"] = d.deviation;
     if (!d.stderr_tail.empty()) e["stderr_tail"] = d.stderr_tail;
     out.push_back(std::move(e));

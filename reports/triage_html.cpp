@@ -4,6 +4,7 @@
 // journals and answers folded away.
 #include <sstream>
 
+#include "oracle/dialect.hpp"
 #include "reports/html.hpp"
 #include "reports/spec_rule.hpp"
 #include "reports/triage_page.hpp"
@@ -50,6 +51,14 @@ std::string rules_section(const Triage& t) {
     std::optional<SpecRule> r = spec_rule(tt.rule);
     out << "<div class=\"rule\" id=\"rule-" << html_escape(tt.target) << "\"><h3>" << html_escape(tt.target) << ": "
         << html_escape(tt.rule) << "</h3>\n";
+    if (std::optional<Alt> a = tt.dialect.empty() ? std::nullopt : alternative_named(tt.dialect))
+      out << "<p class=\"replay\">" << html_escape(tt.target) << " behaves as the oracle would if SPEC "
+          << html_escape(alternative(*a).rule) << " were <code>" << html_escape(tt.dialect)
+          << "</code>: " << html_escape(alternative(*a).instead) << ", on every run (the replay: <code>"
+          << html_escape(t.concord + " run " + t.path + " --dialect " + tt.dialect) << "</code>).</p>\n";
+    else
+      out << "<p class=\"replay\">No dialect of the oracle gives its answers: this rule is the fallback analysis's "
+          << "of the first difference.</p>\n";
     if (!r) {
       out << "<p>(this rule names no section of " << html_escape(spec_md_path()) << ")</p></div>\n";
       continue;

@@ -3,6 +3,7 @@
 // between >> <<), and the commands that reproduce it.
 #include <sstream>
 
+#include "oracle/dialect.hpp"
 #include "reports/spec_rule.hpp"
 #include "reports/triage_page.hpp"
 
@@ -99,6 +100,17 @@ std::string triage_text(const Triage& t) {
         << (tt.rule.empty() ? "" : tt.rule + " at ") << tt.kind << "\n";
     if (std::optional<SpecRule> r = tt.rule.empty() ? std::nullopt : spec_rule(tt.rule))
       out << std::string(w + 4, ' ') << "SPEC " << r->heading << " (" << r->file << "#" << r->anchor << ")\n";
+    if (!tt.dialect.empty()) {
+      const Alternative* a = alternative_named(tt.dialect) ? &alternative(*alternative_named(tt.dialect)) : nullptr;
+      out << std::string(w + 4, ' ') << tt.target << " behaves as the oracle would if SPEC "
+          << (a ? a->rule : tt.rule.c_str()) << " were " << tt.dialect << (a ? std::string(": ") + a->instead : "")
+          << "\n"
+          << std::string(w + 4, ' ') << "on every run (the replay: " << t.concord << " run " << t.path << " --dialect "
+          << tt.dialect << ")\n";
+    } else if (tt.state == TargetTriage::State::kDiffer && !tt.rule.empty() && tt.deviation.empty()) {
+      out << std::string(w + 4, ' ') << "(no dialect of the oracle gives its answers: the rule is the fallback "
+          << "analysis's of the first difference)\n";
+    }
     if (!tt.deviation.empty())
       out << std::string(w + 4, ' ') << "known deviation " << tt.deviation << ", declared by " << tt.target << ": "
           << tt.deviation_about << "\n";

@@ -262,7 +262,7 @@ std::vector<Divergence> answers_that_change(const std::vector<BackendSpec>& spec
                                "  the answer depends on earlier requests: asked again of a fresh backend, it "
                                "changed\n" +
                                    c.report,
-                               "", "", ""});
+                               "", "", "", ""});
       break;
     }
   }

@@ -78,7 +78,7 @@ DiffOutcome Differ::run(const Program& p, const std::vector<RunSettings>& runs, 
   }
   o.divergences = find_divergences(p, runs, o.oracle, o.targets, &o.no_verdict, &o.oracle_sizes);
   // The attribution's questions go to the target that diverged, with its limits.
-  attribute_divergences(p, o.oracle, o.targets, o.divergences, [&](const std::string& target) -> AskTarget {
+  attribute_divergences(p, runs, o.oracle, o.targets, o.divergences, [&](const std::string& target) -> AskTarget {
     for (auto& b : backends_)
       if (b->spec().name == target)
         return [this, ask = asking(*b, limits_[target]), target](const Program& q, const RunSettings& s) {

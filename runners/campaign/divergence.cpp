@@ -11,6 +11,7 @@
 #include "runners/protocol/compare.hpp"
 #include "runners/protocol/diff.hpp"
 #include "runners/triage/attribution.hpp"
+#include "runners/triage/replay.hpp"
 
 namespace concord {
 namespace {
@@ -126,8 +127,8 @@ std::vector<Divergence> find_divergences(const Program& p, const std::vector<Run
       const Answer& got = t.answers[i];
       std::string failure = failure_kind(oracle[i], got, sizes && i < sizes->size() ? &(*sizes)[i] : nullptr);
       if (!failure.empty()) {
-        out.push_back(
-            Divergence{t.target, i, failure, failure_report(oracle[i], t.target, got), "", stderr_tail_of(got), ""});
+        out.push_back(Divergence{t.target, i, failure, failure_report(oracle[i], t.target, got), "",
+                                 stderr_tail_of(got), "", ""});
         unexplained = true;
         break;
       }
@@ -139,13 +140,13 @@ std::vector<Divergence> find_divergences(const Program& p, const std::vector<Run
       std::vector<const Deviation*> ex = t.deviations && i < runs.size() ? explaining(*t.deviations, p, runs[i], got)
                                                                          : std::vector<const Deviation*>{};
       if (ex.empty()) {
-        out.push_back(Divergence{t.target, i, difference_kind(oracle[i], got), c.report, "", "", ""});
+        out.push_back(Divergence{t.target, i, difference_kind(oracle[i], got), c.report, "", "", "", ""});
         unexplained = true;
         break;
       }
       for (const Deviation* d : ex)
         if (std::find(by.begin(), by.end(), d) == by.end()) by.push_back(d);
-      if (!explained) explained = Divergence{t.target, i, difference_kind(oracle[i], got), c.report, "", "", ""};
+      if (!explained) explained = Divergence{t.target, i, difference_kind(oracle[i], got), c.report, "", "", "", ""};
     }
     if (!unexplained && explained) {
       std::sort(by.begin(), by.end(), [](const Deviation* a, const Deviation* b) { return a->dialect < b->dialect; });
@@ -179,11 +180,18 @@ AskTarget asking(const AskAnswer& ask) {
 
 AskTarget asking(Backend& b, RequestLimits limits) { return asking(answering(b, limits)); }
 
-void attribute_divergences(const Program& p, const std::vector<Answer>& oracle,
+void attribute_divergences(const Program& p, const std::vector<RunSettings>& runs, const std::vector<Answer>& oracle,
                            const std::vector<TargetAnswers>& targets, std::vector<Divergence>& ds,
                            const std::function<AskTarget(const std::string& target)>& ask_of) {
   for (Divergence& d : ds) {
     if (is_failure_kind(d.kind) || d.run >= oracle.size()) continue;
+    for (const TargetAnswers& t : targets)
+      if (t.target == d.target && d.deviation.empty())
+        if (std::optional<Replay> r = replay_attribution(p, runs, t.answers)) {
+          d.rule = alternative(r->alt).bucket;
+          d.dialect = alternative(r->alt).id;
+        }
+    if (!d.dialect.empty()) continue;
     // The first differing run's rule, unless it is not sure (attribution.hpp) and a
     // later differing run of the target's is.
     for (const TargetAnswers& t : targets) {

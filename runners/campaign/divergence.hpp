@@ -36,6 +36,8 @@ struct Divergence {
   std::string deviation;    // the ids of the target's declared deviations that explain it ("a + b"), or ""
   std::string stderr_tail;  // for a failure (crash, hang...): the end of what the target wrote on stderr
   std::string rule;         // the SPEC rule behind it (attribution.hpp), e.g. "§6.5 fifo"; "" for a failure
+  std::string dialect;      // the oracle's alternative whose replay gave the target's answers (triage/replay.hpp),
+                            // "" when the rule comes from the fallback analysis (or for a failure)
 };
 
 // "journal/deliver/to" for a difference at /journal/12/to where event 12 is a
@@ -78,10 +80,12 @@ AskAnswer answering(Backend& b, RequestLimits limits = {});
 AskTarget asking(Backend& b, RequestLimits limits = {});
 AskTarget asking(const AskAnswer& ask);
 
-// Sets the rule of every divergence that is no failure: the SPEC rule behind the
-// first causal difference of its run (attribution.hpp). `p` is the program the
-// answers are to; ask_of(target), when given, asks that target more (AskTarget).
-void attribute_divergences(const Program& p, const std::vector<Answer>& oracle,
+// Sets the rule of every divergence that is no failure: the rule of the oracle's
+// alternative whose replay gives the target's answers to every run (`runs`) of `p`
+// (runners/triage/replay.hpp, Divergence::dialect), else, as the fallback, the SPEC
+// rule behind the first causal difference of its run (attribution.hpp); ask_of(target),
+// when given, asks that target more (AskTarget).
+void attribute_divergences(const Program& p, const std::vector<RunSettings>& runs, const std::vector<Answer>& oracle,
                            const std::vector<TargetAnswers>& targets, std::vector<Divergence>& ds,
                            const std::function<AskTarget(const std::string& target)>& ask_of = {});
 

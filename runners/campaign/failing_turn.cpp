@@ -5,6 +5,7 @@
 #include "runners/campaign/failure.hpp"
 #include "runners/protocol/diff.hpp"
 #include "runners/triage/attribution.hpp"
+#include "runners/triage/replay.hpp"
 #include "runners/triage/turn_rule.hpp"
 
 namespace concord {
@@ -89,6 +90,8 @@ Located locate_failure(const Program& p, const RunSettings& r, const Answer& ora
 std::string bucket_of_answer(const Program& p, const RunSettings& r, const Answer& oracle, const Answer& got,
                              const AskAnswer& ask) {
   std::string kind = difference_kind(oracle, got);
+  if (oracle.ok() && got.ok())  // attribution by replay first (runners/triage/replay.hpp)
+    if (std::optional<Replay> rp = replay_attribution(p, {r}, {got})) return alternative(rp->alt).bucket;
   if (ask)
     if (Located l = locate_failure(p, r, oracle, got, kind, ask); !l.rule.empty()) return l.rule;
   if (is_failure_kind(kind) || !oracle.ok()) return kind;

@@ -125,8 +125,13 @@ void print_report(std::ostream& out, const CampaignConfig& cfg, const CampaignRe
         continue;
       }
       if (f.kind == Finding::Kind::kKnown) continue;
-      out << "    " << d.target << ", run " << d.run << (d.rule.empty() ? "" : ", " + d.rule + " at " + d.kind) << ":\n"
-          << d.report;
+      out << "    " << d.target << ", run " << d.run << (d.rule.empty() ? "" : ", " + d.rule + " at " + d.kind)
+          << ":\n";
+      if (!d.dialect.empty())
+        out << "      as the oracle in dialect " << d.dialect << " (concord dialects): every run replayed\n";
+      else if (!d.rule.empty())
+        out << "      no dialect of the oracle gives its answers: the rule is the fallback analysis's\n";
+      out << d.report;
       if (!d.stderr_tail.empty())
         out << "    stderr tail of " << d.target << ":\n" << indented(d.stderr_tail, "      ");
     }

@@ -88,6 +88,7 @@ DialectResult run_in_dialect(const Program& p, const RunSettings& s, const AltSe
   try {
     RunResult r = run(p, s, {}, nullptr, Dialect{dialect});
     out.taken = r.world->taken;
+    out.changes = r.world->changes;
     out.unordered = r.world->unordered;
     std::string line = result_line(r);
     out.result = ojson::parse(line);

@@ -43,6 +43,7 @@ std::vector<Deviation> parse_deviations_file(const std::string& text, const std:
 struct DialectResult {
   ojson result;  // null when the oracle gave an error in the dialect
   AltSet taken;
+  int64_t changes = 0;  // how many times an alternative changed its rule's outcome
   std::vector<UnorderedSpan> unordered;
 };
 DialectResult run_in_dialect(const Program& p, const RunSettings& s, const AltSet& dialect);

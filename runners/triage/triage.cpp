@@ -175,6 +175,7 @@ Triage triage_case(const std::string& path, const Case& c, Differ& differ, const
       tt.run = d->run;
       tt.kind = d->kind;
       tt.rule = d->rule;
+      tt.dialect = d->dialect;
       tt.report = d->report;
       tt.stderr_tail = d->stderr_tail;
       tt.deviation = d->deviation;

@@ -38,6 +38,7 @@ struct TargetTriage {
   size_t run = 0;               // the first run where it differs (or gave no verdict)
   std::string kind;             // difference_kind(), e.g. "journal/deliver/to": the signature's detail
   std::string rule;             // the SPEC rule behind it (attribution.hpp), e.g. "§6.5 fifo"; "" for a failure
+  std::string dialect;          // the alternative whose replay gives its answers (replay.hpp); "" for the fallback
   std::string deviation;        // kDiffer explained by a declared deviation of the target: its id ("" otherwise)
   std::string deviation_about;  // and its sentence
   std::string report;           // the first difference in words (compare_answers)

@@ -28,7 +28,7 @@ inline ojson sample_summary(uint64_t shard, uint64_t programs, uint64_t first_ca
   Finding f;
   f.signature = "c:outcome";
   f.case_index = first_case;
-  f.divergences = {Divergence{"c", 0, "outcome", "  x\n", "", "", ""}};
+  f.divergences = {Divergence{"c", 0, "outcome", "  x\n", "", "", "", ""}};
   r.findings = {f};
   r.hits["c:outcome"] = hits;
   r.coverage.programs = programs;

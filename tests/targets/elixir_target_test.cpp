@@ -140,10 +140,11 @@ TEST(ElixirTarget, OneProgramPerDeclaredDeviationShowsIt) {
     Alt shown = api ? Alt::DynsupKeepsNoStoppedChild : d.dialect;
     EXPECT_TRUE(std::any_of(ex.begin(), ex.end(), [&](const Deviation* x) { return x->dialect == shown; }))
         << deviation_ids(ex);
-    if (!api)
+    if (!api) {
       EXPECT_TRUE(
           agrees_up_to_freedom(run_in_dialect(p, runs[0], AltSet().set(static_cast<size_t>(d.dialect))), got[0].json))
           << "the dialect " << alternative(d.dialect).id << " alone does not give elixir's result";
+    }
     std::vector<Answer> again = backend("elixir").request(program_to_json(p), runs);
     ASSERT_EQ(again.size(), 1u);
     EXPECT_EQ(again[0].line, got[0].line) << "a second request answered differently";
