@@ -11,6 +11,12 @@
 
 -define(MAIN, 'Elixir.Concord.Prog').
 
+-ifdef('FAULT_FINAL_CHILDREN_NEWEST_FIRST').
+-define(START_ORDER(Children), Children).  % planted fault (held out): a Supervisor's final children left newest first
+-else.
+-define(START_ORDER(Children), lists:reverse(Children)).  % OTP lists them newest first (SPEC §7.7)
+-endif.
+
 name() -> <<"elixir">>.
 
 %% Elixir's compiler needs its application; Concord.Ops (the operators) is in the
@@ -73,4 +79,4 @@ children(Mod, Idx, WhichChildren) -> Mod:children(Idx, WhichChildren).
 state_children(_Mod, _Idx, State = #{'__struct__' := 'Elixir.DynamicSupervisor'}) ->
     {pids, concord_dynsup:children(State)};
 state_children(_Mod, _Idx, State) ->
-    {ids, lists:reverse(concord_worker:otp_children(State))}.
+    {ids, ?START_ORDER(concord_worker:otp_children(State))}.
