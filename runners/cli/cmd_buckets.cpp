@@ -29,6 +29,7 @@
 #include "runners/protocol/load.hpp"
 #include "runners/triage/attribution.hpp"
 #include "runners/triage/rename_key.hpp"
+#include "runners/triage/replay.hpp"
 #include "targets/c/launcher/c_launcher.hpp"
 #include "targets/elixir/launcher/elixir_launcher.hpp"
 #include "targets/erlang/launcher/erlang_launcher.hpp"
@@ -44,8 +45,34 @@ size_t root(std::vector<size_t>& up, size_t i) { return up[i] == i ? i : up[i] =
 struct Measured {
   const Fault* fault = nullptr;
   size_t before = 0, after = 0;
-  std::set<std::string> rules;  // rule signatures of its cases
+  std::set<std::string> rules;            // rule signatures of its cases
+  std::map<std::string, uint64_t> cases;  // per rule signature: the cases it holds
+  std::map<std::string, std::string> by;  // per rule signature: "replay:ID" or "fallback" (first case's)
+  uint64_t deviations = 0;                // divergent cases filed as known deviations (issue 38: none)
 };
+
+// The SPEC section a signature's kind names ("c:§7.2 restart type" -> "§7.2"), or "".
+std::string section_of(const std::string& signature) {
+  size_t at = signature.find("§");
+  if (at == std::string::npos) return "";
+  size_t end = signature.find_first_of(" ,", at);
+  return signature.substr(at, end == std::string::npos ? std::string::npos : end - at);
+}
+
+// The rule signature holding most of a fault's cases (the first such, by name).
+std::string main_rule(const Measured& m) {
+  std::string best;
+  for (const auto& [sig, n] : m.cases)
+    if (best.empty() || n > m.cases.at(best)) best = sig;
+  return best;
+}
+
+// How a case was attributed (runners/triage/replay.hpp): by the alternative whose
+// replay gives the target's answers, or by the fallback analysis.
+std::string attributed_by(const std::string& dialect, const std::string& rule) {
+  if (!is_rule(rule)) return "failure";
+  return dialect.empty() ? "fallback" : "replay:" + dialect;
+}
 
 // --again: the cases stored in `dir` by an earlier measurement, each run on the
 // faulty target and attributed again; equal signatures, one narrowing the other
@@ -71,6 +98,16 @@ void again(const Fault* f, const BackendSpec& spec, const std::string& dir, Meas
         break;
       }
     renamed[i] = rename_key(c.program);
+    std::string dialect;
+    for (size_t k = 0; k < c.runs.size() && k < got.size(); k++)
+      if (first_difference(c.runs[k].expect, got[k].json)) {
+        if (got[k].ok())
+          if (std::optional<Replay> rp = replay_attribution(c.program, {runs[k]}, {got[k]}))
+            dialect = alternative(rp->alt).id;
+        break;
+      }
+    m.cases[rule[i]]++;
+    m.by.emplace(rule[i], attributed_by(dialect, rule[i].substr(rule[i].find(':') + 1)));
     m.rules.insert(rule[i]);
     faults_of_rule[rule[i]].insert(f->name);
   }
@@ -87,7 +124,11 @@ void again(const Fault* f, const BackendSpec& spec, const std::string& dir, Meas
 }  // namespace
 
 int cmd_buckets(int argc, char** argv) {
-  Args a = parse_args(argc, argv, {"--time", "--seed", "--only", "--jobs", "--shrink-time", "--work"}, {"--again"});
+  Args a =
+      parse_args(argc, argv, {"--time", "--seed", "--only", "--jobs", "--shrink-time", "--work", "--set"}, {"--again"});
+  std::string set = a.option("--set") ? *a.option("--set") : "all";
+  if (set != "all" && set != "catalogue" && set != "held-out")
+    throw InputError("--set", "catalogue, held-out or all, not '" + set + "'");
   if (!a.positional.empty()) throw InputError("", "usage: concord buckets [options] (see concord --help)");
   double seconds = a.option("--time") ? parse_duration(*a.option("--time"), "--time") : 60;
   double shrink_seconds = a.option("--shrink-time") ? parse_duration(*a.option("--shrink-time"), "--shrink-time") : 10;
@@ -104,7 +145,8 @@ int cmd_buckets(int argc, char** argv) {
   }
   if (faults.empty())
     for (const Fault& f : fault_catalogue())
-      if (!f.free) faults.push_back(&f);  // a free mode's: a conducted campaign cannot see it
+      if (!f.free && (set == "all" || (set == "held-out") == f.held_out))
+        faults.push_back(&f);  // a free mode's: a conducted campaign cannot see it
 
   // --again measures what an earlier run left: a folder per fault it measured, with
   // the cases it stored (none when its campaign found nothing: 0 -> 0). With no
@@ -151,10 +193,15 @@ int cmd_buckets(int argc, char** argv) {
                       (f->profile.empty() ? "" : " --profile " + f->profile);
       CampaignReport r = run_campaign(cfg, nullptr);
       m.before = r.detail_hits.size();
+      m.deviations = r.totals.deviations;
       for (const Finding& x : r.findings)
         if (x.kind == Finding::Kind::kNew) {
           m.after++;
           m.rules.insert(x.signature);
+          m.cases[x.signature] = r.hits[x.signature];
+          std::string dialect = x.divergences.empty() ? "" : x.divergences[0].dialect;
+          std::string kind = x.divergences.empty() ? "" : bucket_of(x.divergences[0]);
+          m.by[x.signature] = attributed_by(dialect, kind);
           faults_of_rule[x.signature].insert(f->name);
         }
     } else {
@@ -167,23 +214,51 @@ int cmd_buckets(int argc, char** argv) {
     rows.push_back(m);
   }
 
-  std::cout << "\n| fault | target | signatures before | after | rules after |\n|---|---|---|---|---|\n";
-  double before = 0, after = 0;
-  size_t found = 0;
+  std::cout << "\n| fault | set | target | signatures before | after | known deviations | rule expected | rule named "
+               "| by | rules after |\n|---|---|---|---|---|---|---|---|---|---|\n";
+  // Per set (the catalogue, the held-out set): faults found, signatures before and
+  // after, and among the faults found that break a rule, those whose main bucket
+  // names that rule's section.
+  struct Tally {
+    size_t faults = 0, found = 0, with_rule = 0, right = 0, by_replay = 0;
+    double before = 0, after = 0;
+  };
+  std::map<std::string, Tally> sets;
   for (const Measured& m : rows) {
-    std::string rules;
+    std::string set = m.fault->held_out ? "held-out" : "catalogue";
+    std::string rules, named = main_rule(m);
     for (const std::string& s : m.rules) rules += (rules.empty() ? "" : ", ") + ("`" + s + "`");
-    std::cout << "| " << m.fault->name << " | " << m.fault->target << " | " << m.before << " | " << m.after << " | "
-              << rules << " |\n";
+    std::string by = named.empty() ? "" : m.by.count(named) ? m.by.at(named) : "";
+    std::cout << "| " << m.fault->name << " | " << set << " | " << m.fault->target << " | " << m.before << " | "
+              << m.after << " | " << m.deviations << " | " << (m.fault->rule.empty() ? "-" : m.fault->rule) << " | "
+              << (named.empty()               ? "-"
+                  : section_of(named).empty() ? named
+                                              : section_of(named))
+              << " | " << (by.empty() ? "-" : by) << " | " << rules << " |\n";
+    Tally& t = sets[set];
+    t.faults++;
     if (m.before == 0) continue;
-    found++;
-    before += m.before;
-    after += m.after;
+    t.found++;
+    t.before += m.before;
+    t.after += m.after;
+    if (by.rfind("replay:", 0) == 0) t.by_replay++;
+    if (m.fault->rule.empty()) continue;
+    t.with_rule++;
+    if (section_of(named) == m.fault->rule) t.right++;
   }
-  std::ostringstream avg;
-  avg << std::fixed << std::setprecision(2) << (found ? before / found : 0) << " before, "
-      << (found ? after / found : 0) << " after";
-  std::cout << "\nper fault found (" << found << " of " << rows.size() << "): " << avg.str() << "\n";
+  for (const auto& [set, t] : sets) {
+    std::ostringstream line;
+    line << std::fixed << std::setprecision(2) << set << ": " << t.found << " of " << t.faults
+         << " faults found; signatures per fault found: " << (t.found ? t.before / t.found : 0) << " before, "
+         << (t.found ? t.after / t.found : 0) << " after; rule right for " << t.right << " of " << t.with_rule
+         << " that break a rule (" << std::setprecision(0) << (t.with_rule ? 100.0 * t.right / t.with_rule : 0)
+         << "%); " << t.by_replay << " of " << t.found << " bucketed by replay";
+    std::cout << "\n" << line.str();
+  }
+  std::cout << "\n";
+  for (const Measured& m : rows)
+    if (m.deviations > 0)
+      std::cout << "FILED AS KNOWN DEVIATIONS: " << m.fault->name << " (" << m.deviations << " divergent cases)\n";
   bool shared = false;
   for (const auto& [r, fs] : faults_of_rule)
     if (fs.size() > 1) {

@@ -52,7 +52,10 @@ int cmd_mutants(int argc, char** argv) {
   if (a.flag("--list")) {
     for (const Fault& f : fault_catalogue())
       std::cout << f.name << "  (" << f.target << (f.free ? ", free runs" : "") << ")  " << f.about
-                << (f.measurement ? "  [measurement only]" : "") << "\n";
+                << (f.held_out      ? "  [held out, " + f.rule + "]"
+                    : f.measurement ? "  [measurement only]"
+                                    : "")
+                << "\n";
     return kOk;
   }
   double seconds = a.option("--time") ? parse_duration(*a.option("--time"), "--time") : 60;

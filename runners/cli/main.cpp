@@ -166,16 +166,18 @@ usage:
       admissible), shrink it, and print a table. Exit 1 when a fault was not found.
       It works in --work DIR (kept), else in a folder of its own under $TMPDIR,
       removed when it ends.
-  concord buckets [--time D] [--seed S] [--only NAME]... [--shrink-time D]
-                  [--jobs N] [--work DIR] [--again]
-      Measure bucketing by SPEC rule (issue 17): per planted fault (those planted
-      for this measurement only too; not a free mode's), a campaign against it
-      (default 60s, the fault's profile): before, the field paths its divergent
-      cases showed (today's signatures' details); after, its buckets by the rule
-      behind their first causal difference and by shrunk programs up to renaming;
-      prints the table and any bucket two faults share. --again: no campaign, the
-      cases stored in --work by an earlier run attributed again (none stored:
-      bad input, exit 2).
+  concord buckets [--time D] [--seed S] [--only NAME]... [--set catalogue|held-out|all]
+                  [--shrink-time D] [--jobs N] [--work DIR] [--again]
+      Measure bucketing by SPEC rule (issues 17, 39): per planted fault (those
+      planted for this measurement only too, the held-out set among them; not a
+      free mode's; --set: one set), a campaign against it (default 60s, the
+      fault's profile): before, the field paths its divergent cases showed; after,
+      its buckets, each by the oracle's alternative whose replay gives the target's
+      answers (or the fallback analysis), merged by shrunk programs up to renaming;
+      the rule each names against the rule the fault breaks (Fault::rule), cases
+      filed as known deviations, and per set the signatures per fault and the
+      faults whose rule is right. --again: no campaign, the cases stored in --work
+      by an earlier run attributed again (none stored: bad input, exit 2).
   concord emit-c FILE
       Print the program as C for the c target's runtime (targets/c/runtime).
   concord emit-erlang FILE [--free]

@@ -207,6 +207,9 @@ static inline cr_value cr_shr(cr_value a, cr_value b) {
 #endif
   unsigned n = (unsigned)((uint64_t)b & 63);
   uint64_t u = (uint64_t)a >> n;
+#ifdef CONCORD_FAULT_SHR_FILLS_ZEROS /* planted fault (held out): >> of a negative value shifts zeros in (logical) */
+  return cr_wrap(u);
+#endif
   if (a < 0 && n > 0) u |= ~(~(uint64_t)0 >> n);
   return cr_wrap(u);
 }

@@ -181,6 +181,12 @@ void cr_send(cr_ctx *c, cr_value to, int32_t sig, int32_t nargs, const cr_value 
   rt_world *w = world_of(c);
   if (sig < 0 || sig >= w->prog->nsigs || nargs != w->prog->sigs[sig].nargs || nargs > RT_MAX_ARGS)
     rt_internal(w, "a send that matches no signature");
+#ifdef CONCORD_FAULT_INIT_SENDS_AS_SPAWNER /* planted fault (held out): an init run inside a spawn sends as the spawner */
+  if (w->in_handler) {
+    send_message(w, w->handler_self, to, sig, args);
+    return;
+  }
+#endif
   send_message(w, c->self, to, sig, args);
 }
 

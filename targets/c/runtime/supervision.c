@@ -93,6 +93,9 @@ static void restart_from(rt_world *w, int32_t slot, size_t from) {
 static void give_up(rt_world *w, int32_t slot, int32_t child) {
   jr_decision(w, slot, child, RT_GIVE_UP);
   terminate_supervisor(w, slot);
+#ifdef CONCORD_FAULT_GIVE_UP_NOT_REPORTED /* planted fault (held out): a supervisor that gives up never tells its parent */
+  return;
+#endif
   int32_t parent = w->prog->sups[slot].parent;
   if (parent >= 0) child_exited(w, parent, w->prog->sups[slot].name, RT_SHUTDOWN);
 }

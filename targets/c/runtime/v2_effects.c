@@ -84,6 +84,9 @@ void cr_monitor(cr_ctx *c, cr_value to) {
     add_monitor(w, a->id, id, 0);
     return;
   }
+#ifdef CONCORD_FAULT_MONITOR_DEAD_SILENT /* planted fault (held out): monitor of no live process does nothing, no down */
+  return;
+#endif
   jr_signal(w, SIG_DOWN, (int32_t)to, c->self, RT_NOPROC_REASON, EFF_MESSAGE);
   own_message(w, a, w->prog->down_sig, to, RT_NOPROC_REASON);
 }

@@ -127,6 +127,13 @@ static void apply_signal(rt_world *w, rt_signal s) {
         return;
       }
 #endif
+#ifdef CONCORD_FAULT_KILLED_LINK_UNTRAPPABLE /* planted fault (held out): a link signal killed is untrappable, as kill */
+      if (x->trap && s.reason == RT_KILLED) {
+        jr_signal(w, s.kind, s.from, y->name, s.reason, EFF_EXIT);
+        exit_worker(w, s.to, RT_KILLED, CAUSE_OWN);
+        return;
+      }
+#endif
       if (x->trap) { /* the message, for every reason, normal included [R17] */
         jr_signal(w, s.kind, s.from, y->name, s.reason, EFF_MESSAGE);
         system_message(w, s.to, w->prog->exit_sig, s.from, s.reason);

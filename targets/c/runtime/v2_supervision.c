@@ -330,6 +330,13 @@ int api_request(rt_world *w, int32_t slot, int op, int32_t child) {
   rt_child *c = &w->sups[slot].children[index];
   switch (op) {
     case CR_TERMINATE_CHILD:
+#ifdef CONCORD_FAULT_TERMINATE_CHILD_SHUTS_DOWN /* planted fault (held out): terminating a significant child is its exit */
+      if (c->significant && c->running) {
+        do_terminate(w, slot, index);
+        del_child2(w, slot, index); /* as if it had exited by itself: keep/remove, or auto_shutdown (§21) */
+        return 0;
+      }
+#endif
       do_terminate(w, slot, index); /* a child supervisor with its subtree [R11] */
 #ifdef CONCORD_FAULT_TERMINATE_CHILD_KEEPS_TEMPORARY /* planted fault: terminate_child keeps a temporary child's entry */
       return 0;

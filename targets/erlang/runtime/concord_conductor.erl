@@ -49,6 +49,16 @@
 -else.
 -define(SIGNALS(Links, Downs), Links ++ Downs).
 -endif.
+-ifdef('FAULT_TURN_LIMIT_ONE_LATE').
+-define(AT_LIMIT(T, L), T > L).  % planted fault (held out): the turn limit is checked after the turn, one turn late
+-else.
+-define(AT_LIMIT(T, L), T =:= L).
+-endif.
+-ifdef('FAULT_SHUTDOWN_COUNTED_AS_FAILURE').
+-define(FAILURE(R), R =/= normal).  % planted fault (held out): an exit with shutdown gets a failures record
+-else.
+-define(FAILURE(R), R =/= normal andalso R =/= shutdown).
+-endif.
 -ifdef('FAULT_DECISION_AFTER_RESTART').
 %% Planted fault: a reaction's decisions are journaled after its other events (after the restarts).
 -define(PLACED(Es), [E || E <- Es, element(1, E) =/= decision] ++ [E || E <- Es, element(1, E) =:= decision]).
@@ -202,7 +212,7 @@ starter(Target, Mod, C) ->
 
 %% --- turns (SPEC §8.2) --------------------------------------------------------------
 
-turns(St = #st{turn = T, limit = T}) -> {turn_limit, St};
+turns(St = #st{turn = T, limit = L}) when ?AT_LIMIT(T, L) -> {turn_limit, St};
 turns(St = #st{ready = R}) ->
     case concord_ready:size(R) of
         0 when map_size(St#st.waiting) > 0 -> {deadlock, St};  % SPEC §18.3
@@ -1013,7 +1023,7 @@ journal(Event, St) -> record(Event, St).
 record(Event, St = #st{journal = J}) ->
     St1 = St#st{journal = append(J, concord_json:event(Event))},
     case Event of
-        {exit, _, _, R} when R =/= normal, R =/= shutdown ->  % every abnormal reason (SPEC §22)
+        {exit, _, _, R} when ?FAILURE(R) ->  % every abnormal reason (SPEC §22)
             St1#st{failures = append(St1#st.failures, concord_json:failure(Event))};
         {decision, _, _, _, _} -> St1#st{decisions = append(St1#st.decisions, concord_json:decision(Event))};
         _ -> St1

@@ -41,6 +41,21 @@
 -define(TRAPS(Kind), get('$concord_trap')).
 -endif.
 
+-ifdef('FAULT_IGNORE_TAKEN_AS_FAILURE').
+%% Planted fault (held out): init's `ignore` is answered to OTP as {stop, normal}, a
+%% start that failed with reason normal, not an ignored one.
+-define(IGNORED, {stop, normal}).
+-else.
+-define(IGNORED, ignore).
+-endif.
+-ifdef('FAULT_LINK_TO_DEAD_FAILS_TRAPPING').
+%% Planted fault (held out): link/1 is made with the real trap flag off whatever the
+%% program's, so a link to a dead name fails a trapping worker with noproc too.
+-define(LINK_TRAP(Trap), (Trap andalso false)).
+-else.
+-define(LINK_TRAP(Trap), Trap).
+-endif.
+
 -record(w, {
     mod,              % the emitted module
     kind,             % kind index
@@ -82,7 +97,7 @@ init(Mod, {C, K, Name, Sup, Args}) ->
         throw:concord_ignore ->
             flush(C),
             ok = sync(C, {start_ended, normal}),
-            ignore
+            ?IGNORED
     end.
 
 %% A turn (SPEC §8.2 steps 5-6): the conductor popped the message and journaled
@@ -266,7 +281,7 @@ link(Name) ->
             flush(C),
             {Pid, Alive} = sync(C, {link, Name}),
             Trap = get('$concord_trap'),
-            process_flag(trap_exit, Trap),
+            process_flag(trap_exit, ?LINK_TRAP(Trap)),
             try erlang:link(Pid) of
                 true -> ok
             catch

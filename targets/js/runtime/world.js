@@ -24,6 +24,10 @@ const { Links } = require('./links.js');
 const { Calls } = require('./calls.js');
 const FAULT = require('./fault.js');
 const KEEP_MAILBOX = FAULT === 'FAULT_RESTART_KEEPS_MAILBOX';  // a planted fault (targets/FAULTS.md)
+// Planted faults (held out, targets/FAULTS.md): the process limit counts every process
+// ever created, dead ones too; the trap flag is never cleared, so a restart keeps it.
+const LIMIT_COUNTS_ALL = FAULT === 'FAULT_LIMIT_COUNTS_DEAD_PROCESSES';
+const KEEP_TRAP = FAULT === 'FAULT_RESTART_KEEPS_TRAP_FLAG';
 
 // How a start ended (version 2, SPEC §19.1).
 const STARTED = 0, FAILED = 1, IGNORED = 2;
@@ -150,7 +154,7 @@ class World {
   // the process exits at once, an exit no supervisor handles. Returns how it ended.
   startWorker(p) {
     p.inc = (p.inc | 0) + 1;  // a new incarnation: none of §16.1 survives a restart
-    p.trap = false;
+    if (!KEEP_TRAP) p.trap = false;
     p.links = p.held = p.watchedBy = p.selfExit = null;
     p.blocked = 0;
     p.wait = null;  // its pending call (§18), while it waits
@@ -182,7 +186,7 @@ class World {
   // pending exit unless it caused the exit itself or the start failed.
   exitWorker(p, reason, cause) {
     this.endProcess(p, reason);
-    p.trap = false;
+    if (!KEEP_TRAP) p.trap = false;
     p.selfExit = null;
     p.blocked = 0;
     p.serving = null;
@@ -248,8 +252,13 @@ class World {
 
   // §6.6: the checks in order, then the new process named k-N, started, and with
   // `under` appended to the supervisor's children. Returns the new name.
+  // The live workers that the process limit counts (§6.6).
+  counted() {
+    return LIMIT_COUNTS_ALL ? this.procs.length : this.live;
+  }
+
   spawn(kindIndex, args, supIndex, restart) {
-    if (this.live >= this.maxProcesses) this.halt('SYSTEM_LIMIT');
+    if (this.counted() >= this.maxProcesses) this.halt('SYSTEM_LIMIT');
     const sup = supIndex < 0 ? null : this.sups[supIndex];
     if (sup !== null && !sup.alive) this.halt('NOPROC');
     const kind = this.prog.kinds[kindIndex];
@@ -264,7 +273,7 @@ class World {
   // child is not added, an ignored one is added not running (unless temporary).
   // Then the run settles before the spawn completes (§17.2).
   spawnV2(spawner, kindIndex, args, supIndex, restart, significant) {
-    if (this.live >= this.maxProcesses) this.halt('SYSTEM_LIMIT');
+    if (this.counted() >= this.maxProcesses) this.halt('SYSTEM_LIMIT');
     const sup = supIndex < 0 ? null : this.sups[supIndex];
     if (sup !== null && !sup.alive) this.halt('NOPROC');
     const kind = this.prog.kinds[kindIndex];
