@@ -49,18 +49,22 @@ enum class Alt : uint8_t {
   ShiftCountUnmasked,        // §5 << >>
   ShrLogical,                // §5 >>
   CompareUnsigned,           // §5 < <= > >=
+  BitwiseIn32Bits,           // §5 & | ^
   MailboxLifo,               // §6.5 fifo
   GivenReversed,             // §8.2 given
   ReadyDescending,           // §8.2 draw
   DrawOffByOne,              // §8.2 draw
   DrawInDouble,              // §8.2 draw
   DrawLow32Bits,             // §8.2 draw
+  DrawStateUnmasked,         // §8.3
   TurnLimitOneLate,          // §8.2 run
   DropUnjournaled,           // §6.5 drop
   DeadNameKeepsMessages,     // §6.5 drop
   SendsLostOnFailure,        // §6.4 sends before a failure
   NoHandlerIgnored,          // §6.5 match
   ProcessLimitOneLate,       // §6.6 limit
+  LimitCountsDead,           // §6.6 limit
+  InitSendsAsSpawner,        // §6.6 spawn
   SpawnNumberPerProgram,     // §2 spawned names
   SpawnNumberFromZero,       // §2 spawned names
   SpawnDigitsReversed,       // §2 spawned names
@@ -68,6 +72,7 @@ enum class Alt : uint8_t {
   RestartKeepsState,         // §6.7 fresh state
   RestartUnbindsName,        // §2 a restarted process keeps its name
   FinalStateBeforeLastTurn,  // §9.1 alive
+  ShutdownIsFailure,         // §9.1 failures
   ChildrenNewestFirst,       // §7.7 child lists
 
   // Supervision (§7): oracle/dialects/supervision.cpp.
@@ -80,6 +85,7 @@ enum class Alt : uint8_t {
   IntensityOneEarly,           // §7.4
   IntensityPerChild,           // §7.4
   GiveUpIsAbnormal,            // §7.4
+  GiveUpUnreported,            // §7.4
   RestartInReverseOrder,       // §7.3 start order
   RestartMovesLast,            // §7.3 start order
   TerminateInStartOrder,       // §7.5 termination order
@@ -95,19 +101,24 @@ enum class Alt : uint8_t {
   TrapIgnoredByLinks,     // §16.3 link
   ExitNormalKills,        // §16.3 exit
   KillTrappable,          // §16.3 exit: kill
+  KilledLinkIsKill,       // §16.3 link
   LinkSignalsDescending,  // §17.1 signal order
   DownsBeforeLinks,       // §17.1 signal order
   DemonitorRemovesAll,    // §16.2 demonitor
   MonitorOfDeadIsSilent,  // §16.2 monitor
   LinkToDeadIsSilent,     // §16.2 link
+  LinkToDeadFails,        // §16.2 link
+  MonitorTwiceOnce,       // §16.2 monitor
   UnlinkOneSided,         // §16.2 unlink
   RestartKeepsLinks,      // §16.5
+  RestartKeepsTrap,       // §16.1
 
   // Calls, starts, the supervisor API, significant children (§18-§21):
   // oracle/dialects/calls.cpp.
   FailedCallKeepsReason,         // §18.2
   CallToDeadWaits,               // §18.1 call
   CallingSelfWaits,              // §18.1 calling self
+  UnansweredCallStays,           // §18.1 reply
   FailedStartExitsNormal,        // §19.1
   IgnoreIsFailure,               // §19.1
   FailedStartGivesBackName,      // §19.4
@@ -117,6 +128,7 @@ enum class Alt : uint8_t {
   DeleteChildOfRunning,          // §20 delete_child
   AllSignificantAsAny,           // §21
   AnySignificantAsAll,           // §21
+  TerminateChildIsExit,          // §21, §20
 
   kCount
 };

@@ -88,6 +88,10 @@ bool alternative_value(const World& w, Op op, Value a, Value b, Alt& used, Value
     out = op == Op::Lt ? x < y : op == Op::Le ? x <= y : op == Op::Gt ? x > y : x >= y;
     return true;
   }
+  if ((op == Op::BAnd || op == Op::BOr || op == Op::BXor) && on(Alt::BitwiseIn32Bits)) {
+    int64_t x = wrap32(a), y = wrap32(b);
+    return out = op == Op::BAnd ? (x & y) : op == Op::BOr ? (x | y) : (x ^ y), true;
+  }
   if (on(Alt::ArithInDoubles)) switch (op) {
       case Op::Add: return out = via_double(static_cast<long double>(Wide(a) + b)), true;
       case Op::Sub: return out = via_double(static_cast<long double>(Wide(a) - b)), true;
@@ -135,6 +139,18 @@ std::optional<Value> value_in_dialect(World& w, Op op, Value a, Value b) {
   return alt;
 }
 
+uint64_t draw_in_dialect(World& w, uint64_t x) {
+  if (!alt_on(w, Alt::DrawStateUnmasked)) return x;
+  if (w.turn == 1) w.wide_state = w.run.seed;  // the first draw (turn 1 makes it)
+  w.wide_state += 0x9e3779b97f4a7c15ull;
+  // Each product is reduced (as the mixing steps of a bignum SplitMix64 do); the state is not.
+  uint64_t z = static_cast<uint64_t>(w.wide_state ^ (w.wide_state >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  z ^= z >> 31;
+  if (z != x) took(w, Alt::DrawStateUnmasked);
+  return z;
+}
+
 int64_t pick_in_dialect(World& w, uint64_t x, int64_t ready) {
   uint64_t n = static_cast<uint64_t>(ready);
   int64_t spec = static_cast<int64_t>(x % n), k = spec;
@@ -158,6 +174,12 @@ int64_t pick_in_dialect(World& w, uint64_t x, int64_t ready) {
 }
 
 void finish_in_dialect(World& w) {
+  if (alt_on(w, Alt::ShutdownIsFailure))  // result.cpp writes the records
+    for (const Event& e : w.journal)
+      if (e.kind == EventKind::Exit && w.names[e.reason] == "shutdown") {
+        took(w, Alt::ShutdownIsFailure);
+        break;
+      }
   if (alt_on(w, Alt::FinalStateBeforeLastTurn))
     for (auto& [id, before] : w.before_last) {
       Process& p = w.procs[id];

@@ -20,6 +20,8 @@ std::optional<Value> value_in_dialect(World& w, Op op, Value a, Value b);
 // §8.2 steps 3-4: the rank among the ready processes (ascending ids) of the one
 // the draw x picks out of `ready`.
 int64_t pick_in_dialect(World& w, uint64_t x, int64_t ready);
+// §8.3: the draw the generator makes in the run's dialect, SPEC's being `x`.
+uint64_t draw_in_dialect(World& w, uint64_t x);
 
 // At the end of a run: what the result shows otherwise (spawned names' digits,
 // child lists, final states).

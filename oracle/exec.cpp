@@ -3,7 +3,9 @@
 // stack of cursors (the Activation), so a handler that waits in a call (§18.1) can
 // go on later where it stopped. A handler ends early by throwing HandlerEnd,
 // caught in one place (finish), where the process exits with the carried reason.
+#include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include "dialect_rules.hpp"
 #include "eval.hpp"
@@ -125,7 +127,9 @@ void exec_assign(const Frame& f, const Stmt& s) { f.p.state[s.slot] = eval(f, s.
 void exec_send(const Frame& f, const Stmt& s) {
   Value to = eval(f, s.exprs[0]);
   std::vector<Value> args = eval_all(f, s.exprs, 1);
-  send_message(f.w, f.p.name, static_cast<int32_t>(to), s.slot, std::move(args));
+  int32_t from = f.p.name;
+  if (f.id == f.w.spawning && took_if(f.w, Alt::InitSendsAsSpawner)) from = f.w.spawner;
+  send_message(f.w, from, static_cast<int32_t>(to), s.slot, std::move(args));
 }
 
 // The number of a kind's n-th spawn in the run's dialect (SpawnNumberPerProgram,
@@ -150,6 +154,10 @@ void exec_spawn(const Frame& f, const Stmt& s) {
   World& w = f.w;
   std::vector<Value> args = eval_all(f, s.exprs);
   bool full = w.live >= w.run.max_processes;
+  if (!full && alt_on(w, Alt::LimitCountsDead) && static_cast<int64_t>(w.procs.size()) >= w.run.max_processes) {
+    took(w, Alt::LimitCountsDead);
+    full = true;
+  }
   if (full && w.live == w.run.max_processes && alt_on(w, Alt::ProcessLimitOneLate)) {
     took(w, Alt::ProcessLimitOneLate);
     full = false;
@@ -164,7 +172,12 @@ void exec_spawn(const Frame& f, const Stmt& s) {
   int32_t name = intern_name(w, spawned_name(w.prog.kinds[s.slot].name, n));
   if (alt_on(w, Alt::SpawnDigitsReversed)) w.spawned_names.push_back(name);
   int32_t id = new_process(w, name, s.slot, std::move(args), s.slot3);
+  auto [spawner, spawning] = std::pair{w.spawner, w.spawning};  // an init may spawn in turn
+  w.spawner = f.p.name;
+  w.spawning = id;
   Started how = start_worker(w, id);
+  w.spawner = spawner;
+  w.spawning = spawning;
   if (how != Started::Ok && alt_on(w, Alt::FailedStartGivesBackName)) {  // its number is free again
     w.spawned[s.slot]--;
     w.spawned_all--;
@@ -194,7 +207,7 @@ void exec_link(const Frame& f, const Stmt& s) {
     return;
   }
   if (alt_on(f.w, Alt::LinkToDeadIsSilent)) return took(f.w, Alt::LinkToDeadIsSilent);
-  if (!f.p.trap) fail_with(f.w.words.NOPROC);  // link/1 raises noproc [R20]
+  if (!f.p.trap || took_if(f.w, Alt::LinkToDeadFails)) fail_with(f.w.words.NOPROC);  // link/1 raises noproc [R20]
   journal_signal(f.w, SignalKind::Link, static_cast<int32_t>(t), f.p.name, f.w.words.noproc, SignalEffect::Message);
   own_system_message(f, f.w.prog.exit_sig, t, f.w.words.noproc);
 }
@@ -213,6 +226,9 @@ void exec_monitor(const Frame& f, const Stmt& s) {
   if (t == f.p.name) return;  // allowed, never fires [R25/self]
   int32_t id = live_process(f.w, t);
   if (id >= 0) {
+    const std::vector<Monitor>& held = f.p.held;
+    bool holds = std::any_of(held.begin(), held.end(), [&](const Monitor& m) { return m.other == id && !m.call; });
+    if (holds && took_if(f.w, Alt::MonitorTwiceOnce)) return;
     add_monitor(f.w, f.id, id, false);
     return;
   }
@@ -435,6 +451,8 @@ void run_handler(const Frame& f) {
     if (!end.gone) exit_worker(w, f.id, end.reason, ExitCause::Own);
     return;
   }
+  if (f.a.serving >= 0 && alt_on(w, Alt::UnansweredCallStays))  // the next reply may answer it
+    w.unanswered.push_back(World::Unanswered{f.id, f.a.serving, f.a.serving_inc});
   if (f.a.self_exit >= 0) {
     journal_signal(w, SignalKind::Exit, f.p.name, f.p.name, f.a.self_exit, SignalEffect::Exit);
     exit_worker(w, f.id, f.a.self_exit, ExitCause::Own);
@@ -498,6 +516,16 @@ void deliver(World& w, int32_t id, int64_t ready_count) {
   a.args = std::move(m.args);
   a.serving = m.caller;
   a.serving_inc = m.caller_inc;
+  if (m.caller < 0 && !w.unanswered.empty()) {  // UnansweredCallStays: a call this process left open
+    auto open = std::find_if(w.unanswered.begin(), w.unanswered.end(),
+                             [&](const World::Unanswered& u) { return u.callee == id; });
+    if (open != w.unanswered.end()) {
+      a.serving = open->caller;
+      a.serving_inc = open->caller_inc;
+      w.unanswered.erase(open);
+      took(w, Alt::UnansweredCallStays);
+    }
+  }
   a.stack.push_back(Cursor{&k.handlers[h].body, 0, 1});
   run_handler(Frame{w, id, p, p.incarnation, a});
 }

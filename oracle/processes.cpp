@@ -95,6 +95,14 @@ Started start_worker(World& w, int32_t id) {
   p.incarnation++;
   p.started = ++w.starts;
   p.trap = false;
+  if (!w.dialect.empty()) {
+    auto kept = std::find(w.trapped.begin(), w.trapped.end(), id);  // RestartKeepsTrap
+    if (kept != w.trapped.end()) {
+      w.trapped.erase(kept);
+      p.trap = true;
+      took(w, Alt::RestartKeepsTrap);
+    }
+  }
   if (w.dialect.empty() || !keeps_mailbox(w, p)) {
     w.queued -= static_cast<int64_t>(p.mailbox.size());
     w.memory_used -= p.mailbox.bytes();
@@ -148,6 +156,7 @@ void exit_worker(World& w, int32_t id, int32_t reason, ExitCause cause) {
     p.mailbox.clear();
   }
   if (!alt_on(w, Alt::RestartKeepsState)) p.state.clear();
+  if (p.trap && alt_on(w, Alt::RestartKeepsTrap)) w.trapped.push_back(id);
   p.trap = false;
   p.blocked = 0;
   if (p.wait) {

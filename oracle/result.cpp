@@ -54,8 +54,13 @@ const char* api_result_name(uint8_t r) {  // §20's table
   return "?";
 }
 
-// An exit reason that makes a failures record: abnormal (§15; §22).
-bool is_failure(const std::string& reason) { return reason != "normal" && reason != "shutdown"; }
+// An exit reason that makes a failures record: abnormal (§15; §22); shutdown too in
+// the dialect ShutdownIsFailure.
+bool is_failure(const World& w, int32_t reason) {
+  const std::string& r = w.names[reason];
+  if (r == "shutdown") return w.dialect.has(Alt::ShutdownIsFailure);
+  return r != "normal";
+}
 
 // A signal's reason: a reason, or "kill" for exit(e, kill) (§22).
 std::string signal_reason(const World& w, const Event& e) { return e.reason < 0 ? "kill" : w.names[e.reason]; }
@@ -173,7 +178,7 @@ ojson result_to_json(const RunResult& r) {
   ojson journal = ojson::array(), failures = ojson::array(), decisions = ojson::array();
   for (const Event& e : w.journal) {
     journal.push_back(event_json(w, e));
-    if (e.kind == EventKind::Exit && is_failure(w.names[e.reason]))
+    if (e.kind == EventKind::Exit && is_failure(w, e.reason))
       failures.push_back({{"process", w.names[e.name]}, {"code", w.names[e.reason]}, {"turn", e.turn}});
     if (e.kind == EventKind::Decision)
       decisions.push_back({{"process", w.names[e.name]}, {"supervisor", w.names[e.other]},
@@ -330,7 +335,7 @@ std::string result_line(const RunResult& r) {
   o.raw("],\"failures\":[");
   bool first = true;
   for (const Event& e : w.journal) {
-    if (e.kind != EventKind::Exit || !is_failure(w.names[e.reason])) continue;
+    if (e.kind != EventKind::Exit || !is_failure(w, e.reason)) continue;
     o.raw(first ? "{\"process\":" : ",{\"process\":"), o.name(e.name), o.raw(",\"code\":"), o.name(e.reason);
     o.raw(",\"turn\":"), o.num(e.turn), o.raw("}");
     first = false;
@@ -409,7 +414,7 @@ int64_t event_text_bound(const World& w, const Event& e) {
     case EventKind::Call: return 96 + 2 * kIntText + name_len(w, e.name) + name_len(w, e.other) + args_text(w, e);
     case EventKind::Exit: {  // and its failure record
       int64_t n = 64 + kIntText + name_len(w, e.name) + name_len(w, e.reason);
-      return is_failure(w.names[e.reason]) ? 2 * n : n;
+      return is_failure(w, e.reason) ? 2 * n : n;
     }
     case EventKind::Decision:  // and its decision record
       return 2 * (96 + kIntText + name_len(w, e.name) + name_len(w, e.other));

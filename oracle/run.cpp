@@ -121,6 +121,7 @@ RunResult run(const Program& p, const RunSettings& settings,
     uint64_t x = w.rng.next();
     int64_t k = static_cast<int64_t>(x % static_cast<uint64_t>(ready));
     if (!w.dialect.empty()) {
+      x = draw_in_dialect(w, x);
       k = pick_in_dialect(w, x, ready);
       w.sent.clear();
     }

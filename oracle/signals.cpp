@@ -88,6 +88,7 @@ void apply_signal(World& w, const Signal& s) {
     case SignalKind::Link: {
       bool trap = y.trap && !took_if(w, Alt::TrapIgnoredByLinks);
       bool normal = s.reason == w.words.normal;
+      if (trap && s.reason == w.words.killed && took_if(w, Alt::KilledLinkIsKill)) trap = false;
       if (trap && !(normal && took_if(w, Alt::TrapIgnoresNormalLink))) {
         // trapping: the message, for every reason, normal included [R17]
         effect(SignalEffect::Message);

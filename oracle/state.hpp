@@ -327,6 +327,14 @@ struct World {
   std::unordered_map<int32_t, std::vector<Value>> before_last;
   int64_t spawned_all = 0;
   std::vector<int32_t> spawned_names;
+  unsigned __int128 wide_state = 0;  // DrawStateUnmasked: the generator's state, never reduced
+  int32_t spawner = -1, spawning = -1;  // InitSendsAsSpawner: who spawns the process whose init runs
+  std::vector<int32_t> trapped;         // RestartKeepsTrap: ids whose last incarnation trapped exits
+  struct Unanswered {
+    int32_t callee, caller;
+    uint32_t caller_inc;
+  };
+  std::vector<Unanswered> unanswered;  // UnansweredCallStays: calls a handler ended without answering
 
   // Observation only, for triage (attribution.cpp, attribution_links.cpp): called with a worker as it exits,
   // before its mailbox, links and monitors go and its `exit` event is journaled (§6.4, §17.1).

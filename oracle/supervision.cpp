@@ -224,6 +224,7 @@ void shut_down(World& w, int32_t slot, int32_t child, Action a) {
   terminate_supervisor(w, slot);
   int32_t parent = w.sups[slot].parent;
   if (parent < 0 || !w.sups[parent].alive) return;
+  if (a == Action::GiveUp && took_if(w, Alt::GiveUpUnreported, parent)) return;  // listed as running
   int32_t reason = w.words.shutdown;
   size_t at = 0;
   const ChildEntry* me = find_child(w.sups[parent], w.sups[slot].name, at);
@@ -516,6 +517,11 @@ ApiResult api_request(World& w, int32_t slot, ApiOp op, int32_t child) {
   if (std::optional<ApiResult> other = api_in_dialect(w, slot, op, *c)) return *other;
   switch (op) {
     case ApiOp::TerminateChild: {
+      if (c->running && c->significant && took_if(w, Alt::TerminateChildIsExit, slot)) {
+        do_terminate(w, slot, *c);
+        del_child(w, slot, index);  // as if it had exited by itself
+        return ApiResult::Ok;
+      }
       do_terminate(w, slot, *c);  // a child supervisor with its subtree [R11]
       std::vector<ChildEntry>& cs = w.sups[slot].children;
       bool remove = cs[index].restart == Restart::Temporary;  // del_child

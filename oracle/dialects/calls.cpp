@@ -17,6 +17,10 @@ const std::vector<Alternative>& call_alternatives() {
        "a call to a name with no live process waits for ever instead of failing with NOPROC", ""},
       {Alt::CallingSelfWaits, "calling-self-waits", E, "§18.1 [R31/self]", "§18.1 calling self",
        "a call to the caller itself waits for ever instead of failing with CALLING_SELF", ""},
+      {Alt::UnansweredCallStays, "unanswered-call-stays", E, "§18.1 [R29/no_reply]", "§18.1 reply",
+       "a call handler that ends without replying leaves its caller to the process's next reply, even in a "
+       "handler reached by send",
+       ""},
       {Alt::FailedStartExitsNormal, "failed-start-exits-normal", E, "§19.1 [R34]", "§19.1 start",
        "a start that fails exits with reason normal: the failure's reason is lost", ""},
       {Alt::IgnoreIsFailure, "ignore-is-failure", E, "§19.1 [R34/ignore, R37, R38]", "§19.1 ignore",
@@ -39,6 +43,10 @@ const std::vector<Alternative>& call_alternatives() {
        "auto_shutdown all_significant shuts the supervisor down at the first significant child's exit", ""},
       {Alt::AnySignificantAsAll, "any-significant-as-all", E, "§21 [R46]", "§21 auto_shutdown",
        "auto_shutdown any_significant waits until no significant child runs, as all_significant", ""},
+      {Alt::TerminateChildIsExit, "terminate-child-is-exit", E, "§20 [R48/terminate_child], §21", "§21 auto_shutdown",
+       "terminate_child of a running significant child is taken as its exit: auto_shutdown (or keep or remove, "
+       "with a decision) follows",
+       ""},
   };
   return all;
 }

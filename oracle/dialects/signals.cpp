@@ -22,6 +22,8 @@ const std::vector<Alternative>& signal_alternatives() {
        "exit(e, normal) ends a process that does not trap exits", ""},
       {Alt::KillTrappable, "kill-trappable", E, "§16.3 [R18]", "§16.3 exit signal",
        "exit(e, kill) to a process that traps exits is the message exit(X, killed), not its end", ""},
+      {Alt::KilledLinkIsKill, "killed-link-is-kill", E, "§16.3 [R17, R18]", "§16.3 link signal",
+       "a link signal with reason killed ends a process that traps exits, as exit(e, kill) would", ""},
       {Alt::LinkSignalsDescending, "link-signals-descending", E, "§17.1 step 3", "§17.1 signal order",
        "an exit's link signals are queued by descending id", ""},
       {Alt::DownsBeforeLinks, "downs-before-links", E, "§17.1 step 3", "§17.1 signal order",
@@ -32,12 +34,18 @@ const std::vector<Alternative>& signal_alternatives() {
        "monitor(e) of a name with no live process does nothing (no down(e, noproc))", ""},
       {Alt::LinkToDeadIsSilent, "link-to-dead-is-silent", E, "§16.2 [R20]", "§16.2 link",
        "link(e) to a name with no live process does nothing: no NOPROC failure, no exit message", ""},
+      {Alt::LinkToDeadFails, "link-to-dead-fails", E, "§16.2 [R20]", "§16.2 link",
+       "link(e) to a name with no live process fails with NOPROC even when the process traps exits", ""},
+      {Alt::MonitorTwiceOnce, "monitor-twice-once", E, "§16.2 [one more monitor]", "§16.2 monitor",
+       "a second monitor(e) while one is held on e adds none: one down message, one demonitor removes it", ""},
       {Alt::UnlinkOneSided, "unlink-one-sided", E, "§16.2 [R21]", "§16.2 link",
        "unlink(e) removes the link on the caller's side only: e's exit still reaches the caller", ""},
       {Alt::RestartKeepsLinks, "restart-keeps-links", E, "§16.1, §16.5", "§16.5 restarted",
        "an exit removes its links on its own side only: the processes linked to it keep theirs, and their "
        "exit reaches its next incarnation",
        ""},
+      {Alt::RestartKeepsTrap, "restart-keeps-trap", E, "§16.1 [trap flag]", "§16.1 trap flag",
+       "a restarted worker traps exits when its last incarnation did: the trap flag is not reset", ""},
   };
   return all;
 }

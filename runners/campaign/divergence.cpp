@@ -187,7 +187,7 @@ void attribute_divergences(const Program& p, const std::vector<RunSettings>& run
     if (is_failure_kind(d.kind) || d.run >= oracle.size()) continue;
     for (const TargetAnswers& t : targets)
       if (t.target == d.target && d.deviation.empty())
-        if (std::optional<Replay> r = replay_attribution(p, runs, t.answers)) {
+        if (std::optional<Replay> r = replay_attribution(p, runs, t.answers, ask_of ? ask_of(t.target) : AskTarget{})) {
           d.rule = alternative(r->alt).bucket;
           d.dialect = alternative(r->alt).id;
         }

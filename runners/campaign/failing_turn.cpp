@@ -91,7 +91,8 @@ std::string bucket_of_answer(const Program& p, const RunSettings& r, const Answe
                              const AskAnswer& ask) {
   std::string kind = difference_kind(oracle, got);
   if (oracle.ok() && got.ok())  // attribution by replay first (runners/triage/replay.hpp)
-    if (std::optional<Replay> rp = replay_attribution(p, {r}, {got})) return alternative(rp->alt).bucket;
+    if (std::optional<Replay> rp = replay_attribution(p, {r}, {got}, ask ? asking(ask) : AskTarget{}))
+      return alternative(rp->alt).bucket;
   if (ask)
     if (Located l = locate_failure(p, r, oracle, got, kind, ask); !l.rule.empty()) return l.rule;
   if (is_failure_kind(kind) || !oracle.ok()) return kind;

@@ -27,8 +27,9 @@ struct Fault {
                              // not tuned to); `concord mutants` leaves it out unless --only names it
   bool free = false;         // in a target's free mode (SPEC §25): only free runs show it, so a free
                              // campaign looks for it (its trigger program's free runs are not admissible)
-  bool held_out = false;     // written for issue 39's measurement, never seen by the attribution (its
-                             // held-out test set: targets/FAULTS.md, "Held-out set"); measurement is set too
+  int held_out = 0;          // written for issue 39's measurement, never seen by the attribution: the
+                             // held-out set it belongs to (1, 2: targets/FAULTS.md, "Held-out set");
+                             // 0: not held out. measurement is set too
   std::string rule = "";     // the SPEC section the bug breaks: "§7.2", "§16.3", "§5" ("": not filled in yet)
 };
 

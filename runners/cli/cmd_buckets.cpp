@@ -18,6 +18,8 @@
 #include <sstream>
 #include <thread>
 
+#include "generators/generate.hpp"
+#include "generators/profile.hpp"
 #include "oracle/error.hpp"
 #include "runners/campaign/campaign.hpp"
 #include "runners/campaign/case_check.hpp"
@@ -48,7 +50,9 @@ struct Measured {
   std::set<std::string> rules;            // rule signatures of its cases
   std::map<std::string, uint64_t> cases;  // per rule signature: the cases it holds
   std::map<std::string, std::string> by;  // per rule signature: "replay:ID" or "fallback" (first case's)
-  uint64_t deviations = 0;                // divergent cases filed as known deviations (issue 38: none)
+  uint64_t deviations = 0;                // divergent cases filed as known deviations
+  uint64_t hidden = 0;                    // ... of those checked, answered otherwise by the target without the
+                                          // fault: the fault hid behind a declaration (issue 38: none)
 };
 
 // The SPEC section a signature's kind names ("c:§7.2 restart type" -> "§7.2"), or "".
@@ -65,6 +69,27 @@ std::string main_rule(const Measured& m) {
   for (const auto& [sig, n] : m.cases)
     if (best.empty() || n > m.cases.at(best)) best = sig;
   return best;
+}
+
+// Of the known deviations a fault's campaign filed (the first case of each), those
+// the target without the fault answers otherwise: the fault's own divergences, hidden
+// behind a declaration. A case the normal build answers alike is the target's
+// declared deviation, met by the campaign whatever the fault.
+uint64_t hidden_by_deviations(const CampaignReport& r, const CampaignConfig& cfg, const BackendSpec& normal,
+                              const BackendSpec& faulty) {
+  uint64_t hidden = 0;
+  const gen::Profile& profile = gen::profile_named(cfg.profile);
+  Backend plain(normal), bent(faulty);
+  for (const Finding& x : r.findings) {
+    if (x.kind != Finding::Kind::kDeviation) continue;
+    ojson program = program_to_json(gen::generate_program(x.program_seed, profile));
+    std::vector<RunSettings> runs = gen::generate_runs(x.program_seed, profile, cfg.seeds_per_program);
+    std::vector<Answer> a = plain.request(program, runs), b = bent.request(program, runs);
+    bool same = a.size() == b.size();
+    for (size_t i = 0; same && i < a.size(); i++) same = a[i].line == b[i].line;
+    if (!same) hidden++;
+  }
+  return hidden;
 }
 
 // How a case was attributed (runners/triage/replay.hpp): by the alternative whose
@@ -102,7 +127,7 @@ void again(const Fault* f, const BackendSpec& spec, const std::string& dir, Meas
     for (size_t k = 0; k < c.runs.size() && k < got.size(); k++)
       if (first_difference(c.runs[k].expect, got[k].json)) {
         if (got[k].ok())
-          if (std::optional<Replay> rp = replay_attribution(c.program, {runs[k]}, {got[k]}))
+          if (std::optional<Replay> rp = replay_attribution(c.program, {runs[k]}, {got[k]}, asking(b)))
             dialect = alternative(rp->alt).id;
         break;
       }
@@ -121,14 +146,17 @@ void again(const Fault* f, const BackendSpec& spec, const std::string& dir, Meas
   for (size_t i = 0; i < files.size(); i++) m.after += root(up, i) == i;
 }
 
+// The set a fault belongs to: "catalogue", or "held-out-N" for the N-th held-out set.
+std::string set_of(const Fault& f) { return f.held_out ? "held-out-" + std::to_string(f.held_out) : "catalogue"; }
+
 }  // namespace
 
 int cmd_buckets(int argc, char** argv) {
   Args a =
       parse_args(argc, argv, {"--time", "--seed", "--only", "--jobs", "--shrink-time", "--work", "--set"}, {"--again"});
   std::string set = a.option("--set") ? *a.option("--set") : "all";
-  if (set != "all" && set != "catalogue" && set != "held-out")
-    throw InputError("--set", "catalogue, held-out or all, not '" + set + "'");
+  if (set != "all" && set != "catalogue" && set != "held-out" && set != "held-out-1" && set != "held-out-2")
+    throw InputError("--set", "catalogue, held-out (held-out-1, held-out-2) or all, not '" + set + "'");
   if (!a.positional.empty()) throw InputError("", "usage: concord buckets [options] (see concord --help)");
   double seconds = a.option("--time") ? parse_duration(*a.option("--time"), "--time") : 60;
   double shrink_seconds = a.option("--shrink-time") ? parse_duration(*a.option("--shrink-time"), "--shrink-time") : 10;
@@ -145,7 +173,7 @@ int cmd_buckets(int argc, char** argv) {
   }
   if (faults.empty())
     for (const Fault& f : fault_catalogue())
-      if (!f.free && (set == "all" || (set == "held-out") == f.held_out))
+      if (!f.free && (set == "all" || set == set_of(f) || (set == "held-out" && f.held_out)))
         faults.push_back(&f);  // a free mode's: a conducted campaign cannot see it
 
   // --again measures what an earlier run left: a folder per fault it measured, with
@@ -194,6 +222,7 @@ int cmd_buckets(int argc, char** argv) {
       CampaignReport r = run_campaign(cfg, nullptr);
       m.before = r.detail_hits.size();
       m.deviations = r.totals.deviations;
+      m.hidden = hidden_by_deviations(r, cfg, *reg.find(f->target), spec);
       for (const Finding& x : r.findings)
         if (x.kind == Finding::Kind::kNew) {
           m.after++;
@@ -225,12 +254,13 @@ int cmd_buckets(int argc, char** argv) {
   };
   std::map<std::string, Tally> sets;
   for (const Measured& m : rows) {
-    std::string set = m.fault->held_out ? "held-out" : "catalogue";
+    std::string set = set_of(*m.fault);
     std::string rules, named = main_rule(m);
     for (const std::string& s : m.rules) rules += (rules.empty() ? "" : ", ") + ("`" + s + "`");
     std::string by = named.empty() ? "" : m.by.count(named) ? m.by.at(named) : "";
     std::cout << "| " << m.fault->name << " | " << set << " | " << m.fault->target << " | " << m.before << " | "
-              << m.after << " | " << m.deviations << " | " << (m.fault->rule.empty() ? "-" : m.fault->rule) << " | "
+              << m.after << " | " << m.deviations << (m.hidden ? " (" + std::to_string(m.hidden) + " HIDDEN)" : "")
+              << " | " << (m.fault->rule.empty() ? "-" : m.fault->rule) << " | "
               << (named.empty()               ? "-"
                   : section_of(named).empty() ? named
                                               : section_of(named))
@@ -257,8 +287,9 @@ int cmd_buckets(int argc, char** argv) {
   }
   std::cout << "\n";
   for (const Measured& m : rows)
-    if (m.deviations > 0)
-      std::cout << "FILED AS KNOWN DEVIATIONS: " << m.fault->name << " (" << m.deviations << " divergent cases)\n";
+    if (m.hidden > 0)
+      std::cout << "HIDDEN BEHIND A DECLARED DEVIATION: " << m.fault->name << " (" << m.hidden
+                << " known deviations its target answers otherwise without it)\n";
   bool shared = false;
   for (const auto& [r, fs] : faults_of_rule)
     if (fs.size() > 1) {

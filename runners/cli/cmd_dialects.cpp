@@ -1,6 +1,6 @@
 // runners/cli/cmd_dialects.cpp: `concord dialects`: the oracle's catalogue of
-// alternative rules (oracle/dialect.hpp), which declared deviations name and which
-// `concord run FILE --dialect ID` runs.
+// alternative rules (oracle/dialect.hpp), which declared deviations name, attribution
+// by replay tries (runners/triage/replay.hpp), and `concord run FILE --dialect ID` runs.
 #include <iostream>
 
 #include "oracle/dialect.hpp"
@@ -19,6 +19,7 @@ int cmd_dialects(int argc, char** argv) {
       out.push_back(ojson{{"id", x.id},
                           {"scope", scope_text(x.scope)},
                           {"replaces", x.rule},
+                          {"bucket", x.bucket},
                           {"instead", x.instead},
                           {"freedom", x.freedom}});
     std::cout << out.dump(2) << "\n";
@@ -26,7 +27,7 @@ int cmd_dialects(int argc, char** argv) {
   }
   for (const Alternative& x : alternatives()) {
     std::cout << x.id << "\n  in:       " << scope_text(x.scope) << "\n  replaces: SPEC " << x.rule
-              << "\n  instead:  " << x.instead << "\n";
+              << "\n  instead:  " << x.instead << "\n  bucket:   " << x.bucket << "\n";
     if (*x.freedom) std::cout << "  freedom:  " << x.freedom << "\n";
   }
   return kOk;

@@ -28,9 +28,11 @@ usage:
       replaced by the alternatives of `concord dialects`.
   concord dialects [--json]
       The oracle's alternative rules: each replaces one SPEC rule for one
-      construct. A declared deviation names one (runners/PROTOCOL.md); a target
-      differs by a known deviation only where the oracle in that dialect gives
-      its result (up to the freedom the alternative states).
+      construct (or every program). A declared deviation names one
+      (runners/PROTOCOL.md); a target differs by a known deviation only where the
+      oracle in that dialect gives its result (up to the freedom the alternative
+      states). A divergence's bucket is the rule of the alternative whose replay
+      gives the target's answers on every run (its triage page shows the replay).
   concord run FILE --target NAME|all [--backend NAME=COMMAND]... [--backends FILE]
                    [--timeout SECONDS] [run settings as above]
       Run through the backend protocol (runners/PROTOCOL.md). With one target,
@@ -166,7 +168,7 @@ usage:
       admissible), shrink it, and print a table. Exit 1 when a fault was not found.
       It works in --work DIR (kept), else in a folder of its own under $TMPDIR,
       removed when it ends.
-  concord buckets [--time D] [--seed S] [--only NAME]... [--set catalogue|held-out|all]
+  concord buckets [--time D] [--seed S] [--only NAME]... [--set catalogue|held-out|held-out-1|held-out-2|all]
                   [--shrink-time D] [--jobs N] [--work DIR] [--again]
       Measure bucketing by SPEC rule (issues 17, 39): per planted fault (those
       planted for this measurement only too, the held-out set among them; not a

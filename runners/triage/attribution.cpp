@@ -1466,20 +1466,13 @@ std::string unused_name(const ojson& prog, const std::string& base) {
   }
 }
 
-// Given messages out of the oracle's order, the target's journal also that of the
-// given messages sent in its order (event_rule not sure: given in another order,
-// or a mailbox taking the newest first?). The target is asked again with the given
-// messages sent instead, in the same order, by a process of their own started
-// last (its init runs after the others', as the given messages are sent after
-// them, §8.2). The target agrees with the oracle on the whole variant: its
-// mailboxes keep their order, the given messages were given in another. It takes
-// the messages of that process out of order too: §6.5 fifo.
-std::optional<std::string> given_question(const ojson& prog, const ojson& oracle, const AskTarget& ask) {
-  if (prog.value("given", ojson::array()).empty()) return std::nullopt;
+}  // namespace
+
+ojson given_sent_by_a_process(const ojson& prog) {
   ojson variant = prog;
   std::string kind = unused_name(prog, "Giver"), name = unused_name(prog, "giver");
   ojson sends = ojson::array();
-  for (const ojson& g : prog["given"])
+  for (const ojson& g : prog.value("given", ojson::array()))
     sends.push_back(ojson{{"do", "send"},
                           {"tag", g["tag"]},
                           {"args", g.value("args", ojson::array())},
@@ -1491,6 +1484,23 @@ std::optional<std::string> given_question(const ojson& prog, const ojson& oracle
                                    {"handlers", ojson::array()}});
   variant["system"].push_back(ojson{{"process", ojson{{"name", name}, {"kind", kind}, {"args", ojson::array()}}}});
   variant["given"] = ojson::array();
+  return variant;
+}
+
+namespace {
+
+// Given messages out of the oracle's order, the target's journal also that of the
+// given messages sent in its order (event_rule not sure: given in another order,
+// or a mailbox taking the newest first?). The target is asked again with the given
+// messages sent instead, in the same order, by a process of their own started
+// last (its init runs after the others', as the given messages are sent after
+// them, §8.2). The target agrees with the oracle on the whole variant: its
+// mailboxes keep their order, the given messages were given in another. It takes
+// the messages of that process out of order too: §6.5 fifo.
+std::optional<std::string> given_question(const ojson& prog, const ojson& oracle, const AskTarget& ask) {
+  if (prog.value("given", ojson::array()).empty()) return std::nullopt;
+  ojson variant = given_sent_by_a_process(prog);
+  const ojson name = variant["system"].back()["process"]["name"];  // the giver
   std::optional<std::pair<ojson, ojson>> js = journals_of(variant, oracle, ask, 1);  // room for the giver
   if (!js) return std::nullopt;
   const auto& [voj, vtj] = *js;

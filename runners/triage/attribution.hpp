@@ -1,5 +1,8 @@
 // runners/triage/attribution.hpp: which SPEC rule is behind the first difference between
-// the oracle's result and a target's (issue 17, "one bug, one bucket"). Today's
+// the oracle's result and a target's (issue 17, "one bug, one bucket"). Since issue 39
+// this is the fallback: a divergence is first attributed by replay (replay.hpp), to
+// the rule of the oracle's alternative that gives the target's answers; this analysis
+// names the rule only when no alternative does. Today's
 // signature kind (divergence.hpp) names the first differing *field in key order*:
 // one bug shows as many kinds (a LIFO mailbox gave deliver/args, deliver/from,
 // deliver/tag, outcome, turns...). Here the first difference is taken in causal
@@ -174,6 +177,13 @@ using AskTarget = std::function<std::optional<ojson>(const Program& p, const Run
 // message ends with "[at WHERE]" to "§10 error INTERNAL at WHERE", PROTOCOL.md).
 // `ask`, when given, is the target that answered `got` (the questions above).
 Attribution attribute(const Program& p, const ojson& oracle, const ojson& got, const AskTarget& ask = {});
+
+// `prog` (JSON form) with its given messages sent instead, in the same order, by a
+// process of their own started last (its init runs after the others', as the given
+// messages are sent after them, §8.2): a question that tells a mailbox taking the
+// newest first from given messages sent in another order. Runs need one more
+// process of room.
+ojson given_sent_by_a_process(const ojson& prog);
 
 // "c:§6.5 fifo": the target and the rule.
 std::string rule_signature(const std::string& target, const Attribution& a);
