@@ -213,7 +213,11 @@ static inline cr_value cr_shr(cr_value a, cr_value b) {
   if (a < 0 && n > 0) u |= ~(~(uint64_t)0 >> n);
   return cr_wrap(u);
 }
+#ifdef CONCORD_FAULT_LT_UNSIGNED /* planted fault (held out 2): < compares the unsigned 64-bit patterns */
+static inline cr_value cr_lt(cr_value a, cr_value b) { return (uint64_t)a < (uint64_t)b; }
+#else
 static inline cr_value cr_lt(cr_value a, cr_value b) { return a < b; }
+#endif
 static inline cr_value cr_le(cr_value a, cr_value b) { return a <= b; }
 static inline cr_value cr_gt(cr_value a, cr_value b) { return a > b; }
 static inline cr_value cr_ge(cr_value a, cr_value b) { return a >= b; }

@@ -147,7 +147,10 @@ void start_supervisor(rt_world *w, int32_t slot) {
   const cr_sup *d = &w->prog->sups[slot];
   rt_sup *s = &w->sups[slot];
   s->alive = 1;
-  s->restarts = 0;
+#ifdef CONCORD_FAULT_RESTARTS_SURVIVE_INCARNATION /* planted fault (held out 2): the count is not reset at a new incarnation */
+  if (0)
+#endif
+    s->restarts = 0;
   s->nchildren = 0; /* a new incarnation: static children only (§7.6) */
   jr_start(w, d->name, -1);
   /* Static children in declaration order, depth first (OTP start_children/2). */

@@ -96,6 +96,14 @@ void cr_demonitor(cr_ctx *c, cr_value to) {
   rt_world *w = world_of(c);
   rt_act *a = act_running(w, c);
   int32_t id = live_id(w, to);
+#ifdef CONCORD_FAULT_DEMONITOR_REMOVES_ALL /* planted fault (held out 2): demonitor removes every monitor on e, not one */
+  if (id >= 0)
+    for (uint32_t n = ext_at(w, a->id)->held.n + 1; ext_at(w, a->id)->held.n < n;) {
+      n = ext_at(w, a->id)->held.n;
+      remove_monitor(w, a->id, id, 0);
+    }
+  return;
+#endif
   if (id >= 0) remove_monitor(w, a->id, id, 0);
 }
 

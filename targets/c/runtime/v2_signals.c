@@ -35,6 +35,9 @@ void link_pair(rt_world *w, int32_t a, int32_t b) {
 /* §16.2: either side removes it [R21/other_side]; nothing if there is none. */
 void unlink_pair(rt_world *w, int32_t a, int32_t b) {
   drop_link(ext_at(w, a), b);
+#ifdef CONCORD_FAULT_UNLINK_ONE_SIDE /* planted fault (held out 2): unlink removes the link on the unlinker's side only */
+  return;
+#endif
   drop_link(ext_at(w, b), a);
 }
 
@@ -157,6 +160,11 @@ static void apply_signal(rt_world *w, rt_signal s) {
         jr_signal(w, s.kind, s.from, y->name, s.reason, EFF_MESSAGE);
         system_message(w, s.to, w->prog->exit_sig, s.from, s.reason);
       } else if (s.reason == RT_NORMAL) {
+#ifdef CONCORD_FAULT_EXIT_NORMAL_KILLS_OTHERS /* planted fault (held out 2): exit(e, normal) ends a non-trapping e */
+        jr_signal(w, s.kind, s.from, y->name, s.reason, EFF_EXIT);
+        exit_worker(w, s.to, s.reason, CAUSE_OWN);
+        return;
+#endif
         jr_signal(w, s.kind, s.from, y->name, s.reason, EFF_IGNORE);
       } else {
         jr_signal(w, s.kind, s.from, y->name, s.reason, EFF_EXIT);

@@ -49,6 +49,20 @@
 -else.
 -define(SIGNALS(Links, Downs), Links ++ Downs).
 -endif.
+-ifdef('FAULT_READY_COUNTED_AFTER_POP').
+%% Planted fault (held out 2): a deliver's ready count is taken after the pop, so a
+%% process whose last message it was is not counted.
+-define(READY_AFTER_POP(N, Q), case queue:is_empty(Q) of true -> N - 1; false -> N end).
+-else.
+-define(READY_AFTER_POP(N, Q), N).
+-endif.
+-ifdef('FAULT_LIMIT_COUNTS_SUPERVISORS').
+%% Planted fault (held out 2): a supervisor's start and exit count in `live`, so the
+%% process limit counts the live supervisors too.
+-define(SUP_LIVE, 1).
+-else.
+-define(SUP_LIVE, 0).
+-endif.
 -ifdef('FAULT_TURN_LIMIT_ONE_LATE').
 -define(AT_LIMIT(T, L), T > L).  % planted fault (held out): the turn limit is checked after the turn, one turn late
 -else.
@@ -241,7 +255,7 @@ turn(N, St = #st{ready = R, procs = Procs}) ->
                   case Message of
                       {From, Tag, Args} ->
                           Pid ! {'$concord_turn', Tag, Args},
-                          journal({deliver, Turn, N, P#proc.name, From, Tag, Args}, St0);
+                          journal({deliver, Turn, ?READY_AFTER_POP(N, Q), P#proc.name, From, Tag, Args}, St0);
                       {From, Tag, Args, CallId} ->  % a call message (SPEC §18.1)
                           Pid ! {'$concord_turn', Tag, Args, CallId},
                           journal({call, Turn, N, P#proc.name, From, Tag, Args}, St0)
@@ -641,7 +655,7 @@ supervisor_exited(Idx, St = #st{sups = Sups, downs = Downs}) ->
                  _ -> Reason0
              end,
     Failed = is_tuple(Reason0) andalso element(1, Reason0) =:= shutdown andalso St#st.settling,
-    St1 = St#st{sups = setelement(Idx + 1, Sups, S#sup{alive = false}), downs = Downs1},
+    St1 = St#st{sups = setelement(Idx + 1, Sups, S#sup{alive = false}), downs = Downs1, live = St#st.live - ?SUP_LIVE},
     St2 = journal({exit, St#st.turn, Name, Reason}, St1),
     case S#sup.parent of
         P when St#st.v2 -> sup_exit_pending(Idx, P, Name, Pid, St2);
@@ -852,7 +866,8 @@ request({supervisor_start, Idx, Auto}, Pid, St = #st{sups = Sups}) ->
     S = element(Idx + 1, Sups),
     Mon = erlang:monitor(process, Pid),
     St1 = St#st{sups = setelement(Idx + 1, Sups, S#sup{pid = Pid, monitor = Mon, alive = true, auto = Auto,
-                                                       restarts = 0, pending = []})},
+                                                       restarts = 0, pending = []}),
+                live = St#st.live + ?SUP_LIVE},
     %% Version 2: held from the start (SPEC §17.2); the suspension takes effect when
     %% its init is done, and its answer is not waited for.
     St#st.v2 andalso (Pid ! {system, {self(), make_ref()}, suspend}),

@@ -41,6 +41,13 @@
 -define(TRAPS(Kind), get('$concord_trap')).
 -endif.
 
+-ifdef('FAULT_REPLY_TYPE_UNCHECKED').
+%% Planted fault (held out 2): a reply is stored in the caller's field whatever its
+%% type: no BAD_REPLY.
+-define(REPLY_FITS(Type, Value), true).
+-else.
+-define(REPLY_FITS(Type, Value), has_type(Type, Value)).
+-endif.
 -ifdef('FAULT_IGNORE_TAKEN_AS_FAILURE').
 %% Planted fault (held out): init's `ignore` is answered to OTP as {stop, normal}, a
 %% start that failed with reason normal, not an ignored one.
@@ -265,7 +272,13 @@ sync_wait(C, Ref, Parent) ->
 
 %% --- version 2: links, monitors, exit signals (SPEC §16) ----------------------------
 
+-ifdef('FAULT_TRAP_EXIT_ZERO_TRAPS').
+%% Planted fault (held out 2): the flag is compared with Erlang's false, not with 0,
+%% so trap_exit(0) turns trapping on as well.
+trap_exit(V) -> put('$concord_trap', V =/= false), ok.
+-else.
 trap_exit(V) -> put('$concord_trap', V =/= 0), ok.
+-endif.
 
 me() -> get('$concord_self').
 
@@ -429,7 +442,7 @@ call(To, Tag, Args, Type, State) ->
             put('$concord_waiting', CallId),
             Value = wait_reply(C, CallId),
             erase('$concord_waiting'),
-            case Type =:= any orelse has_type(Type, Value) of
+            case Type =:= any orelse ?REPLY_FITS(Type, Value) of
                 true -> Value;
                 false -> throw({concord_exit, {fail, <<"BAD_REPLY">>}})
             end

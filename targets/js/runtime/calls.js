@@ -8,6 +8,10 @@
 'use strict';
 
 const { CALL } = require('./journal.js');
+const FAULT = require('./fault.js');
+// A planted fault (held out 2, targets/FAULTS.md): a second reply in the same handler,
+// before the caller has resumed, replaces the first one's value.
+const LAST_REPLY_WINS = FAULT === 'FAULT_LAST_REPLY_WINS';
 
 const CALL_SIGNAL = 3, EFFECT_EXIT = 0;  // links.js's signal kind and effect numbers
 
@@ -51,9 +55,16 @@ class Calls {
   reply(p, value, type) {
     const c = p.serving;
     if (c === null) return;  // reached by send, or answered already
-    p.serving = null;
+    if (!LAST_REPLY_WINS) p.serving = null;
     const caller = c.caller, wait = caller.wait;
-    if (!caller.alive || caller.inc !== c.inc || wait === null || wait.replied || wait.callee !== p) return;
+    if (!caller.alive || caller.inc !== c.inc || wait === null || wait.callee !== p) return;
+    if (wait.replied) {
+      if (LAST_REPLY_WINS) {  // the planted fault: a later reply replaces the value not yet taken
+        wait.value = value;
+        wait.type = type;
+      }
+      return;
+    }
     wait.replied = true;
     wait.value = value;
     wait.type = type;

@@ -32,9 +32,13 @@ for (let i = 0, p = 1; i < 64; i++, p *= 2) POW2.push(p);
 const DIV_FLOORS = FAULT === 'FAULT_DIV_FLOORS';  // a planted fault (targets/FAULTS.md)
 const count = (b) => (typeof b === 'number' ? b & 63 : toNumber(b & 63n));
 
+// A planted fault (held out 2, targets/FAULTS.md): + of two Numbers returns the double
+// sum without the range check, rounded once it passes 2^53.
+const ADD_UNCHECKED = FAULT === 'FAULT_ADD_SKIPS_RANGE_CHECK';
 const add = (a, b) => {
   if (typeof a === 'number' && typeof b === 'number') {
     const r = a + b;
+    if (ADD_UNCHECKED && r <= 9223372036854775807 && r >= -9223372036854775808) return r;
     if (r <= MAXS && r >= -MAXS) return r;
   }
   return wrap(big(a) + big(b));

@@ -13,6 +13,11 @@
 const { RESTART, KEEP, REMOVE, GIVE_UP } = require('./journal.js');
 const FAULT = require('./fault.js');
 const KEEP_TEMPORARIES = FAULT === 'FAULT_ONE_FOR_ALL_KEEPS_TEMPORARIES';  // a planted fault (targets/FAULTS.md)
+// Planted faults (held out 2, targets/FAULTS.md): a kept or removed child counts toward
+// the intensity as a restart does; a supervisor ending (giving up, terminated by its
+// parent) terminates its children oldest first.
+const KEEP_COUNTS = FAULT === 'FAULT_KEEP_COUNTS_AS_RESTART';
+const ENDS_OLDEST_FIRST = FAULT === 'FAULT_SUPERVISOR_ENDS_OLDEST_FIRST';
 
 const PERMANENT = 0, TRANSIENT = 1, TEMPORARY = 2;  // restart types, as emitted
 const ONE_FOR_ONE = 0, ONE_FOR_ALL = 1, REST_FOR_ONE = 2;  // strategies, as emitted
@@ -100,6 +105,7 @@ class Supervision {
 
   // OTP del_child/2: a transient entry stays, not running [R2]; a temporary one goes [R3].
   keepOrRemove(s, entry) {
+    if (KEEP_COUNTS) s.restarts++;
     if (entry.restart === TEMPORARY) {
       this.decision(s, entry.name, REMOVE);
       s.children.splice(s.children.indexOf(entry), 1);
@@ -156,7 +162,8 @@ class Supervision {
   // gone with this incarnation (§7.6).
   terminateSupervisor(s) {
     const w = this.w;
-    this.terminateChildren(s, 0);
+    if (ENDS_OLDEST_FIRST) for (const e of s.children) this.terminate(e);
+    else this.terminateChildren(s, 0);
     s.alive = false;
     s.children = [];
     w.journal.exit(w.turn, s.name, 'shutdown');

@@ -18,6 +18,9 @@ const FAULT = require('./fault.js');
 // A planted fault (targets/FAULTS.md): restart_child does not ask whether the child
 // runs, so a running worker is started again in place (and answers ok).
 const RESTART_RUNNING = FAULT === 'FAULT_RESTART_CHILD_OF_RUNNING';
+// A planted fault (held out 2, targets/FAULTS.md): restart_child goes through the
+// restart path's bookkeeping: a restart decision is journaled and counted.
+const API_RESTART_COUNTS = FAULT === 'FAULT_RESTART_CHILD_COUNTED';
 
 const PERMANENT = 0, TRANSIENT = 1, TEMPORARY = 2;  // restart types, as emitted
 const ONE_FOR_ONE = 0, ONE_FOR_ALL = 1, REST_FOR_ONE = 2;  // strategies, as emitted
@@ -249,6 +252,10 @@ class SupervisionV2 extends Supervision {
         const unchecked = RESTART_RUNNING && !(entry.child instanceof Sup);  // the planted fault: workers
         if (entry.running && !unchecked) return RUNNING;
         if (entry.restarting) return RESTARTING;
+        if (API_RESTART_COUNTS) {
+          s.restarts++;
+          this.decision(s, entry.name, RESTART);
+        }
         const how = this.startChild(s, entry);  // in place, not counted, not retried [R39, R41]
         return how === STARTED ? OK : how === IGNORED ? IGNORED_RESULT : FAILED_RESULT;
       }
