@@ -150,13 +150,15 @@ usage:
   concord triage CASE.free.json [--html OUT] [--target NAME|all]
       A free case: its witness trace checked again (without --target), or fresh free
       runs on each target; the first guarantee broken, with the events involved.
-  concord export CASE --as ct|exunit|c|gtest [--out DIR]
+  concord export CASE --as ct|exunit|c|gtest|json [--out DIR]
       Write a case as a test of another framework that runs without concord
       (default DIR: NAME-FORMAT): `ct` a Common Test suite running the program's
       gen_servers and supervisors on OTP, `exunit` the same as an ExUnit test on
       Elixir, `c` a C test of the program built against the c runtime, `gtest` a
       GoogleTest case for any runtime that speaks the backend protocol (command in
-      $CONCORD_RUNTIME). Each asserts every run's result line and names the first
+      $CONCORD_RUNTIME), `json` NAME.concord.json (program, requests, expected
+      results, signature with its "§") with concord_cases.py (TAP; stdlib Python)
+      and a pytest test, for the same runtimes. Each asserts every run's result line and names the first
       difference. The folder's README.md says how to run it.
   concord mutants [--time D] [--seed S] [--only NAME]... [--shrink-time D] [--work DIR] [--list]
       For every planted fault (targets/FAULTS.md; not those planted for `concord
