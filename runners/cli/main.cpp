@@ -140,7 +140,9 @@ usage:
   concord shrink CASE [--target NAME|all] [--jobs J] [--time D] [--out FILE]
       Reduce a case file to the smallest program and runs that show the same
       divergence (its recorded signature, or the one it shows now), J workers
-      testing candidates (default: cores). Writes the result over CASE, or to FILE.
+      testing candidates (default: cores); last, names become short ones (kinds A,
+      B, processes a, b, tags m, n, variables x, y) while the divergence holds.
+      Writes the result over CASE, or to FILE.
   concord triage CASE [--html OUT] [--target NAME|all] [--backend NAME=COMMAND]...
       Run a case on the oracle and every target (default all) and show what
       diverges: the program, each target's verdict, both answers side by side
