@@ -38,14 +38,32 @@ struct Rename {
   std::string from, to;
 };
 
+constexpr const char* kKindLetters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+constexpr const char* kDeclaredLetters = "abcdefghijkl";
+constexpr const char* kTagLetters = "mnopqrstuvw";
+constexpr const char* kVariableLetters = "xyzuvwijk";
+constexpr size_t kUnranked = 1000;  // a name of no sequence, or far along one
+
+// A name's place in its sequence, kUnranked when it is not in the first
+// kUnranked names.
+size_t rank_of(const std::string& name, const std::string& letters) {
+  size_t at = letters.find(name.empty() ? '\0' : name[0]);
+  if (at == std::string::npos) return kUnranked;
+  for (size_t i = at; i < kUnranked; i += letters.size())
+    if (nth_name(letters, i) == name) return i;
+  return kUnranked;
+}
+
 // The first name of `letters`' sequence that is none of `used` (compared by
-// `key`) and is valid: the rename, when that name is shorter than `from`.
+// `key`) and is valid: the rename, when that name is shorter than `from`, or as
+// long and earlier in the sequence (b becomes a once a is free).
 template <class Key, class Valid>
 bool shorter_name(const std::string& from, const std::string& letters, const std::set<std::string>& used, Key key,
                   Valid valid, std::string& to) {
+  size_t from_rank = rank_of(from, letters);
   for (size_t i = 0;; i++) {
     std::string name = nth_name(letters, i);
-    if (name.size() >= from.size()) return false;
+    if (name.size() > from.size() || (name.size() == from.size() && i >= from_rank)) return false;
     if (!used.count(key(name)) && valid(name)) {
       to = name;
       return true;
@@ -102,21 +120,21 @@ std::vector<Rename> renames(const Program& p) {
   for (const Kind& k : p.kinds) kinds.insert(lower(k.name));
   for (const Kind& k : p.kinds) {
     Rename r{Role::Kind, 0, 0, k.name, ""};
-    if (shorter_name(k.name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", kinds, lower, is_kind_name, r.to)) out.push_back(r);
+    if (shorter_name(k.name, kKindLetters, kinds, lower, is_kind_name, r.to)) out.push_back(r);
   }
 
   std::set<std::string> declared;
   each_decl_name(p, [&](const std::string& n) { declared.insert(n); });
   each_decl_name(p, [&](const std::string& n) {
     Rename r{Role::Declared, 0, 0, n, ""};
-    if (shorter_name(n, "abcdefghijkl", declared, same, lower_valid, r.to)) out.push_back(r);
+    if (shorter_name(n, kDeclaredLetters, declared, same, lower_valid, r.to)) out.push_back(r);
   });
 
   std::vector<std::string> tags = tags_of(p);
   std::set<std::string> tag_set(tags.begin(), tags.end());
   for (const std::string& t : tags) {
     Rename r{Role::Tag, 0, 0, t, ""};
-    if (shorter_name(t, "mnopqrstuvw", tag_set, same, lower_valid, r.to)) out.push_back(r);
+    if (shorter_name(t, kTagLetters, tag_set, same, lower_valid, r.to)) out.push_back(r);
   }
 
   for (size_t k = 0; k < p.kinds.size(); k++) {
@@ -124,7 +142,7 @@ std::vector<Rename> renames(const Program& p) {
     std::set<std::string> vars = variables_of(kind);
     auto var = [&](Role role, size_t h, const std::string& n) {
       Rename r{role, k, h, n, ""};
-      if (shorter_name(n, "xyzuvwijk", vars, same, lower_valid, r.to)) out.push_back(r);
+      if (shorter_name(n, kVariableLetters, vars, same, lower_valid, r.to)) out.push_back(r);
     };
     for (const Param& a : kind.params) var(Role::KindParam, 0, a.name);
     for (const Field& f : kind.state) var(Role::Field, 0, f.name);
@@ -247,6 +265,17 @@ void apply(Program& p, const Rename& r) {
 }
 
 }  // namespace
+
+size_t name_rank(const Program& p) {
+  size_t sum = 0;
+  for (const Kind& k : p.kinds) {
+    sum += rank_of(k.name, kKindLetters);
+    for (const std::string& v : variables_of(k)) sum += rank_of(v, kVariableLetters);
+  }
+  each_decl_name(p, [&](const std::string& n) { sum += rank_of(n, kDeclaredLetters); });
+  for (const std::string& t : tags_of(p)) sum += rank_of(t, kTagLetters);
+  return sum;
+}
 
 bool rename_name(ShrinkState& s, size_t n) {
   std::vector<Rename> all = renames(s.program);
