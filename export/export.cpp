@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <filesystem>
 #include <sstream>
 
@@ -19,10 +20,11 @@ std::optional<ExportFormat> parse_export_format(const std::string& name) {
   if (name == "exunit") return ExportFormat::kExunit;
   if (name == "c") return ExportFormat::kC;
   if (name == "gtest") return ExportFormat::kGtest;
+  if (name == "json") return ExportFormat::kJson;
   return std::nullopt;
 }
 
-const char* export_format_names() { return "ct, exunit, c, gtest"; }
+const char* export_format_names() { return "ct, exunit, c, gtest, json"; }
 
 Exported export_case(const Case& c, ExportFormat f) {
   switch (f) {
@@ -30,6 +32,7 @@ Exported export_case(const Case& c, ExportFormat f) {
     case ExportFormat::kExunit: return export_exunit(c);
     case ExportFormat::kC: return export_c(c);
     case ExportFormat::kGtest: return export_gtest(c);
+    case ExportFormat::kJson: return export_json(c);
   }
   throw std::logic_error("export_case: unknown format");
 }
@@ -74,6 +77,12 @@ const char* support_expect_erl() {
 const char* support_first_difference() {
   return
 #include "support_first_difference_h.inc"
+      ;
+}
+
+const char* support_concord_cases_py() {
+  return
+#include "support_concord_cases_py.inc"
       ;
 }
 
@@ -167,10 +176,42 @@ std::string snake_words(const std::string& s) {
   return out;
 }
 
-// Never "*/", which would end a C comment.
+namespace {
+
+// The length of the well-formed UTF-8 sequence of a character at s[i] that a comment
+// may hold (2 to 4 bytes), or 0: not UTF-8, overlong, a surrogate, a C1 control, or a
+// character some language ends a line at or that reorders what is shown (U+2028,
+// U+2029, the bidirectional controls).
+size_t comment_char(const std::string& s, size_t i) {
+  auto at = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  unsigned char b = at(i);
+  size_t n = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  uint32_t cp = b & (0x7f >> n);
+  for (size_t k = 1; k < n; k++) {
+    if ((at(i + k) & 0xc0) != 0x80) return 0;
+    cp = (cp << 6) | (at(i + k) & 0x3f);
+  }
+  bool overlong = (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000);
+  bool bad = cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || cp <= 0x9f || cp == 0x2028 || cp == 0x2029 ||
+             (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200e || cp == 0x200f ||
+             cp == 0x061c;
+  return overlong || bad ? 0 : n;
+}
+
+}  // namespace
+
+// Never "*/", which would end a C comment. UTF-8 text stays ("§6.5"); other bytes,
+// controls and backslashes become spaces.
 std::string comment_text(const std::string& s) {
   std::string out;
-  for (unsigned char b : s) {
+  for (size_t i = 0; i < s.size(); i++) {
+    unsigned char b = static_cast<unsigned char>(s[i]);
+    if (size_t n = b >= 0x80 ? comment_char(s, i) : 0) {
+      out += s.substr(i, n);
+      i += n - 1;
+      continue;
+    }
     char c = printable(b) && b != '\\' ? char(b) : ' ';
     if (c == '/' && !out.empty() && out.back() == '*') out += ' ';
     out += c;

@@ -1,7 +1,8 @@
 // export/export.hpp: `concord export CASE --as FORMAT`: a corpus case as a test of
 // the user's own framework that runs without concord (a Common Test suite on real
 // OTP, an ExUnit test on real Elixir, a C test against the c runtime, a GoogleTest
-// case for any runtime that speaks the backend protocol). Each test asserts every
+// case for any runtime that speaks the backend protocol, a JSON file per case with a
+// Python runner, TAP or pytest, for any other test runner). Each test asserts every
 // run's result line against the case's expected result and, when it differs, names
 // the first difference (field path, both values).
 #pragma once
@@ -14,11 +15,11 @@
 
 namespace concord {
 
-enum class ExportFormat { kCt, kExunit, kC, kGtest };
+enum class ExportFormat { kCt, kExunit, kC, kGtest, kJson };
 
-// "ct", "exunit", "c", "gtest"; nullopt for anything else.
+// "ct", "exunit", "c", "gtest", "json"; nullopt for anything else.
 std::optional<ExportFormat> parse_export_format(const std::string& name);
-const char* export_format_names();  // "ct, exunit, c, gtest", for messages
+const char* export_format_names();  // "ct, exunit, c, gtest, json", for messages
 
 struct ExportedFile {
   std::string path;  // relative to the export's folder
@@ -44,12 +45,13 @@ Exported export_ct(const Case& c);
 Exported export_exunit(const Case& c);
 Exported export_c(const Case& c);
 Exported export_gtest(const Case& c);
+Exported export_json(const Case& c);  // export_json.cpp
 
 // Literals for the generated sources: any bytes in, a literal of exactly those bytes out.
 std::string c_literal(const std::string& s);      // "..." (C and C++), split every 100 bytes
 std::string erlang_binary(const std::string& s);  // <<"...">>
 std::string erlang_atom(const std::string& s);    // '...' (a module name, quoted whatever it holds)
-std::string comment_text(const std::string& s);   // printable ASCII on one line, for comments
+std::string comment_text(const std::string& s);   // printable ASCII and UTF-8 ("§") on one line, for comments
 // Identifiers made from a case name (safe_names.hpp), for the languages whose
 // identifiers take fewer characters: its letters and digits, each run after
 // another character capitalised ("fifo.mailbox-2" -> "FifoMailbox2"), or with
@@ -67,5 +69,6 @@ std::vector<ExportedFile> runtime_sources(const std::string& dir, const std::vec
 // The support files that exports ship (export/support/), built into concord.
 const char* support_expect_erl();        // concord_expect.erl
 const char* support_first_difference();  // first_difference.h
+const char* support_concord_cases_py();  // concord_cases.py
 
 }  // namespace concord

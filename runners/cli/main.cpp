@@ -142,7 +142,9 @@ usage:
   concord shrink CASE [--target NAME|all] [--jobs J] [--time D] [--out FILE]
       Reduce a case file to the smallest program and runs that show the same
       divergence (its recorded signature, or the one it shows now), J workers
-      testing candidates (default: cores). Writes the result over CASE, or to FILE.
+      testing candidates (default: cores); last, names become short ones (kinds A,
+      B, processes a, b, tags m, n, variables x, y) while the divergence holds.
+      Writes the result over CASE, or to FILE.
   concord triage CASE [--html OUT] [--target NAME|all] [--backend NAME=COMMAND]...
       Run a case on the oracle and every target (default all) and show what
       diverges: the program, each target's verdict, both answers side by side
@@ -152,13 +154,15 @@ usage:
   concord triage CASE.free.json [--html OUT] [--target NAME|all]
       A free case: its witness trace checked again (without --target), or fresh free
       runs on each target; the first guarantee broken, with the events involved.
-  concord export CASE --as ct|exunit|c|gtest [--out DIR]
+  concord export CASE --as ct|exunit|c|gtest|json [--out DIR]
       Write a case as a test of another framework that runs without concord
       (default DIR: NAME-FORMAT): `ct` a Common Test suite running the program's
       gen_servers and supervisors on OTP, `exunit` the same as an ExUnit test on
       Elixir, `c` a C test of the program built against the c runtime, `gtest` a
       GoogleTest case for any runtime that speaks the backend protocol (command in
-      $CONCORD_RUNTIME). Each asserts every run's result line and names the first
+      $CONCORD_RUNTIME), `json` NAME.concord.json (program, requests, expected
+      results, signature with its "§") with concord_cases.py (TAP; stdlib Python)
+      and a pytest test, for the same runtimes. Each asserts every run's result line and names the first
       difference. The folder's README.md says how to run it.
   concord mutants [--time D] [--seed S] [--only NAME]... [--shrink-time D] [--work DIR] [--list]
       For every planted fault (targets/FAULTS.md; not those planted for `concord

@@ -112,7 +112,8 @@ class Workers {
 // the rounds end. Program size decides first; the rest orders the changes that
 // keep the size: a read replaced by a constant, an addr by self or an earlier
 // declared process, a reason by normal or another word, a call by a send, a shorter text (names, optional keys),
-// smaller numbers, then fewer runs and lower settings.
+// smaller numbers, then fewer runs and lower settings, and last names earlier in
+// the sequences of the pass `names`.
 struct Weight {
   size_t size = 0;         // program_size
   size_t reads = 0;        // variable reads
@@ -125,6 +126,7 @@ struct Weight {
   int64_t turns = 0;          // sum of the turn limits
   int64_t max_processes = 0;  // sum of the process limits
   size_t seeds = 0;           // non-zero seeds
+  size_t name_rank = 0;       // names further along the pass `names`' sequences (shrink_passes.hpp)
   auto operator<=>(const Weight&) const = default;
 };
 
@@ -168,6 +170,7 @@ Weight weigh(const ShrinkState& s, size_t json_bytes) {
     w.max_processes += r.max_processes;
     w.seeds += r.seed != 0;
   }
+  w.name_rank = name_rank(p);
   return w;
 }
 

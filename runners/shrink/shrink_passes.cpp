@@ -587,6 +587,8 @@ const std::vector<ShrinkPass>& shrink_passes() {
       {"intensity", lower_intensity},
       {"max-processes", lower_process_limit},
       {"seed", zero_seed},
+      // Last, names: the generator's become short readable ones.
+      {"names", rename_name},
   };
   return passes;
 }

@@ -30,6 +30,15 @@ struct ShrinkPass {
   PassFn make;
 };
 
+// The pass `names` (shrink_rename.cpp): its n-th candidate renames one kind,
+// declared process or supervisor, tag or variable to a shorter readable name
+// (kinds A, B, ...; processes and supervisors a, b, ...; tags m, n, ...; variables
+// x, y, ...), with every use of it.
+bool rename_name(ShrinkState& s, size_t n);
+// How far along those sequences the program's names are, summed (a name of none
+// counts 1000): the driver's last tie-break, so that b becomes a once a is free.
+size_t name_rank(const Program& p);
+
 // Every pass, coarse to fine: the order in which the driver runs them.
 const std::vector<ShrinkPass>& shrink_passes();
 

@@ -10,6 +10,10 @@
 #     at the same place as concord's own comparison of the faulty target with the
 #     oracle (runners/protocol/diff.cpp: `concord run --target all`), which is independent of
 #     the exported comparison;
+#   FORMAT json: the same cases, and one whose about and signature hold "§6.5", as
+#   NAME.concord.json with concord_cases.py and test_NAME.py, run on `concord backend
+#   oracle` (TAP and pytest: they pass) and on the oracle in its mailbox-lifo dialect
+#   (they fail, naming a journal event); the "§" intact in every form;
 #   FORMAT `errors`: a bad case, an unknown format, a missing --as: exit 2, named.
 # Formats: ct (ct_run on OTP, the bent runtime is the shipped conductor with the
 # fault's define), exunit (elixir; the same bent conductor), c (cc; the runtime
@@ -186,6 +190,80 @@ c | gtest)
     grep -q "set CONCORD_RUNTIME" "$work/none.log" || fail "no runtime: the failure does not say CONCORD_RUNTIME"
   fi
   expect_failure "$work/fault.log"
+  ;;
+json)
+  # Debian's python3 (with python3-pytest), not a python3 of a version manager on PATH
+  py=/usr/bin/python3
+  [ -x "$py" ] || py=$(command -v python3) || fail "python3 is not installed (Debian: python3)"
+  "$py" -c 'import pytest' 2>/dev/null || fail "pytest is not installed (Debian: python3-pytest): this test fails rather than skips"
+  # A case whose about and signature name a SPEC rule: the "§" must survive every form.
+  "$py" - "$hand/fifo_mailbox.case.json" "$work/in/fifo_rule.case.json" <<'PY'
+import json, sys
+case = json.load(open(sys.argv[1]))
+case["name"] = "fifo_rule"
+case["about"] = "Messages from one sender are taken in order (§6.5 fifo)."
+case["signature"] = "c:§6.5 fifo"
+json.dump(case, open(sys.argv[2], "w"), ensure_ascii=False)
+PY
+  cases+=(fifo_rule)
+  oracle="'$concord' backend oracle"
+  wrong="'$concord' backend oracle --dialect mailbox-lifo"  # the oracle with a LIFO mailbox (concord dialects)
+  for c in "${cases[@]}"; do
+    export_case "$c"
+    # the README's run line, with the oracle as the runtime
+    (cd "$work/$c" && CONCORD_RUNTIME="$oracle" "$py" concord_cases.py >"$work/$c.pass.log" 2>&1) ||
+      fail "the exported JSON case $c fails on concord backend oracle: $(cat "$work/$c.pass.log")"
+    runs=$("$py" -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["runs"]))' "$work/$c/$c.concord.json")
+    grep -q "^1\.\.$runs\$" "$work/$c.pass.log" && ! grep -q '^not ok' "$work/$c.pass.log" &&
+      [ "$(grep -c '^ok ' "$work/$c.pass.log")" -eq "$runs" ] || fail "$c: TAP did not report $runs passing runs"
+    (cd "$work/$c" && CONCORD_RUNTIME="$oracle" "$py" -m pytest -q -p no:cacheprovider >"$work/$c.pytest.log" 2>&1) ||
+      fail "pytest fails on the export of $c: $(tail -20 "$work/$c.pytest.log")"
+    grep -q "^$runs passed" "$work/$c.pytest.log" || fail "$c: pytest did not report $runs passed: $(tail -3 "$work/$c.pytest.log")"
+  done
+  # Every case file in one folder, as a user's test tree would hold them.
+  mkdir -p "$work/all"
+  for c in "${cases[@]}"; do cp "$work/$c"/*.concord.json "$work/$c"/test_*.py "$work/$c/concord_cases.py" "$work/all/"; done
+  CONCORD_RUNTIME="$oracle" "$py" "$work/all/concord_cases.py" "$work/all" >"$work/all.log" ||
+    fail "the folder of every case fails on the oracle: $(cat "$work/all.log")"
+  grep -q "^# 6 of 6 runs passed" "$work/all.log" || fail "not 6 runs passed: $(tail -1 "$work/all.log")"
+  # The wrong runtime: each form fails and names the first difference.
+  for c in fifo_mailbox fifo_rule; do
+    if (cd "$work/$c" && CONCORD_RUNTIME="$wrong" "$py" concord_cases.py >"$work/$c.fault.log" 2>&1); then
+      fail "$c passes on a runtime with a LIFO mailbox"
+    fi
+    grep -q '^not ok 1 - ' "$work/$c.fault.log" || fail "$c: no 'not ok' line: $(cat "$work/$c.fault.log")"
+    grep -q 'first difference at journal\[[0-9]*\]' "$work/$c.fault.log" ||
+      fail "$c: the failure names no journal event: $(cat "$work/$c.fault.log")"
+    if (cd "$work/$c" && CONCORD_RUNTIME="$wrong" "$py" -m pytest -q -p no:cacheprovider >"$work/$c.pytest-fault.log" 2>&1); then
+      fail "pytest passes $c on a runtime with a LIFO mailbox"
+    fi
+    grep -q 'first difference at journal\[' "$work/$c.pytest-fault.log" || fail "$c: pytest names no difference"
+  done
+  echo "export_test json: the LIFO runtime fails, naming: $(grep -o -m1 'first difference at .*' "$work/fifo_mailbox.fault.log" | cut -c1-160)"
+  # No runtime: a clear failure, not a pass or a skip.
+  if (cd "$work/fifo_mailbox" && env -u CONCORD_RUNTIME "$py" concord_cases.py >"$work/none.log" 2>&1); then
+    fail "the test passes without a runtime"
+  fi
+  grep -q "set CONCORD_RUNTIME" "$work/none.log" || fail "no runtime: the failure does not say CONCORD_RUNTIME"
+  # The "§" survives: in the JSON as UTF-8 (not \u00a7, not a space), in the TAP
+  # failure, in the pytest file's comment, and in the comments of the other formats.
+  grep -q '"signature": "c:§6.5 fifo"' "$work/fifo_rule/fifo_rule.concord.json" || fail "the JSON lost the signature's §"
+  grep -q '"about": "Messages from one sender are taken in order (§6.5 fifo)."' "$work/fifo_rule/fifo_rule.concord.json" ||
+    fail "the JSON lost the about's §"
+  grep -q '# found as: c:§6.5 fifo' "$work/fifo_rule.fault.log" || fail "the TAP failure lost the §"
+  grep -q '(§6.5 fifo)' "$work/fifo_rule/test_fifo_rule.py" || fail "the pytest file's comment lost the §"
+  grep -q 'Found as: c:§6.5 fifo' "$work/fifo_rule/README.md" || fail "the README lost the §"
+  for f in gtest c; do
+    "$concord" export "$work/in/fifo_rule.case.json" --as $f --out "$work/rule-$f" >/dev/null
+  done
+  grep -q '^// Messages from one sender are taken in order (§6.5 fifo)\.' "$work/rule-gtest/fifo_rule_test.cpp" ||
+    fail "the gtest comment lost the §: $(grep -m1 'Messages' "$work/rule-gtest/fifo_rule_test.cpp")"
+  grep -q '^\*\* Messages from one sender are taken in order (§6.5 fifo)\.' "$work/rule-c/fifo_rule_test.c" ||
+    fail "the C comment lost the §"
+  if command -v g++ >/dev/null && [ -e /usr/include/gtest/gtest.h ]; then
+    (cd "$work/rule-gtest" && g++ -std=c++17 -fsyntax-only fifo_rule_test.cpp) || fail "the gtest export with a § does not compile"
+  fi
+  echo "export_test json: the § survives in the JSON, TAP, pytest, README, gtest and C comments"
   ;;
 *)
   fail "unknown format $format"

@@ -481,6 +481,89 @@ supervisor s one_for_one intensity 0 auto_shutdown any_significant {
             }));
 }
 
+// The text with each pair's first string replaced by its second, everywhere.
+std::string replaced(std::string text, std::initializer_list<std::pair<std::string, std::string>> pairs) {
+  for (const auto& [from, to] : pairs)
+    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+      text.replace(at, from.size(), to);
+  return text;
+}
+
+// Names as a generator makes them: a kind called Self (spawned ones are self-1,
+// ...), a tag and a process called stop_, a kind of 32 characters.
+const char* const kNamed = R"(
+kind Self() {
+    on stop_(step: int) {
+        spawn Abcdefghijklmnopqrstuvwxyz_01234(step);
+        send stop_(step) to @abcdefghijklmnopqrstuvwxyz_01234-1;
+    }
+}
+kind Abcdefghijklmnopqrstuvwxyz_01234(limit: int) {
+    state count: int = limit;
+    on stop_(step: int) {
+        count = count + step;
+    }
+}
+process stop_ = Self();
+process w = Self();
+given stop_(2) to @stop_;
+)";
+
+TEST(ShrinkPasses, NamesBecomeShortOneAtATimeWithEveryUse) {
+  const std::string k = kNamed, gen = "Abcdefghijklmnopqrstuvwxyz_01234";
+  EXPECT_EQ(candidate_programs("names", k),
+            all_printed({
+                // kinds: A, B, ... (free case-insensitively); the spawned name follows
+                replaced(k, {{"kind Self", "kind A"}, {"spawn Self", "spawn A"}, {"= Self(", "= A("}}),
+                replaced(k, {{gen, "A"}, {"@abcdefghijklmnopqrstuvwxyz_01234-1", "@a-1"}}),
+                // declared processes and supervisors: a, b, ...
+                replaced(k, {{"process stop_", "process a"}, {"@stop_", "@a"}}),
+                replaced(k, {{"process w ", "process a "}}),  // as short, but not of the sequence
+                // tags: m, n, ...
+                replaced(k, {{"stop_(", "m("}}),
+                // variables, per kind: x, y, ...
+                replaced(k, {{"step: int) {\n        spawn", "x: int) {\n        spawn"},
+                             {gen + "(step)", gen + "(x)"},
+                             {"stop_(step) to", "stop_(x) to"}}),
+                replaced(k, {{"limit", "x"}}),
+                replaced(k, {{"count", "x"}}),
+                replaced(k, {{"step: int) {\n        count", "x: int) {\n        count"}, {"+ step", "+ x"}}),
+            }));
+  // A name that is short already stays: nothing left to rename.
+  EXPECT_TRUE(candidate_programs("names", "kind A() { on m() { fail BOOM; } }\nprocess a = A();\n").empty());
+}
+
+TEST(Shrink, GeneratorNamesBecomeShortReadableOnes) {
+  const char* text = R"(
+kind Self() {
+    on stop_() {
+        fail BOOM;
+    }
+}
+kind Abcdefghijklmnopqrstuvwxyz_01234(total: int) {
+    state seen: int = total;
+    on stop_() {
+        seen = seen + 1;
+        send stop_() to @stop_;
+    }
+}
+process stop_ = Self();
+process worker = Abcdefghijklmnopqrstuvwxyz_01234(1);
+given stop_() to @worker;
+)";
+  ShrinkCase start{program_to_json(parsed(text)), {RunSettings{0, 100, 10}}};
+  ASSERT_TRUE(fails_with("BOOM")(start));
+  ShrinkResult r = shrink(start, options(fails_with("BOOM")));
+  Program q = program_from_json(r.shrunk.program);
+  check(q);
+  EXPECT_TRUE(fails_with("BOOM")(r.shrunk));
+  std::string shrunk = print_program(q);
+  for (const char* old : {"Self", "Abcdefghij", "stop_", "worker", "seen", "total"})
+    EXPECT_EQ(shrunk.find(old), std::string::npos) << old << " survives in\n" << shrunk;
+  for (const Kind& k : q.kinds) EXPECT_EQ(k.name.size(), 1u) << shrunk;
+  for (const std::string& name : declared_processes(q)) EXPECT_EQ(name.size(), 1u) << shrunk;
+}
+
 TEST(ShrinkPasses, ReasonsBecomeNormalThenShutdown) {
   // Each expression in turn: the receiver (self), the reason read (normal,
   // shutdown), the stop's code (normal: a plain `stop`, then shutdown).
@@ -618,14 +701,15 @@ TEST(Shrink, AHandWrittenProgramShrinksToTheFailureAlone) {
   EXPECT_EQ(q.kinds.size(), 1u);
   EXPECT_EQ(q.kinds[0].handlers.size(), 1u);
   EXPECT_EQ(q.given.size(), 1u);
+  // Its names are the pass `names`' (kind Worker, process w2 and tag job before it).
   EXPECT_EQ(print_program(q), printed(R"(
-kind Worker() {
-    on job() {
+kind A() {
+    on m() {
         fail BOOM;
     }
 }
-process w2 = Worker();
-given job() to @w2;
+process a = A();
+given m() to @a;
 )"));
   EXPECT_EQ(r.stats.size_before, program_size(p));
   EXPECT_EQ(r.stats.runs_before, 2u);
@@ -791,7 +875,8 @@ TEST(Shrink, ProcessesTheSeedTiesInAreDroppedWithAnotherSeed) {
   EXPECT_TRUE(w_fails(r.shrunk));
   EXPECT_EQ(r.stats.processes_after, 1u) << print_program(q);
   ASSERT_EQ(q.system.size(), 1u) << print_program(q);
-  EXPECT_EQ(std::get<ProcessDecl>(q.system[0]).name, "w");
+  // w, of kind W and given go(), renamed by the pass `names`.
+  EXPECT_EQ(print_program(q), printed("kind A() { on m() { fail BOOM; } }\nprocess a = A();\ngiven m() to @a;\n"));
 }
 
 TEST(Shrink, AStartThatIsNotInterestingOrNotValidIsRefused) {
