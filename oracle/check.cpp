@@ -11,6 +11,7 @@
 #include "error.hpp"
 #include "limits.hpp"
 #include "text.hpp"
+#include "versions.hpp"
 
 namespace concord {
 
@@ -29,7 +30,8 @@ bool is_runtime_code(const std::string& s, int version) {
 
 bool is_kind_name(const std::string& s) {
   if (s.empty() || s.size() > kMaxNameLength || !std::isupper(static_cast<unsigned char>(s[0]))) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
 bool is_lower_name(const std::string& s, int version) {
@@ -76,7 +78,7 @@ class Checker {
     p_.sigs.clear();
     p_.names.clear();
     p_.exit_sig = p_.down_sig = -1;
-    if (p_.version != 1 && p_.version != 2)
+    if (p_.version < kOldestVersion || p_.version > kNewestVersion)
       fail("", "unsupported version " + std::to_string(p_.version) + " (1 or 2)");
     check_kind_names();
     check_declared_names();
@@ -133,7 +135,9 @@ class Checker {
 
   // --- §4.1 names -----------------------------------------------------------
   void check_lower(const std::string& name, const std::string& where, const char* what) {
-    if (name.size() > kMaxNameLength) fail(where, std::string(what) + " '" + name + "' is longer than " + std::to_string(kMaxNameLength) + " characters");
+    if (name.size() > kMaxNameLength)
+      fail(where,
+           std::string(what) + " '" + name + "' is longer than " + std::to_string(kMaxNameLength) + " characters");
     if (is_keyword(name, p_.version)) fail(where, std::string(what) + " '" + name + "' is a keyword");
     if (!is_lower_name(name, p_.version)) fail(where, std::string(what) + " '" + name + "' must match [a-z][a-z0-9_]*");
   }
@@ -142,8 +146,10 @@ class Checker {
     std::set<std::string> seen;
     for (size_t i = 0; i < p_.kinds.size(); i++) {
       const Kind& k = p_.kinds[i];
-      if (!is_kind_name(k.name)) fail(k.where, "kind name '" + k.name + "' must match [A-Z][A-Za-z0-9_]* (at most 32 characters)");
-      if (!seen.insert(lower(k.name)).second) fail(k.where, "duplicate kind '" + k.name + "' (kinds are compared case-insensitively)");
+      if (!is_kind_name(k.name))
+        fail(k.where, "kind name '" + k.name + "' must match [A-Z][A-Za-z0-9_]* (at most 32 characters)");
+      if (!seen.insert(lower(k.name)).second)
+        fail(k.where, "duplicate kind '" + k.name + "' (kinds are compared case-insensitively)");
       kind_index_[k.name] = static_cast<int>(i);
     }
   }
@@ -203,7 +209,8 @@ class Checker {
       e.slot = intern_name(e.name);
       return;
     }
-    if (supervisors_.count(e.name)) fail(e.where, "'@" + e.name + "' names a supervisor; only worker processes receive messages");
+    if (supervisors_.count(e.name))
+      fail(e.where, "'@" + e.name + "' names a supervisor; only worker processes receive messages");
     fail(e.where, "unknown process '@" + e.name + "'");
   }
 
@@ -211,7 +218,8 @@ class Checker {
   void resolve_reason(Expr& e) {
     need_v2(e.where, "the reason literal '" + e.name + "'");
     if (!is_reason_literal(e.name) || e.name.size() > kMaxNameLength)
-      fail(e.where, "'" + e.name + "' is not a reason: normal, shutdown, killed, noproc or a code [A-Z][A-Z0-9_]* (§15)");
+      fail(e.where,
+           "'" + e.name + "' is not a reason: normal, shutdown, killed, noproc or a code [A-Z][A-Z0-9_]* (§15)");
     e.slot = intern_name(e.name);
   }
 
@@ -219,10 +227,16 @@ class Checker {
     if (depth > kMaxDepth) fail(e.where, "expression nested deeper than " + std::to_string(kMaxDepth));
     switch (e.kind) {
       case ExprKind::Int: e.type = Type::Int; return;
-      case ExprKind::Addr: e.type = Type::Addr; resolve_addr(e); return;
+      case ExprKind::Addr:
+        e.type = Type::Addr;
+        resolve_addr(e);
+        return;
       case ExprKind::Self: e.type = Type::Addr; return;
       case ExprKind::Var: resolve_var(e, sc); return;
-      case ExprKind::Reason: e.type = Type::Reason; resolve_reason(e); return;
+      case ExprKind::Reason:
+        e.type = Type::Reason;
+        resolve_reason(e);
+        return;
       case ExprKind::Unary:
         expr(e.args[0], sc, depth + 1);
         want(e.args[0], Type::Int, op_info(e.op).text);
@@ -234,19 +248,23 @@ class Checker {
         e.type = Type::Int;
         if (e.op == Op::Eq || e.op == Op::Ne) {  // V11: two ints, two addrs or two reasons
           if (e.args[0].type != e.args[1].type)
-            fail(e.where, std::string("'") + op_info(e.op).text + "' compares " + type_name(e.args[0].type) + " with " + type_name(e.args[1].type));
+            fail(e.where, std::string("'") + op_info(e.op).text + "' compares " + type_name(e.args[0].type) + " with " +
+                              type_name(e.args[1].type));
           return;
         }
         want(e.args[0], Type::Int, op_info(e.op).text);
         want(e.args[1], Type::Int, op_info(e.op).text);
-        if (!v2_ && sc.init && (e.op == Op::Div || e.op == Op::Rem) && !(e.args[1].kind == ExprKind::Int && e.args[1].value != 0))
-          fail(e.where, std::string("in init, the right operand of '") + op_info(e.op).text + "' must be a non-zero integer literal (init cannot fail)");
+        if (!v2_ && sc.init && (e.op == Op::Div || e.op == Op::Rem) &&
+            !(e.args[1].kind == ExprKind::Int && e.args[1].value != 0))
+          fail(e.where, std::string("in init, the right operand of '") + op_info(e.op).text +
+                            "' must be a non-zero integer literal (init cannot fail)");
         return;
     }
   }
 
   static void want(const Expr& e, Type t, const char* op) {
-    if (e.type != t) fail(e.where, std::string("operand of '") + op + "' must be " + type_name(t) + ", is " + type_name(e.type));
+    if (e.type != t)
+      fail(e.where, std::string("operand of '") + op + "' must be " + type_name(t) + ", is " + type_name(e.type));
   }
 
   // An operand of a statement that must have type t.
@@ -296,9 +314,12 @@ class Checker {
       case StmtKind::Assign: {
         s.slot = field_index(*sc.kind, s.name);
         if (s.slot < 0) {
-          bool is_param = std::any_of(sc.kind->params.begin(), sc.kind->params.end(), [&](const Param& p) { return p.name == s.name; }) ||
-                          (sc.args && std::any_of(sc.args->begin(), sc.args->end(), [&](const Param& p) { return p.name == s.name; }));
-          fail(s.where, is_param ? "'" + s.name + "' is a parameter; only state fields can be assigned" : "unknown state field '" + s.name + "'");
+          bool is_param = std::any_of(sc.kind->params.begin(), sc.kind->params.end(),
+                                      [&](const Param& p) { return p.name == s.name; }) ||
+                          (sc.args && std::any_of(sc.args->begin(), sc.args->end(),
+                                                  [&](const Param& p) { return p.name == s.name; }));
+          fail(s.where, is_param ? "'" + s.name + "' is a parameter; only state fields can be assigned"
+                                 : "unknown state field '" + s.name + "'");
         }
         expr(s.exprs[0], sc, 1);
         Type t = sc.kind->state[s.slot].type;
@@ -308,7 +329,8 @@ class Checker {
       }
       case StmtKind::If: {
         expr(s.exprs[0], sc, 1);
-        if (s.exprs[0].type != Type::Int) fail(s.exprs[0].where, std::string("an 'if' condition must be int, is ") + type_name(s.exprs[0].type));
+        if (s.exprs[0].type != Type::Int)
+          fail(s.exprs[0].where, std::string("an 'if' condition must be int, is ") + type_name(s.exprs[0].type));
         return 1 + body(s.body, sc, depth + 1) + body(s.orelse, sc, depth + 1);
       }
       case StmtKind::Repeat: {
@@ -320,7 +342,8 @@ class Checker {
       case StmtKind::Send: {
         check_lower(s.name, s.where, "message tag");  // V3: exit and down are keywords in version 2
         s.slot = message(s, sc);
-        if (s.exprs[0].type != Type::Addr) fail(s.exprs[0].where, std::string("the receiver of 'send' must be addr, is ") + type_name(s.exprs[0].type));
+        if (s.exprs[0].type != Type::Addr)
+          fail(s.exprs[0].where, std::string("the receiver of 'send' must be addr, is ") + type_name(s.exprs[0].type));
         return 1;
       }
       case StmtKind::Spawn: {
@@ -355,7 +378,8 @@ class Checker {
         return 1;
       case StmtKind::Fail:
         if (!v2_) not_in_init(s, sc, "fail");
-        if (!is_code_name(s.name)) fail(s.where, "failure code '" + s.name + "' must match [A-Z][A-Z0-9_]* (at most 32 characters)");
+        if (!is_code_name(s.name))
+          fail(s.where, "failure code '" + s.name + "' must match [A-Z][A-Z0-9_]* (at most 32 characters)");
         if (is_runtime_code(s.name, p_.version))  // §2; version 2: V2
           fail(s.where, "'" + s.name + "' is a runtime failure code; a program cannot raise it");
         return 1;
@@ -367,8 +391,8 @@ class Checker {
       case StmtKind::Unlink:
       case StmtKind::Monitor:
       case StmtKind::Demonitor: {
-        const char* what = s.kind == StmtKind::Link     ? "link"
-                           : s.kind == StmtKind::Unlink ? "unlink"
+        const char* what = s.kind == StmtKind::Link      ? "link"
+                           : s.kind == StmtKind::Unlink  ? "unlink"
                            : s.kind == StmtKind::Monitor ? "monitor"
                                                          : "demonitor";
         need_v2(s.where, std::string("'") + what + "'");
@@ -390,7 +414,8 @@ class Checker {
         only_in_handlers(s, sc, "call");
         check_lower(s.name, s.where, "message tag");  // V7: not exit or down (keywords)
         s.slot = message(s, sc);
-        if (s.exprs[0].type != Type::Addr) fail(s.exprs[0].where, std::string("the callee of 'call' must be addr, is ") + type_name(s.exprs[0].type));
+        if (s.exprs[0].type != Type::Addr)
+          fail(s.exprs[0].where, std::string("the callee of 'call' must be addr, is ") + type_name(s.exprs[0].type));
         s.slot2 = bind_field(s, sc);  // any type: the reply's is checked when it comes (§18.1)
         return 1;
       }
@@ -433,15 +458,17 @@ class Checker {
 
   void check_args(const std::vector<Expr>& args, const Kind& k, const std::string& where) {
     if (args.size() != k.params.size())
-      fail(where, "kind " + k.name + " takes " + std::to_string(k.params.size()) + " arguments, given " + std::to_string(args.size()));
+      fail(where, "kind " + k.name + " takes " + std::to_string(k.params.size()) + " arguments, given " +
+                      std::to_string(args.size()));
     for (size_t i = 0; i < args.size(); i++)
       if (args[i].type != k.params[i].type)
-        fail(args[i].where, "argument " + std::to_string(i + 1) + " of " + k.name + " ('" + k.params[i].name + "') must be " +
-                                type_name(k.params[i].type) + ", is " + type_name(args[i].type));
+        fail(args[i].where, "argument " + std::to_string(i + 1) + " of " + k.name + " ('" + k.params[i].name +
+                                "') must be " + type_name(k.params[i].type) + ", is " + type_name(args[i].type));
   }
 
   void check_body_weight(int64_t w, const std::string& where) {
-    if (w > kMaxWeight) fail(where, "body may run more than " + std::to_string(kMaxWeight) + " statements in one turn (§4.8)");
+    if (w > kMaxWeight)
+      fail(where, "body may run more than " + std::to_string(kMaxWeight) + " statements in one turn (§4.8)");
   }
 
   // --- kinds -----------------------------------------------------------------
@@ -472,7 +499,8 @@ class Checker {
     for (Field& f : k.state) {
       Scopes sc{&k, nullptr, false, true};
       expr(f.init, sc, 1);
-      if (f.init.type != f.type) fail(f.where, "'" + f.name + "' is " + type_name(f.type) + ", initialised with " + type_name(f.init.type));
+      if (f.init.type != f.type)
+        fail(f.where, "'" + f.name + "' is " + type_name(f.type) + ", initialised with " + type_name(f.init.type));
     }
     Scopes init_sc{&k, nullptr, true, true};
     check_body_weight(body(k.init, init_sc, 1), k.where + (k.where.empty() || k.where[0] == '/' ? "/init" : ""));
@@ -487,7 +515,8 @@ class Checker {
       for (const Param& p : h.params) {
         check_lower(p.name, p.where, "parameter name");
         check_type(p.type, p.where);
-        if (!names.insert(p.name).second) fail(p.where, "'" + p.name + "' is already a parameter or state field of kind " + k.name);
+        if (!names.insert(p.name).second)
+          fail(p.where, "'" + p.name + "' is already a parameter or state field of kind " + k.name);
         types.push_back(p.type);
       }
       if (system) system_handler(h);
@@ -500,24 +529,28 @@ class Checker {
   // --- §4.10 declared processes, supervisors (version 2: V9, V10, V13) ----------------
   void constants(std::vector<Expr>& args, const std::string& what) {
     for (Expr& e : args) {
-      if (e.kind == ExprKind::Int) e.type = Type::Int;
+      if (e.kind == ExprKind::Int)
+        e.type = Type::Int;
       else if (e.kind == ExprKind::Addr) {
         e.type = Type::Addr;
         resolve_addr(e);
       } else if (e.kind == ExprKind::Reason && v2_) {  // V1
         e.type = Type::Reason;
         resolve_reason(e);
-      } else fail(e.where, what + (v2_ ? " arguments must be constants: integer, addr or reason literals"
-                                       : " arguments must be constants: integer or addr literals"));
+      } else
+        fail(e.where, what + (v2_ ? " arguments must be constants: integer, addr or reason literals"
+                                  : " arguments must be constants: integer or addr literals"));
     }
   }
 
   // V9: a significant child is transient or temporary, under a supervisor whose
   // auto_shutdown is not never ([R45]: OTP refuses the other combinations).
   void significant(Restart r, const SupervisorDecl& sup, const std::string& where) {
-    if (r == Restart::Permanent) fail(where, "a significant child must be transient or temporary, not permanent (§14.3 V9)");
+    if (r == Restart::Permanent)
+      fail(where, "a significant child must be transient or temporary, not permanent (§14.3 V9)");
     if (sup.auto_shutdown == AutoShutdown::Never)
-      fail(where, "supervisor " + sup.name + " has auto_shutdown never, so it can have no significant child (§14.3 V9)");
+      fail(where,
+           "supervisor " + sup.name + " has auto_shutdown never, so it can have no significant child (§14.3 V9)");
   }
 
   void check_decl(Decl& d, int32_t& sup_index, const SupervisorDecl* parent) {
@@ -534,12 +567,13 @@ class Checker {
     s.index = sup_index++;
     if (s.intensity < 0) fail(s.where, "intensity must be at least 0");
     if (v2_ && s.intensity > kMaxIntensity2)  // V13
-      fail(s.where, "intensity " + std::to_string(s.intensity) + " is above " + std::to_string(kMaxIntensity2) + " (§14.3 V13)");
+      fail(s.where,
+           "intensity " + std::to_string(s.intensity) + " is above " + std::to_string(kMaxIntensity2) + " (§14.3 V13)");
     if (s.auto_shutdown != AutoShutdown::Never) need_v2(s.where, "auto_shutdown");  // V10
     for (Child& c : s.children) {
       if (c.significant) {
         const std::string& where = std::holds_alternative<ProcessDecl>(c.decl) ? std::get<ProcessDecl>(c.decl).where
-                                                                                : std::get<SupervisorDecl>(c.decl).where;
+                                                                               : std::get<SupervisorDecl>(c.decl).where;
         need_v2(where, "a significant child");
         significant(c.restart, s, where);
       }

@@ -6,6 +6,7 @@
 
 #include "oracle/dialect.hpp"
 #include "reports/html.hpp"
+#include "reports/shown_path.hpp"
 #include "reports/spec_rule.hpp"
 #include "reports/triage_page.hpp"
 
@@ -55,18 +56,20 @@ std::string rules_section(const Triage& t) {
       out << "<p class=\"replay\">" << html_escape(tt.target) << " behaves as the oracle would if SPEC "
           << html_escape(alternative(*a).rule) << " were <code>" << html_escape(tt.dialect)
           << "</code>: " << html_escape(alternative(*a).instead) << ", on every run (the replay: <code>"
-          << html_escape(t.concord + " run " + t.path + " --dialect " + tt.dialect) << "</code>).</p>\n";
+          << html_escape(t.concord + " run " + shown_path(t.path) + " --dialect " + tt.dialect) << "</code>).</p>\n";
     else
       out << "<p class=\"replay\">No dialect of the oracle gives its answers: this rule is the fallback analysis's "
           << "of the first difference.</p>\n";
     if (!r) {
-      out << "<p>(this rule names no section of " << html_escape(spec_md_path()) << ")</p></div>\n";
+      out << "<p>(this rule names no section of " << html_escape(shown_path(spec_md_path(), t.page_dir))
+          << ")</p></div>\n";
       continue;
     }
-    std::string href = "file://" + r->file + "#" + r->anchor;
+    std::string href = shown_path(r->file, t.page_dir) + "#" + r->anchor;
     out << "<p>SPEC <a class=\"spec-link\" href=\"" << html_escape(href) << "\">§" << html_escape(r->heading)
-        << "</a> (<code>" << html_escape(r->file) << "</code>) says:</p>\n<blockquote class=\"spec-quote\"><pre>"
-        << html_escape(r->quote) << "</pre></blockquote></div>\n";
+        << "</a> (<code>" << html_escape(shown_path(r->file, t.page_dir))
+        << "</code>) says:</p>\n<blockquote class=\"spec-quote\"><pre>" << html_escape(r->quote)
+        << "</pre></blockquote></div>\n";
   }
   if (any) out << "</section>\n";
   return out.str();
@@ -76,9 +79,10 @@ std::string rules_section(const Triage& t) {
 
 std::string triage_html(const Triage& t) {
   std::ostringstream out;
-  std::string title = "concord triage: " + (t.c.name.empty() ? t.path : t.c.name);
+  std::string title = "concord triage: " + (t.c.name.empty() ? shown_path(t.path) : t.c.name);
   out << html_page_start(title) << "<h1>" << html_escape(title) << "</h1>\n";
-  out << "<table class=\"meta\">\n<tr><td>case file</td><td><code>" << html_escape(t.path) << "</code></td></tr>\n";
+  out << "<table class=\"meta\">\n<tr><td>case file</td><td><code>" << html_escape(shown_path(t.path))
+      << "</code></td></tr>\n";
   if (!t.c.about.empty()) out << "<tr><td>about</td><td>" << html_escape(t.c.about) << "</td></tr>\n";
   out << "<tr><td>status</td><td>" << html_escape(t.c.status)
       << (t.c.reason.empty() ? "" : " (" + html_escape(t.c.reason) + ")") << "</td></tr>\n";

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "oracle/dialect.hpp"
+#include "reports/shown_path.hpp"
 #include "reports/spec_rule.hpp"
 #include "reports/triage_page.hpp"
 
@@ -65,7 +66,7 @@ void side_by_side(std::ostream& out, const SideBySide& s, const std::string& rig
 
 std::string triage_text(const Triage& t) {
   std::ostringstream out;
-  out << "case " << t.path << (t.c.name.empty() ? "" : " (" + t.c.name + ")") << "\n";
+  out << "case " << shown_path(t.path) << (t.c.name.empty() ? "" : " (" + t.c.name + ")") << "\n";
   if (!t.c.about.empty()) out << "  about: " << t.c.about << "\n";
   out << "  status: " << t.c.status << (t.c.reason.empty() ? "" : " (" + t.c.reason + ")") << "\n";
   out << "  recorded signature: " << (t.c.signature.empty() ? "none" : t.c.signature) << "\n";
@@ -99,14 +100,15 @@ std::string triage_text(const Triage& t) {
     out << (tt.state == TargetTriage::State::kDiffer ? "DIFFERS" : "NO VERDICT") << " from run " << tt.run << ": "
         << (tt.rule.empty() ? "" : tt.rule + " at ") << tt.kind << "\n";
     if (std::optional<SpecRule> r = tt.rule.empty() ? std::nullopt : spec_rule(tt.rule))
-      out << std::string(w + 4, ' ') << "SPEC " << r->heading << " (" << r->file << "#" << r->anchor << ")\n";
+      out << std::string(w + 4, ' ') << "SPEC " << r->heading << " (" << shown_path(r->file) << "#" << r->anchor
+          << ")\n";
     if (!tt.dialect.empty()) {
       const Alternative* a = alternative_named(tt.dialect) ? &alternative(*alternative_named(tt.dialect)) : nullptr;
       out << std::string(w + 4, ' ') << tt.target << " behaves as the oracle would if SPEC "
           << (a ? a->rule : tt.rule.c_str()) << " were " << tt.dialect << (a ? std::string(": ") + a->instead : "")
           << "\n"
-          << std::string(w + 4, ' ') << "on every run (the replay: " << t.concord << " run " << t.path << " --dialect "
-          << tt.dialect << ")\n";
+          << std::string(w + 4, ' ') << "on every run (the replay: " << t.concord << " run " << shown_path(t.path)
+          << " --dialect " << tt.dialect << ")\n";
     } else if (tt.state == TargetTriage::State::kDiffer && !tt.rule.empty() && tt.deviation.empty()) {
       out << std::string(w + 4, ' ') << "(no dialect of the oracle gives its answers: the rule is the fallback "
           << "analysis's of the first difference)\n";

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "oracle/printable.hpp"
+#include "reports/shown_path.hpp"
 #include "reports/triage_page.hpp"
 #include "runners/protocol/backends.hpp"
 #include "targets/targets.hpp"
@@ -52,8 +53,8 @@ std::string where_words(const SideBySide& s) {
 
 std::string reproduce_run(const Triage& t, const std::string& target, size_t run) {
   const RunSettings& r = t.runs.at(run);
-  std::string cmd = t.concord + " run " + shell_quote(t.path) + " --seed " + std::to_string(r.seed) + " --turns " +
-                    std::to_string(r.turns) + " --max-processes " + std::to_string(r.max_processes);
+  std::string cmd = t.concord + " run " + shell_quote(shown_path(t.path)) + " --seed " + std::to_string(r.seed) +
+                    " --turns " + std::to_string(r.turns) + " --max-processes " + std::to_string(r.max_processes);
   if (target == "oracle") return cmd;
   const std::vector<std::string>& builtin = builtin_targets();
   bool declared = std::find(builtin.begin(), builtin.end(), target) == builtin.end();
@@ -61,6 +62,8 @@ std::string reproduce_run(const Triage& t, const std::string& target, size_t run
   return cmd;
 }
 
-std::string reproduce_case(const Triage& t) { return t.concord + " triage " + shell_quote(t.path) + t.declared; }
+std::string reproduce_case(const Triage& t) {
+  return t.concord + " triage " + shell_quote(shown_path(t.path)) + t.declared;
+}
 
 }  // namespace concord

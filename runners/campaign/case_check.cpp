@@ -4,6 +4,7 @@
 #include "runners/campaign/divergence.hpp"
 #include "runners/campaign/failing_turn.hpp"
 #include "runners/campaign/failure.hpp"
+#include "runners/protocol/compare.hpp"
 #include "runners/protocol/diff.hpp"
 #include "runners/triage/attribution.hpp"
 
@@ -35,7 +36,7 @@ CaseVerdict check_case_answers(const Case& c, const std::string& target, const s
   std::string kind = c.status == "known-divergence" ? signature_kind(c.signature, target) : "";
   for (size_t i = 0; i < c.runs.size(); i++) {
     if (i >= got.size()) return failed("  no answer for this run\n", i);
-    std::optional<Difference> d = first_difference(c.runs[i].expect, got[i].json);
+    std::optional<Difference> d = first_causal_difference(c.runs[i].expect, got[i].json);
     if (!d) continue;
     if (!kind.empty()) {  // the first differing run of a known divergence: is it still the same one?
       // By the form the signature has: a SPEC rule, or (failures, and signatures
@@ -49,7 +50,7 @@ CaseVerdict check_case_answers(const Case& c, const std::string& target, const s
                             : raw;
       if (now == kind) return v;
       return failed("  known divergence changed: the signature says " + target + ":" + kind + ", now " + now +
-                        "\n      " + describe(*d, "expected", target),
+                        "\n      " + difference_words("expected", expected_answer(c.runs[i].expect), target, got[i]),
                     i);
     }
     if (std::vector<const Deviation*> ex = explaining(deviations, c.program, c.runs[i].settings, got[i]); !ex.empty()) {
@@ -67,7 +68,9 @@ CaseVerdict check_case_answers(const Case& c, const std::string& target, const s
         !got[i].ok() && !is_definite(got[i].code()) && answer_failure(got[i]) != recorded &&
         (recorded.empty() ||
          bucket_of_answer(c.program, c.runs[i].settings, expected_answer(c.runs[i].expect), got[i], ask) != recorded);
-    return failed("  " + describe(*d, "expected", target), i, indefinite);
+    // An error answer by its code and message, a difference where it starts (issue 37).
+    return failed("  " + difference_words("expected", expected_answer(c.runs[i].expect), target, got[i]), i,
+                  indefinite);
   }
   if (!kind.empty())
     return failed("  known divergence no longer reproduces: " + target +

@@ -714,6 +714,10 @@ Coverage Coverage::from_json(const ojson& j) {
   return c;
 }
 
+std::vector<std::string> Coverage::reported(const std::string& category) const {
+  return reported_known(*this, category);
+}
+
 size_t Coverage::known_seen(const std::string& category) const {
   size_t missed = 0;
   for (const std::string& spot : blind_spots()) missed += spot.rfind(category + ":", 0) == 0;

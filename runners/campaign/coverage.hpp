@@ -63,6 +63,11 @@ struct Coverage {
   std::vector<std::string> blind_spots() const;
   // How many of what the spec has in `category` were seen (the rest are its blind spots).
   size_t known_seen(const std::string& category) const;
+  // What this coverage reports of `category`: known(category) without version 2's
+  // names while no version 2 program was counted (unless seen). The one count of "of
+  // the spec's" for the terminal, summary.md and index.html alike (issue 37: one
+  // count, one truth), and the names blind_spots() looks for.
+  std::vector<std::string> reported(const std::string& category) const;
 
   // A compact table for a terminal: per category, seen/known and every count;
   // then the blind spots.

@@ -39,7 +39,7 @@ int corpus_merge(int argc, char** argv) {
 int cmd_corpus(int argc, char** argv) {
   if (argc > 2 && std::string(argv[2]) == "merge") return corpus_merge(argc, argv);
   Args a = parse_args(argc, argv, {"--target", "--backend", "--backends", "--timeout", "--mode", "--runs"},
-                      {"--verbose"});
+                      {"--verbose", "--fail-fast"});
   if (a.positional.size() > 1) throw InputError("", "usage: concord corpus [DIR|CASE] [--target NAME|all]");
   RunMode mode = RunMode::Conducted;
   if (const std::string* m = a.option("--mode"); m && !parse_mode(*m, mode))
@@ -61,7 +61,14 @@ int cmd_corpus(int argc, char** argv) {
   for (const BackendSpec* s : t.chosen) names += (names.empty() ? "" : ", ") + s->name;
 
   int pass = 0, fail = 0, bad = 0, unknown = 0, deviations = 0;
-  for (const std::string& f : files) {
+  size_t not_run = 0;
+  for (size_t n = 0; n < files.size(); n++) {
+    const std::string& f = files[n];
+    // --fail-fast: stop at the first failing (or unreadable) case, the rest not run.
+    if (a.flag("--fail-fast") && (fail || bad)) {
+      not_run = files.size() - n;
+      break;
+    }
     Case c;
     try {
       c = load_case(f);
@@ -114,7 +121,8 @@ int cmd_corpus(int argc, char** argv) {
               << " --mode free\n";
   std::cout << "corpus " << dir << ": " << files.size() << " cases on " << names << "\n"
             << pass << " passed" << (deviations ? " (" + std::to_string(deviations) + " by a known deviation)" : "")
-            << ", " << fail << " failed" << (bad ? ", " + std::to_string(bad) + " unreadable" : "") << "\n";
+            << ", " << fail << " failed" << (bad ? ", " + std::to_string(bad) + " unreadable" : "")
+            << (not_run ? ", " + std::to_string(not_run) + " not run (--fail-fast)" : "") << "\n";
   if (bad) return kBadInput;
   if (fail > 0 && fail == unknown) return kInternal;
   return fail ? kDisagree : kOk;

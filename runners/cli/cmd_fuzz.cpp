@@ -175,6 +175,7 @@ void write_campaign_report(const std::string& dir, const CampaignConfig& cfg, co
     std::string file = s["corpus_file"];
     try {
       Triage t = triage_case(file, load_case(file), differ, declared);
+      t.page_dir = (fs::path(dir) / "triage").string();  // its links relative to the page
       std::string page =
           "triage/" + fs::path(file).filename().replace_extension("").replace_extension("").string() + ".html";
       s["triage"] = add_page(pages, page, triage_html(t));

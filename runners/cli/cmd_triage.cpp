@@ -1,5 +1,6 @@
 // runners/cli/cmd_triage.cpp: `concord triage CASE`: one case on the oracle and
 // every target, what differs and where, in the terminal and (--html) as a page.
+#include <filesystem>
 #include <iostream>
 
 #include "oracle/error.hpp"
@@ -27,8 +28,8 @@ int triage_free(const Args& a, const std::string& file) {
     Targets t = choose_targets(a, *target);
     for (const BackendSpec* spec : t.chosen) {
       Backend b(*spec);
-      std::vector<Answer> got = b.request(c.program, std::vector<RunSettings>(static_cast<size_t>(c.free_runs), c.settings),
-                                          {}, RunMode::Free);
+      std::vector<Answer> got = b.request(
+          c.program, std::vector<RunSettings>(static_cast<size_t>(c.free_runs), c.settings), {}, RunMode::Free);
       int admissible = 0;
       for (const Answer& ans : got) {
         if (!ans.ok()) {
@@ -89,6 +90,7 @@ int cmd_triage(int argc, char** argv) {
   Case c = load_case(file);
   Targets t = choose_targets(a, a.option("--target") ? *a.option("--target") : "all");
   Triage tr = triage_case(file, c, compared_targets(t), t.declared);
+  if (const std::string* out = a.option("--html")) tr.page_dir = std::filesystem::path(*out).parent_path().string();
   std::cout << triage_text(tr);
   if (const std::string* out = a.option("--html")) {
     write_file_atomic(*out, triage_html(tr));
@@ -98,6 +100,16 @@ int cmd_triage(int argc, char** argv) {
   for (const TargetTriage& tt : tr.targets) {
     differ = differ || (tt.state == TargetTriage::State::kDiffer && tt.deviation.empty());  // a known deviation passes
     unknown = unknown || tt.state == TargetTriage::State::kNoVerdict;
+  }
+  // A target the case's signature names that did not run here: nothing checked
+  // whether it still differs, so never "fixed" (an "is it fixed?" step in CI).
+  if (!differ && !tr.not_run.empty()) {
+    std::string names;
+    for (const std::string& n : tr.not_run) names += (names.empty() ? "" : ", ") + n;
+    std::cerr << "concord triage: " << printable(file) << ": its recorded signature names " << printable(names)
+              << ", not run here, so nothing checked whether it still differs: declare it with --backend "
+                 "NAME=COMMAND (and name it in --target)\n";
+    return kBadInput;
   }
   return differ ? kDisagree : unknown ? kInternal : kOk;
 }

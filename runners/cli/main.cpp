@@ -6,6 +6,7 @@
 
 #include "oracle/error.hpp"
 #include "oracle/printable.hpp"
+#include "oracle/versions.hpp"
 #include "runners/cli/cli.hpp"
 #include "runners/process/cleanup.hpp"
 #include "runners/process/files.hpp"
@@ -72,11 +73,13 @@ usage:
       module or the script. Free runs (SPEC §25) on `c` link the same C against
       the threaded runtime ($CONCORD_RT_FREE_LIB overrides it) and run on N
       threads (--threads, else $CONCORD_THREADS, else twice the cores).
-  concord corpus [DIR|CASE] [--verbose] [--target NAME|all] [--backend NAME=COMMAND]...
+  concord corpus [DIR|CASE] [--verbose] [--fail-fast] [--target NAME|all] [--backend NAME=COMMAND]...
       Run every *.case.json under DIR (default: corpus), or one CASE file, compare
-      each run with its expected result, print each difference and a summary.
-      Without --target the oracle runs in-process; with it, each named target
-      through the protocol.
+      each run with its expected result, print each difference (where it first
+      differs in causal order, the journal first; an error answer by its code and
+      message) and a summary. Without --target the oracle runs in-process; with
+      it, each named target through the protocol. --fail-fast: stop at the first
+      failing case (the summary counts the cases not run).
   concord corpus [DIR|CASE] --mode free [--runs N] [--verbose] [--target NAME|all]
       Free runs of every case (*.case.json and *.free.json) under DIR: N free runs
       (default: a free case's own count, else 1) on each target, each trace checked
@@ -150,7 +153,9 @@ usage:
       diverges: the program, each target's verdict, both answers side by side
       around each first difference (the differing field marked >> <<), and a
       command per target that reproduces it. --html: the same as one
-      self-contained page, full journals folded. Exit 1 when a target differs.
+      self-contained page, full journals folded, naming no absolute path. Exit 1
+      when a target differs; 2 when the case's recorded signature names a target
+      that did not run (declare it with --backend): nothing checked it.
   concord triage CASE.free.json [--html OUT] [--target NAME|all]
       A free case: its witness trace checked again (without --target), or fresh free
       runs on each target; the first guarantee broken, with the events involved.
@@ -222,7 +227,10 @@ int dispatch(int argc, char** argv) {
     return kOk;
   }
   if (cmd == "--version") {
-    std::cout << "concord 0.1 (language version 1)\n";
+    std::cout << "concord 0.1 (language versions";
+    for (int v = kOldestVersion; v <= kNewestVersion; v++)
+      std::cout << (v == kOldestVersion ? " " : v == kNewestVersion ? " and " : ", ") << v;
+    std::cout << ")\n";
     return kOk;
   }
   if (cmd == "check") return cmd_check(argc, argv);

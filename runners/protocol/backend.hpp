@@ -44,8 +44,7 @@ bool is_definite(const std::string& code);    // definite: a divergence; indefin
 Answer harness_error(const std::string& code, const std::string& message);
 
 // The request line (with its '\n') for a program in JSON form (SPEC §13).
-std::string request_line(const ojson& program, const std::vector<RunSettings>& runs,
-                         RunMode mode = RunMode::Conducted);
+std::string request_line(const ojson& program, const std::vector<RunSettings>& runs, RunMode mode = RunMode::Conducted);
 
 // Where collect_answers reads a program's answers from: a Subprocess (SubprocessAnswers),
 // or a program the c target's fork server runs (targets/c/launcher/fork_server.hpp).

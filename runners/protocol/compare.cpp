@@ -21,10 +21,18 @@ std::string indent(const std::string& text, const std::string& by) {
   return out;
 }
 
-// A target's message is its own text: printable, so a report stays one line per message.
+// A target's message is its own text: printable, so a report stays one line per
+// message, and bounded. A result by its outcome and turns.
 std::string what_it_is(const Answer& a) {
-  return a.ok() ? std::string("a result")
-                : "error " + printable(a.code()) + ": " + printable(a.json.value("message", std::string()));
+  if (a.ok()) {
+    std::string outcome = a.json.value("outcome", ojson()).is_string() ? a.json["outcome"].get<std::string>() : "?";
+    std::string turns = a.json.contains("turns") ? a.json["turns"].dump() : "?";
+    return "a result (" + printable(outcome) + " after " + printable(turns) + " turns)";
+  }
+  std::string message = a.json.is_object() && a.json.value("message", ojson()).is_string()
+                            ? a.json["message"].get<std::string>()
+                            : std::string();
+  return "error " + printable(bounded_message(a.code())) + ": " + printable(bounded_message(message));
 }
 
 // Both sides around the first differing byte, for a difference of form only.
@@ -41,6 +49,29 @@ std::string byte_report(const std::string& ref_name, const std::string& ref, con
 }
 
 }  // namespace
+
+std::string bounded_message(const std::string& message) {
+  if (message.size() <= kMessageShown) return message;
+  size_t cut = kMessageShown;
+  // Back to the start of the character the cut falls in (never past a whole one).
+  while (cut > 0 && kMessageShown - cut < 4 && (static_cast<unsigned char>(message[cut]) & 0xC0) == 0x80) cut--;
+  return message.substr(0, cut) + "... (" + std::to_string(message.size()) + " bytes)";
+}
+
+std::string difference_words(const std::string& ref_name, const Answer& ref, const std::string& name,
+                             const Answer& got) {
+  if (!ref.ok() || !got.ok()) {
+    if (ref.json == got.json) return "";
+    return "the answers differ\n  " + ref_name + ": " + what_it_is(ref) + "\n  " + name + ": " + what_it_is(got) + "\n";
+  }
+  std::optional<Difference> d = first_causal_difference(ref.json, got.json);
+  if (!d) return "";
+  // The event's kind from the side that has it (an event one side lacks: the other's).
+  std::string where = locate(d->pointer, ref.json.contains("journal") && !d->left_missing ? ref.json : got.json);
+  std::string text = describe(*d, ref_name, name);
+  if (!where.empty()) text.insert(text.find('\n'), " (" + where + ")");
+  return text;
+}
 
 std::string locate(const std::string& pointer, const ojson& result) {
   const std::string prefix = "/journal/";
@@ -76,11 +107,8 @@ Comparison compare_answers(const std::string& ref_name, const Answer& ref, const
     c.report = "  " + ref_name + ": " + what_it_is(ref) + "\n  " + name + ": " + what_it_is(got) + "\n";
     return c;
   }
-  if (auto d = first_difference(ref.json, got.json)) {
+  if (std::string text = difference_words(ref_name, ref, name, got); !text.empty()) {
     c.verdict = Verdict::kDiffer;
-    std::string where = locate(d->pointer, ref.json.contains("journal") ? ref.json : got.json);
-    std::string text = describe(*d, ref_name, name);
-    if (!where.empty()) text.insert(text.find('\n'), " (" + where + ")");
     c.report = indent(text, "  ");
     return c;
   }

@@ -49,6 +49,25 @@ std::optional<Difference> walk(const ojson& a, const ojson& b, const std::string
 
 std::optional<Difference> first_difference(const ojson& left, const ojson& right) { return walk(left, right, ""); }
 
+std::optional<Difference> first_causal_difference(const ojson& left, const ojson& right) {
+  if (!left.is_object() || !right.is_object()) return walk(left, right, "");
+  // An error against a result: the rest of the two is not comparable.
+  if (left.value("ok", ojson()) != right.value("ok", ojson())) {
+    bool l = left.contains("ok"), r = right.contains("ok");
+    return Difference{"/ok", l ? left["ok"] : ojson(), r ? right["ok"] : ojson(), !l, !r};
+  }
+  for (const char* key : kCausalOrder) {
+    bool l = left.contains(key), r = right.contains(key);
+    std::string p = std::string("/") + key;
+    if (l && r) {
+      if (auto d = walk(left[key], right[key], p)) return d;
+    } else if (l != r) {
+      return Difference{p, l ? left[key] : ojson(), r ? right[key] : ojson(), !l, !r};
+    }
+  }
+  return walk(left, right, "");
+}
+
 std::string describe(const Difference& d, const std::string& left_name, const std::string& right_name) {
   auto show = [](const ojson& v, bool missing) {
     return missing ? std::string("(absent)") : printable(v.dump(-1, ' ', false, ojson::error_handler_t::replace));

@@ -13,9 +13,12 @@ inline const char* mode_name(RunMode m) { return m == RunMode::Free ? "free" : "
 
 // "conducted" or "free"; anything else is nullopt-like: returns false.
 inline bool parse_mode(const std::string& s, RunMode& out) {
-  if (s == "conducted") out = RunMode::Conducted;
-  else if (s == "free") out = RunMode::Free;
-  else return false;
+  if (s == "conducted")
+    out = RunMode::Conducted;
+  else if (s == "free")
+    out = RunMode::Free;
+  else
+    return false;
   return true;
 }
 

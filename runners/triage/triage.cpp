@@ -64,7 +64,13 @@ std::vector<SideRow> array_rows(const ojson* left, const ojson* right, size_t fr
 
 // An answer as one row: a result by its outcome and turns, an error by its code.
 ojson gist(const Answer& a) {
-  if (!a.ok()) return a.json.is_object() ? a.json : ojson(a.line);
+  if (!a.ok() && !a.json.is_object()) return ojson(bounded_message(a.line));
+  if (!a.ok()) {  // its message bounded: a runtime's message of megabytes stays a row
+    ojson e = a.json;
+    if (e.contains("message") && e["message"].is_string())
+      e["message"] = bounded_message(e["message"].get<std::string>());
+    return e;
+  }
   return ojson{{"outcome", a.json.value("outcome", std::string())}, {"turns", a.json.value("turns", 0)}};
 }
 
@@ -82,7 +88,7 @@ SideBySide around_first_difference(const Answer& oracle, const Answer& got, size
     s.rows.push_back(std::move(r));
     return s;
   }
-  std::optional<Difference> d = first_difference(oracle.json, got.json);
+  std::optional<Difference> d = first_causal_difference(oracle.json, got.json);
   if (!d) {  // the same value in another form: the whole line is the difference
     s.section = "bytes";
     SideRow r;
@@ -187,7 +193,7 @@ Triage triage_case(const std::string& path, const Case& c, Differ& differ, const
                                 ", gives this target's result)";
       const Answer &ref = t.oracle[tt.run], &got = tt.answers[tt.run];
       if (ref.ok() && got.ok())
-        if (auto diff = first_difference(ref.json, got.json)) tt.pointer = diff->pointer;
+        if (auto diff = first_causal_difference(ref.json, got.json)) tt.pointer = diff->pointer;
       tt.around = around_first_difference(ref, got, 4);
       tt.journal = whole_journals(ref, got);
     } else if (std::find(o.no_verdict.begin(), o.no_verdict.end(), tt.target) != o.no_verdict.end()) {

@@ -60,6 +60,9 @@ struct Triage {
   std::vector<std::string> not_run;    // targets of the recorded signature that were not asked for
   std::string declared;                // the --backend options that declare user targets, for reproduce lines
   std::string concord = "concord";     // how reproduce lines call concord
+  // The folder its page is written in, for the page's links (reports/shown_path.hpp:
+  // a page names no absolute path); "" the working directory.
+  std::string page_dir;
 };
 
 // Runs the case on the oracle and on `targets` and locates every difference. The

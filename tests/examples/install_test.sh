@@ -5,10 +5,10 @@
 # packages; then, in a private mount namespace where the source and build trees are
 # hidden under empty tmpfs mounts (moved out of the way without disturbing the
 # running ctest), runs `concord run --target all` and `concord export` (a c and an
-# exunit export, run) from the install and from the
-# unpacked .deb on a corpus case, and configures, builds and tests the example
-# project (examples/toy-backend) against the install. Needs root for the mount
-# namespace; fails, never skips, without it.
+# exunit export, run) from the install and from the unpacked .deb on a corpus case,
+# checks CONCORD_CORPUS_DIR of both's CMake package (their own corpus), and
+# configures, builds and tests the example project (examples/toy-backend) against
+# the install. Needs root for the mount namespace; fails, never skips, without it.
 # The work folder is a new one under $TMPDIR (outside the trees it hides), removed
 # when the test passes and kept, its path printed, when it fails.
 # usage: install_test.sh SOURCE_DIR BUILD_DIR [CMAKE] [CPACK] [CTEST]
@@ -58,6 +58,21 @@ dpkg-deb -x "$deb" "$w/deb-root"
 # What the hidden-tree part needs, copied out first: a corpus case and the example.
 cp "$src"/corpus/hand/one_for_all_restart.{case.json,conc} "$w/"
 cp -r "$src/examples/toy-backend" "$w/toy-backend"
+# A project that reads CONCORD_CORPUS_DIR of the CMake package: it must be the
+# install's own corpus (under the prefix it was found in), with both hand folders.
+mkdir -p "$w/corpus-dir"
+cat >"$w/corpus-dir/CMakeLists.txt" <<'PROBE'
+cmake_minimum_required(VERSION 3.20)
+project(corpus_dir NONE)
+find_package(concord REQUIRED)
+if(NOT CONCORD_CORPUS_DIR STREQUAL EXPECTED)
+  message(FATAL_ERROR "CONCORD_CORPUS_DIR is '${CONCORD_CORPUS_DIR}', not '${EXPECTED}'")
+endif()
+if(NOT EXISTS "${CONCORD_CORPUS_DIR}/hand/one_for_all_restart.case.json" OR NOT IS_DIRECTORY
+                                                                             "${CONCORD_CORPUS_DIR}/hand_v2")
+  message(FATAL_ERROR "CONCORD_CORPUS_DIR '${CONCORD_CORPUS_DIR}' has no hand/ and hand_v2/ cases")
+endif()
+PROBE
 
 cat >"$w/hidden.sh" <<INNER
 set -euo pipefail
@@ -76,6 +91,12 @@ for concord in "$w/prefix/bin/concord" "$w/deb-root/usr/bin/concord"; do
   (cd "$w/export-c" && bash -c "\$(grep -m1 '^    ' README.md)")
   "\$concord" export one_for_all_restart.case.json --as exunit --out "$w/export-exunit"
   (cd "$w/export-exunit" && elixir one_for_all_restart_test.exs)
+done
+for prefix in "$w/prefix" "$w/deb-root/usr"; do
+  echo "== CONCORD_CORPUS_DIR of the CMake package in \$prefix (source and build trees hidden)"
+  rm -rf "$w/corpus-dir-build"
+  "$cmake" -G Ninja -S "$w/corpus-dir" -B "$w/corpus-dir-build" -DCMAKE_PREFIX_PATH="\$prefix" \
+    -DEXPECTED="\$prefix/share/concord/corpus" >/dev/null
 done
 echo "== the example project against the install (source and build trees hidden)"
 "$cmake" -G Ninja -S "$w/toy-backend" -B "$w/toy-build" -DCMAKE_PREFIX_PATH="$w/prefix" >/dev/null

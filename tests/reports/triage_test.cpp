@@ -9,9 +9,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "reports/shown_path.hpp"
 #include "reports/spec_rule.hpp"
 #include "reports/triage_page.hpp"
 #include "runners/process/subprocess.hpp"
+#include "runners/protocol/compare.hpp"
 #include "runners/protocol/load.hpp"
 #include "targets/common/build_paths.hpp"
 #include "tests/runners/bent_oracles.hpp"
@@ -31,9 +33,20 @@ BackendSpec refuser() {
       "refuser", "while read -r l; do echo '{\"ok\":false,\"code\":\"UNSUPPORTED\",\"message\":\"no\"}'; done");
 }
 
-CommandResult run_concord(std::vector<std::string> args) {
+CommandResult run_concord(std::vector<std::string> args, const std::string& cwd = "") {
   args.insert(args.begin(), build_paths::concord_binary);
-  return run_command(Command{args, {}, "", {}}, "", 120);
+  return run_command(Command{args, {}, cwd, {}}, "", 120);
+}
+
+// fifo_mailbox copied into `dir` (the case and its program), with `signature` recorded.
+std::string copy_case(const std::string& dir, const std::string& signature) {
+  std::string hand = std::string(build_paths::source_dir) + "/corpus/hand/";
+  fs::copy_file(hand + "fifo_mailbox.conc", dir + "/fifo_mailbox.conc");
+  ojson c = ojson::parse(read_file(kCase));
+  if (!signature.empty()) c["signature"] = signature;
+  std::string path = dir + "/fifo_mailbox.case.json";
+  std::ofstream(path) << c.dump(1);
+  return path;
 }
 
 const std::string kReady7Option = test_backends::bent_option("ready7", test_backends::kSecondReady1Is7);
@@ -77,9 +90,9 @@ TEST(Triage, TextAndPageMarkTheFieldAndSayHowToReproduce) {
   EXPECT_NE(text.find(">>ready=1<<"), std::string::npos) << text;
   EXPECT_NE(text.find(">>ready=7<<"), std::string::npos) << text;
   EXPECT_NE(text.find("journal around element 3, field ready"), std::string::npos) << text;
-  EXPECT_NE(
-      text.find("concord run " + kCase + " --seed 1 --turns 1000 --max-processes 10000 --target ready7 --backend X"),
-      std::string::npos)
+  EXPECT_NE(text.find("concord run " + shown_path(kCase) +
+                      " --seed 1 --turns 1000 --max-processes 10000 --target ready7 --backend X"),
+            std::string::npos)
       << text;
   EXPECT_NE(text.find("kind Acc()"), std::string::npos);  // the program, in text syntax
   std::string page = triage_html(t);
@@ -105,11 +118,11 @@ TEST(Triage, ThePageNamesTheRuleLinksItsSectionAndQuotesIt) {
   ASSERT_FALSE(draw_step.empty()) << "SPEC.md §8.2 has no step drawing the process";
   std::string page = triage_html(t);
   EXPECT_NE(page.find("ready7: §8.2 draw"), std::string::npos) << page;
-  EXPECT_NE(page.find("href=\"file://" + spec_md + "#82-the-run\""), std::string::npos) << page;
+  EXPECT_NE(page.find("href=\"" + shown_path(spec_md) + "#82-the-run\""), std::string::npos) << page;
   EXPECT_NE(page.find(draw_step), std::string::npos) << "the rule's text is not quoted: " << draw_step;
   EXPECT_NE(page.find("<blockquote class=\"spec-quote\">"), std::string::npos);
   std::string text = triage_text(t);
-  EXPECT_NE(text.find("SPEC 8.2 The run (" + spec_md + "#82-the-run)"), std::string::npos) << text;
+  EXPECT_NE(text.find("SPEC 8.2 The run (" + shown_path(spec_md) + "#82-the-run)"), std::string::npos) << text;
 }
 
 // Every section a version 2 rule names (runners/triage/attribution_v2.hpp) is a heading of
@@ -214,6 +227,16 @@ TEST(Triage, AnErrorAnswerIsShownAgainstTheResult) {
   EXPECT_EQ(d.around.rows[0].right["code"], "UNSUPPORTED");
 }
 
+// Issue 37: an error's message of megabytes is shown by its start only.
+TEST(Triage, AnErrorAnswersMessageIsBounded) {
+  Answer result{"", ojson{{"ok", true}, {"outcome", "quiescent"}, {"turns", 3}}};
+  Answer refused{"", ojson{{"ok", false}, {"code", "UNSUPPORTED"}, {"message", std::string(100000, 'x')}}};
+  SideBySide s = around_first_difference(result, refused, 4);
+  ASSERT_EQ(s.rows.size(), 1u);
+  EXPECT_EQ(s.rows[0].right["code"], "UNSUPPORTED");
+  EXPECT_EQ(s.rows[0].right["message"], std::string(kMessageShown, 'x') + "... (100000 bytes)");
+}
+
 TEST(TriageCli, ExitCodesAndThePage) {
   TempDir dir("concord-triage");
   std::string page = dir.path() + "/page.html";
@@ -239,4 +262,46 @@ TEST(TriageCli, EveryTargetAgreesIsExit0) {
   CommandResult r = run_concord({"triage", kCase, "--target", "honest", "--backend", test_backends::honest_option()});
   EXPECT_EQ(r.status.code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("agrees on every run"), std::string::npos) << r.out;
+}
+
+// Issue 37: "is it fixed?" in CI. A case found on the user's backend `mine`, triaged
+// without declaring mine: nothing checked it, so never exit 0; the message says what
+// is missing.
+TEST(TriageCli, ATargetTheSignatureNamesThatDidNotRunIsExit2) {
+  TempDir dir("concord-triage");
+  std::string file = copy_case(dir.path(), "mine:§6.5 fifo");
+  CommandResult r = run_concord({"triage", file, "--target", "honest", "--backend", test_backends::honest_option()});
+  EXPECT_EQ(r.status.code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("its recorded signature names mine, not run here"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--backend NAME=COMMAND"), std::string::npos) << r.err;
+  // Run, and agreeing: fixed.
+  CommandResult fixed = run_concord({"triage", file, "--target", "mine", "--backend",
+                                     "mine=" + std::string(build_paths::concord_binary) + " backend oracle"});
+  EXPECT_EQ(fixed.status.code, 0) << fixed.out << fixed.err;
+}
+
+// A page names no absolute path: the case relative to the working directory (where
+// its commands are run again), SPEC.md relative to the page's folder.
+TEST(TriageCli, APageNamesNoAbsolutePath) {
+  TempDir dir("concord-triage");
+  std::string file = copy_case(dir.path(), "");
+  fs::create_directories(dir.path() + "/pages");
+  CommandResult r = run_concord(
+      {"triage", file, "--target", "ready7", "--backend", kReady7Option, "--html", dir.path() + "/pages/page.html"},
+      dir.path());
+  EXPECT_EQ(r.status.code, 1) << r.out << r.err;
+  std::string page = read_file(dir.path() + "/pages/page.html");
+  // A path is absolute where it starts the text it is in (a relative one that climbs
+  // to the same folder has ".." before it).
+  auto absolute = [&](const std::string& path) {
+    for (size_t at = page.find(path); at != std::string::npos; at = page.find(path, at + 1))
+      if (at == 0 || page[at - 1] != '.') return true;
+    return false;
+  };
+  EXPECT_FALSE(absolute(dir.path())) << "the case's absolute path";
+  EXPECT_FALSE(absolute(std::string(build_paths::source_dir) + "/spec")) << "SPEC.md's";
+  EXPECT_EQ(page.find("file://"), std::string::npos);
+  EXPECT_NE(page.find("concord run fifo_mailbox.case.json --seed 1"), std::string::npos);
+  EXPECT_NE(page.find("class=\"spec-link\" href=\"../"), std::string::npos);  // from pages/, up
+  EXPECT_NE(page.find("spec/SPEC.md#82-the-run"), std::string::npos);
 }

@@ -55,6 +55,13 @@ TEST_F(Cli, HelpListsTheExitCodes) {
   EXPECT_NE(o.out.find("1  results disagree"), std::string::npos);
 }
 
+// Issue 37: the version names every language version concord implements.
+TEST_F(Cli, VersionNamesTheLanguageVersions) {
+  Outcome o = run_concord({"--version"});
+  EXPECT_EQ(o.code, 0);
+  EXPECT_NE(o.out.find("language versions 1 and 2"), std::string::npos) << o.out;
+}
+
 TEST_F(Cli, CheckPrintsTheProgramBack) {
   std::string f = write("p.conc", kPing);
   Outcome o = run_concord({"check", f});
