@@ -14,7 +14,9 @@
 
 namespace concord {
 
-constexpr int kOk = 0, kDisagree = 1, kBadInput = 2, kInternal = 3;
+// kNotClaimed: nothing was run, as the program (every case) uses what the target's
+// declaration does not claim (runners/protocol/supports.hpp).
+constexpr int kOk = 0, kDisagree = 1, kBadInput = 2, kInternal = 3, kNotClaimed = 4;
 
 struct Args {
   std::vector<std::string> positional;
@@ -66,6 +68,7 @@ int cmd_check(int argc, char** argv);
 int cmd_run(int argc, char** argv);
 int cmd_check_trace(int argc, char** argv);
 int cmd_backend(int argc, char** argv);
+int cmd_backend_check(int argc, char** argv);
 int cmd_emit_c(int argc, char** argv);
 int cmd_emit_erlang(int argc, char** argv);
 int cmd_emit_js(int argc, char** argv);

@@ -40,7 +40,10 @@ usage:
       first difference of each that disagrees (by value, else byte for byte) and
       which agreed. --backend declares a user backend: COMMAND is split into words
       like a shell would, without a shell. --backends reads declarations from a
-      JSON file. --timeout overrides every backend's run and request timeouts.
+      JSON file, each with what the backend claims to implement ("supports":
+      versions and features, runners/PROTOCOL.md): a target that does not claim
+      the program is not run (with one target: exit 4). --timeout overrides
+      every backend's run and request timeouts.
   concord run FILE --mode free [--target NAME|all] [--runs N] [--keep DIR] [run settings]
       Free runs (SPEC §25: no schedule imposed; runners/PROTOCOL.md "Free runs").
       Without --target, the oracle's conducted run written as a trace. With it, N
@@ -70,11 +73,20 @@ usage:
       module or the script. Free runs (SPEC §25) on `c` link the same C against
       the threaded runtime ($CONCORD_RT_FREE_LIB overrides it) and run on N
       threads (--threads, else $CONCORD_THREADS, else twice the cores).
+  concord backend-check NAME [--backend NAME=COMMAND]... [--backends FILE] [--timeout S]
+      A protocol self-test of one backend (runners/PROTOCOL.md, "Checking a
+      backend"): a program with 4 runs, a line that is not JSON, a program that
+      is not one, a run with an unknown setting, a version 2 program with every
+      feature (skipped when its declaration does not claim it), a huge program,
+      and stdin closed. One line per check: PASS, FAIL or SKIP, what was expected
+      and what came back. Exit 0 when none failed, 1 when one did.
   concord corpus [DIR|CASE] [--verbose] [--target NAME|all] [--backend NAME=COMMAND]...
       Run every *.case.json under DIR (default: corpus), or one CASE file, compare
       each run with its expected result, print each difference and a summary.
       Without --target the oracle runs in-process; with it, each named target
-      through the protocol.
+      through the protocol. A case a target's declaration does not claim is
+      skipped there (SKIP, with what it uses; counted in the summary); exit 4
+      when every case was skipped.
   concord corpus [DIR|CASE] --mode free [--runs N] [--verbose] [--target NAME|all]
       Free runs of every case (*.case.json and *.free.json) under DIR: N free runs
       (default: a free case's own count, else 1) on each target, each trace checked
@@ -102,7 +114,10 @@ usage:
       oracle and every target (default: every target but elixir, which only
       --target all, --target elixir and the profiles dynamic-supervision, v2,
       links and calls run); J
-      workers (default: cores) each own a backend per target. A divergence from
+      workers (default: cores) each own a backend per target; a target is not
+      compared on a program its declaration does not claim (counted: not claimed),
+      and a campaign none of whose first 64 programs any target claims is bad
+      input. A divergence from
       the oracle is rerun (one that does not repeat is reported as flaky); one
       that a target's declared deviations explain (the oracle run in their
       dialect gives the target's result: `concord dialects`) is a known deviation
@@ -203,6 +218,9 @@ exit codes:
   3  internal error (a bug in concord), a target gave no verdict (TIMEOUT,
      CRASH, MEMORY: a fault of the harness or the machine, not a divergence), or
      a file could not be written (a full disk: the message names the file)
+  4  not run: the program (for corpus, every case) uses a version or feature
+     that the target's declaration does not claim ("supports": the message
+     names what)
 )";
 
 int dispatch(int argc, char** argv) {
@@ -224,6 +242,7 @@ int dispatch(int argc, char** argv) {
   if (cmd == "check-trace") return cmd_check_trace(argc, argv);
   if (cmd == "corpus") return cmd_corpus(argc, argv);
   if (cmd == "backend") return cmd_backend(argc, argv);
+  if (cmd == "backend-check") return cmd_backend_check(argc, argv);
   if (cmd == "gen") return cmd_gen(argc, argv);
   if (cmd == "fuzz") return cmd_fuzz(argc, argv);
   if (cmd == "shrink") return cmd_shrink(argc, argv);

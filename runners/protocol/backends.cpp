@@ -63,6 +63,8 @@ BackendSpec spec_from_json(const std::string& name, const ojson& j, const std::s
       s.limits.address_space_bytes = count_at(v, at);
     } else if (k == "deviations") {
       s.deviations = parse_deviations(v, at);
+    } else if (k == "supports") {
+      s.supports = parse_supports(v, at);
     } else if (k == "env") {
       if (!v.is_object()) throw InputError(at, "expected an object of strings");
       for (auto e = v.begin(); e != v.end(); ++e) {
