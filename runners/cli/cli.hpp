@@ -48,12 +48,20 @@ const std::atomic<bool>& install_stop_handlers();
 bool is_case_file(const std::string& path);
 
 // The backends that --target names (one, or all), with the user backends of
-// --backend / --backends and the --timeout override.
+// --backend / --backends and the --timeout override. Without --backends, the
+// project file, concord.json in the working directory or the nearest folder above
+// it, declares backends as a --backends FILE would (its ./ and ../ command words
+// from its folder); a --backend NAME that it declares too replaces its NAME.
 struct Targets {
   std::unique_ptr<Registry> reg;
   std::vector<const BackendSpec*> chosen;
   std::string declared;  // the options that declare user backends, for reproduce lines
+  std::string project;   // the project file read, "" when none
 };
+constexpr const char* kProjectFile = "concord.json";
+// The project file: `from` (default: the working directory) or the nearest folder
+// above it that holds a concord.json; "" when none does.
+std::string find_project_file(const std::string& from = "");
 Targets choose_targets(const Args& a, const std::string& target);
 // The built-in targets' declared deviations (targets/<name>/deviations.json) set on `r`.
 void declare_builtin_deviations(Registry& r);

@@ -152,10 +152,13 @@ usage:
       files the report then names. Missing shards are listed, not fatal. A shard
       whose figures no campaign reaches, or whose triage pages lie outside its
       folder, is refused (exit 2), nothing written.
-  concord shrink CASE [--target NAME|all] [--jobs J] [--time D] [--out FILE]
+  concord shrink CASE [--target NAME|all] [--backend NAME=COMMAND]... [--backends FILE]
+                 [--timeout S] [--jobs J] [--time D] [--out FILE]
       Reduce a case file to the smallest program and runs that show the same
       divergence (its recorded signature, or the one it shows now), J workers
       testing candidates (default: cores). Writes the result over CASE, or to FILE.
+      A case found on a user backend needs that backend declared (--backend,
+      --backends or concord.json).
   concord triage CASE [--html OUT] [--target NAME|all] [--backend NAME=COMMAND]...
       Run a case on the oracle and every target (default all) and show what
       diverges: the program, each target's verdict, both answers side by side
@@ -209,6 +212,13 @@ usage:
   concord --help | --version
 
 --target takes one name, names joined by commas (c,erlang), or all.
+`concord COMMAND --help` prints the part of this help about COMMAND.
+
+concord.json: without --backends, every command that takes --backend reads the
+project file concord.json in the working directory or the nearest folder above
+it: the same format as a --backends FILE, declaring your backends once; command
+words beginning with ./ or ../ are paths from its folder. A --backend NAME that
+it declares too replaces its NAME; --backends FILE replaces the whole file.
 
 exit codes:
   0  ok
@@ -223,6 +233,27 @@ exit codes:
      names what)
 )";
 
+// The entries of kHelp's usage for `cmd` ("  concord CMD ..." and the lines
+// indented under it), then the paragraphs after the usage; "" when there is none.
+std::string command_help(const std::string& cmd) {
+  std::string help = kHelp, out;
+  size_t usage_end = help.find("\n\n", help.find("usage:"));
+  bool in = false;
+  for (size_t at = 0; at < usage_end;) {
+    size_t eol = help.find('\n', at);
+    std::string line = help.substr(at, eol - at);
+    at = eol + 1;
+    if (line.starts_with("  concord ")) {
+      std::string word = line.substr(10, line.find_first_of(" |", 10) - 10);
+      in = word == cmd;
+    } else if (!line.starts_with("    ")) {
+      in = false;
+    }
+    if (in) out += line + "\n";
+  }
+  return out.empty() ? "" : "usage:\n" + out + help.substr(usage_end + 1);
+}
+
 int dispatch(int argc, char** argv) {
   if (argc < 2) {
     std::cerr << kHelp;
@@ -233,6 +264,13 @@ int dispatch(int argc, char** argv) {
     std::cout << kHelp;
     return kOk;
   }
+  for (int i = 2; i < argc; i++)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+      std::string part = command_help(cmd);
+      if (part.empty()) throw InputError("", "unknown command '" + cmd + "' (see concord --help)");
+      std::cout << part;
+      return kOk;
+    }
   if (cmd == "--version") {
     std::cout << "concord 0.1 (language version 1)\n";
     return kOk;
