@@ -33,7 +33,9 @@
 # Each test runs `concord corpus <case> --target <target> [--backend ...]
 # [--backends ...]`, which exits 0 when every run of the case gives its expected
 # result, 1 on a difference, 2 when the case cannot be read, 3 when a backend gave
-# no verdict (timeout, crash): every non-zero exit fails the test.
+# no verdict (timeout, crash): each fails the test; 4 when the target's declaration
+# does not claim the case's program ("supports", runners/PROTOCOL.md): the test is
+# skipped (SKIP_RETURN_CODE).
 include_guard(GLOBAL)
 
 function(concord_add_corpus)
@@ -157,7 +159,7 @@ function(concord_add_corpus)
       list(REMOVE_DUPLICATES labels)
       set(test "${arg_NAME}/${t}/${case_name}")
       add_test(NAME "${test}" COMMAND "${concord}" corpus "${case}" --target "${t}" ${backend_args})
-      set_tests_properties("${test}" PROPERTIES LABELS "${labels}")
+      set_tests_properties("${test}" PROPERTIES LABELS "${labels}" SKIP_RETURN_CODE 4)
       if(DEFINED arg_TIMEOUT)
         set_tests_properties("${test}" PROPERTIES TIMEOUT "${arg_TIMEOUT}")
       endif()

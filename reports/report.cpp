@@ -100,6 +100,7 @@ ojson report_summary(const CampaignConfig& cfg, const CampaignReport& r, const T
   j["flaky"] = t.flaky;
   j["no_verdict"] = r.no_verdict;
   j["unconfirmed"] = r.unconfirmed;
+  j["not_claimed"] = t.not_claimed;  // per target: programs its declaration does not claim, not compared
   j["interrupted"] = r.interrupted;
   j["deviations"] = t.deviations;
   if (!r.deviation_hits.empty()) j["deviation_hits"] = r.deviation_hits;  // "target: id" -> cases it explained
@@ -249,7 +250,7 @@ ojson merge_reports(const std::vector<ojson>& summaries, const std::vector<std::
         add_counts(m.value("deviations", uint64_t{0}), j.value("deviations", uint64_t{0}), "deviations", origins[i]);
     for (const auto& [t, s] : j["target_seconds"].items())
       m["target_seconds"][t] = m["target_seconds"].value(t, 0.0) + s.get<double>();
-    for (const char* key : {"no_verdict", "unconfirmed"}) {
+    for (const char* key : {"no_verdict", "unconfirmed", "not_claimed"}) {
       const ojson counts = j.value(key, ojson::object());  // named: items() must not outlive it
       if (!m.contains(key)) m[key] = ojson::object();
       for (const auto& [t, n] : counts.items())

@@ -54,6 +54,7 @@ void check_figures(const ojson& j, const std::string& where) {
   each(j, "target_seconds", where, true);
   each(j, "no_verdict", where, false);
   each(j, "unconfirmed", where, false);
+  each(j, "not_claimed", where, false);
   // The shards add up to the totals: a merge sums both, and a shard is its own one.
   uint64_t programs = 0, runs = 0;
   for (size_t i = 0; i < j["shards"].size(); i++) {

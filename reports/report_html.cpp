@@ -56,6 +56,9 @@ std::string report_html(const ojson& j) {
         n.dump() + " cases" +
             (u ? " (" + std::to_string(u) + " a crash or hang that did not happen again on a fresh backend)" : ""));
   }
+  const ojson not_claimed = j.value("not_claimed", ojson::object());  // named: items() must not outlive it
+  for (const auto& [t, n] : not_claimed.items())
+    out << row("not claimed by " + t, n.dump() + " programs, not compared there");
   out << "</table>\n<p>Reproduce this campaign (add <code>--shard i/N</code> for one shard):</p>\n"
       << html_command(j.value("reproduce", ""));
 

@@ -27,6 +27,9 @@ std::string report_markdown(const ojson& j) {
         << (u ? " (" + std::to_string(u) + " a crash or hang that did not happen again on a fresh backend)" : "")
         << " |\n";
   }
+  const ojson not_claimed = j.value("not_claimed", ojson::object());  // named: items() must not outlive it
+  for (const auto& [t, n] : not_claimed.items())
+    out << "| not claimed by " << t << " | " << n << " programs, not compared there |\n";
   out << "\n## Time per target\n\nSummed over workers and shards.\n\n| target | seconds | share |\n|---|---|---|\n";
   double total = 0;
   for (const auto& [t, s] : j["target_seconds"].items()) total += s.get<double>();

@@ -105,6 +105,11 @@ std::string triage_html(const Triage& t) {
     for (const std::string& n : t.not_run) out << " <code>" << html_escape(n) << "</code>";
     out << ", not run here: declare it with <code>--backend NAME=COMMAND</code>.</p>\n";
   }
+  if (!t.not_claimed.empty()) {
+    out << "<p class=\"note\">Not run on";
+    for (const std::string& n : t.not_claimed) out << " <code>" << html_escape(n) << "</code>";
+    out << ": the program uses what its declaration does not claim.</p>\n";
+  }
   out << "<h2>Verdict against the oracle</h2>\n<table id=\"verdict\">\n<tr><th>target</th><th>verdict</th><th>run</th>"
          "<th>what differs first</th></tr>\n";
   for (const TargetTriage& tt : t.targets) {

@@ -88,6 +88,11 @@ std::string triage_text(const Triage& t) {
     for (const std::string& n : t.not_run) out << " " << n;
     out << ", not run here: declare it with --backend NAME=COMMAND\n";
   }
+  if (!t.not_claimed.empty()) {
+    out << "  note: not run on";
+    for (const std::string& n : t.not_claimed) out << " " << n;
+    out << ": the program uses what its declaration does not claim (runners/PROTOCOL.md)\n";
+  }
   out << "\nverdict, against the oracle:\n";
   size_t w = 6;
   for (const TargetTriage& tt : t.targets) w = std::max(w, tt.target.size());

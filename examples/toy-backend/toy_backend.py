@@ -14,9 +14,11 @@ concord's spec/SPEC.md:
   - results serialised canonically (§9).
 
 Left out, answered {"ok":false,"code":"UNSUPPORTED",...} for every run:
-supervisors and `spawn ... under`. The program's shape (the JSON form of §13)
-is checked; the typing rules of §4 are not (concord checks every program
-before it sends it). Standard library only; python3 toy_backend.py.
+supervisors and `spawn ... under`, and version 2 (§14-§23). toy.backends.json
+declares so ("supports": version 1, no features), and concord then sends none of
+those. The program's shape (the JSON form of §13) is checked; the typing rules
+of §4 are not (concord checks every program before it sends it). Standard
+library only; python3 toy_backend.py.
 """
 import json
 import sys
@@ -314,8 +316,11 @@ def check_body(body, where, unsupported):
 
 def check_program(p):
     """Raises Invalid; returns what the program uses that the toy leaves out."""
-    if obj(p, "/program", {"concord", "kinds", "system", "given"})["concord"] != 1:
-        raise Invalid("/program/concord: not 1")
+    version = obj(p, "/program", {"concord", "kinds", "system", "given"})["concord"]
+    if version == 2 and type(version) is int:
+        return ["/program/concord: version 2"]  # its JSON form has more: not checked here
+    if version != 1 or type(version) is not int:
+        raise Invalid("/program/concord: not 1 or 2")
     unsupported = []
     for k, w in items(p["kinds"], "/program/kinds"):
         obj(k, w, {"name", "params", "state", "init", "handlers"})

@@ -313,6 +313,7 @@ void run_case(Shared& sh, Differ& differ, Coverage& cov, uint64_t index, std::ma
   sh.report.totals.programs++;
   sh.report.totals.runs += runs.size();
   for (const std::string& t : o.no_verdict) sh.report.no_verdict[t]++;
+  for (const std::string& t : o.not_claimed) sh.report.totals.not_claimed[t]++;
   for (const TargetAnswers& t : o.targets) {
     if (answered_itself(t.answers)) {
       sh.report.answered[t.target]++;

@@ -106,8 +106,10 @@ struct CampaignProgress {
   double elapsed = 0;
   uint64_t programs = 0, runs = 0;
   uint64_t divergent_cases = 0, signatures = 0, flaky = 0;
-  uint64_t deviations = 0;                // divergent cases that declared deviations explain
-  std::map<std::string, double> seconds;  // per target, summed over workers
+  uint64_t deviations = 0;                      // divergent cases that declared deviations explain
+  std::map<std::string, double> seconds;        // per target, summed over workers
+  std::map<std::string, uint64_t> not_claimed;  // per target: programs it was not asked, as its declaration
+                                                // does not claim them (runners/protocol/supports.hpp)
   bool shrinking = false;
 };
 

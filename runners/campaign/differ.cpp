@@ -63,6 +63,10 @@ DiffOutcome Differ::run(const Program& p, const std::vector<RunSettings>& runs, 
   for (auto& b : backends_) {
     const BackendSpec& spec = b->spec();
     if (!only.empty() && std::find(only.begin(), only.end(), spec.name) == only.end()) continue;
+    if (!unclaimed(spec.supports, p).empty()) {
+      o.not_claimed.push_back(spec.name);
+      continue;
+    }
     RequestLimits limits;
     if (hang_.floor > 0) {
       double run = spec.timeouts_given ? spec.run_timeout

@@ -20,11 +20,12 @@ struct DiffOutcome {
   std::vector<RunSize> oracle_sizes;  // what each of the oracle's runs held
   std::vector<TargetAnswers> targets;
   std::vector<Divergence> divergences;
-  std::vector<std::string> no_verdict;  // targets with a TIMEOUT, CRASH or MEMORY answer that is no failure of theirs
-  std::string signature;                // signature_of(divergences): by SPEC rule
-  std::string raw_signature;            // the same before errors and crashes were located (failing_turn.hpp):
-                                        // what a shrink candidate is judged by, cheaply
-  std::string detail;                   // detail_of(divergences): by field path
+  std::vector<std::string> no_verdict;   // targets with a TIMEOUT, CRASH or MEMORY answer that is no failure of theirs
+  std::vector<std::string> not_claimed;  // targets not asked: the program uses what they do not claim (supports.hpp)
+  std::string signature;                 // signature_of(divergences): by SPEC rule
+  std::string raw_signature;             // the same before errors and crashes were located (failing_turn.hpp):
+                                         // what a shrink candidate is judged by, cheaply
+  std::string detail;                    // detail_of(divergences): by field path
 };
 
 // How long a target may take on a request before its run counts as hung
@@ -51,7 +52,8 @@ class Differ {
  public:
   explicit Differ(const std::vector<BackendSpec>& targets);
 
-  // `only`: run on these targets alone (empty: on all of them). `locate`: an error or
+  // `only`: run on these targets alone (empty: on all of them); a target whose
+  // declaration does not claim `p` is never asked (DiffOutcome::not_claimed). `locate`: an error or
   // crash is located (failing_turn.hpp: a few more requests to the target each);
   // without, the signature is the raw one.
   DiffOutcome run(const Program& p, const std::vector<RunSettings>& runs, const std::vector<std::string>& only = {},

@@ -14,7 +14,9 @@
 
 namespace concord {
 
-constexpr int kOk = 0, kDisagree = 1, kBadInput = 2, kInternal = 3;
+// kNotClaimed: nothing was run, as the program (every case) uses what the target's
+// declaration does not claim (runners/protocol/supports.hpp).
+constexpr int kOk = 0, kDisagree = 1, kBadInput = 2, kInternal = 3, kNotClaimed = 4;
 
 struct Args {
   std::vector<std::string> positional;
@@ -46,12 +48,20 @@ const std::atomic<bool>& install_stop_handlers();
 bool is_case_file(const std::string& path);
 
 // The backends that --target names (one, or all), with the user backends of
-// --backend / --backends and the --timeout override.
+// --backend / --backends and the --timeout override. Without --backends, the
+// project file, concord.json in the working directory or the nearest folder above
+// it, declares backends as a --backends FILE would (its ./ and ../ command words
+// from its folder); a --backend NAME that it declares too replaces its NAME.
 struct Targets {
   std::unique_ptr<Registry> reg;
   std::vector<const BackendSpec*> chosen;
   std::string declared;  // the options that declare user backends, for reproduce lines
+  std::string project;   // the project file read, "" when none
 };
+constexpr const char* kProjectFile = "concord.json";
+// The project file: `from` (default: the working directory) or the nearest folder
+// above it that holds a concord.json; "" when none does.
+std::string find_project_file(const std::string& from = "");
 Targets choose_targets(const Args& a, const std::string& target);
 // The built-in targets' declared deviations (targets/<name>/deviations.json) set on `r`.
 void declare_builtin_deviations(Registry& r);
@@ -66,6 +76,7 @@ int cmd_check(int argc, char** argv);
 int cmd_run(int argc, char** argv);
 int cmd_check_trace(int argc, char** argv);
 int cmd_backend(int argc, char** argv);
+int cmd_backend_check(int argc, char** argv);
 int cmd_emit_c(int argc, char** argv);
 int cmd_emit_erlang(int argc, char** argv);
 int cmd_emit_js(int argc, char** argv);

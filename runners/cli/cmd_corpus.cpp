@@ -1,6 +1,7 @@
 // runners/cli/cmd_corpus.cpp: `concord corpus`: every case of a corpus against its
 // expected results.
 #include <iostream>
+#include <map>
 
 #include "oracle/error.hpp"
 #include "oracle/interpreter.hpp"
@@ -34,6 +35,17 @@ int corpus_merge(int argc, char** argv) {
   return r.conflicts.empty() ? kOk : kBadInput;
 }
 
+// ", K skipped (not claimed by NAME)" of the totals line; with several targets, how
+// many cases each did not claim (a case another target claims runs there). "" when
+// every target claimed every case.
+std::string skipped_text(int skipped, const std::map<std::string, int>& by, size_t targets) {
+  if (by.empty()) return "";
+  std::string names;
+  for (const auto& [name, n] : by)
+    names += (names.empty() ? "" : ", ") + name + (targets > 1 ? ": " + std::to_string(n) + " cases" : "");
+  return ", " + std::to_string(skipped) + " skipped (not claimed by " + names + ")";
+}
+
 }  // namespace
 
 int cmd_corpus(int argc, char** argv) {
@@ -60,7 +72,8 @@ int cmd_corpus(int argc, char** argv) {
   std::string names = target ? "" : "oracle";
   for (const BackendSpec* s : t.chosen) names += (names.empty() ? "" : ", ") + s->name;
 
-  int pass = 0, fail = 0, bad = 0, unknown = 0, deviations = 0;
+  int pass = 0, fail = 0, bad = 0, unknown = 0, deviations = 0, skipped = 0;
+  std::map<std::string, int> skipped_by;  // per target: the cases its declaration does not claim (supports.hpp)
   size_t not_run = 0;
   for (size_t n = 0; n < files.size(); n++) {
     const std::string& f = files[n];
@@ -80,18 +93,34 @@ int cmd_corpus(int argc, char** argv) {
     std::vector<RunSettings> runs;
     for (const CaseRun& cr : c.runs) runs.push_back(cr.settings);
     // Each target's answers: from a backend, or the oracle's own results.
-    std::vector<std::pair<std::string, std::vector<Answer>>> answers;
+    struct Answers {
+      std::string name;
+      std::vector<Answer> got;
+      Backend* backend = nullptr;  // none: the oracle in-process
+    };
+    std::vector<Answers> answers;
     if (backends.empty()) {
       std::vector<Answer> got;
       for (const RunSettings& r : runs) got.push_back(oracle_answer(c.program, r));
-      answers.emplace_back("oracle", std::move(got));
+      answers.push_back({"oracle", std::move(got)});
     }
-    for (auto& b : backends) answers.emplace_back(b->spec().name, b->request(program_to_json(c.program), runs));
+    for (auto& b : backends) {
+      const BackendSpec& spec = b->spec();
+      if (std::vector<std::string> missing = unclaimed(spec.supports, c.program); !missing.empty()) {
+        std::cout << "SKIP  " << c.name << " on " << spec.name << ": not claimed (it uses " << joined(missing) << ")\n";
+        skipped_by[spec.name]++;
+        continue;
+      }
+      answers.push_back({spec.name, b->request(program_to_json(c.program), runs), b.get()});
+    }
+    if (answers.empty()) {  // no target claims it: skipped, neither passed nor failed
+      skipped++;
+      continue;
+    }
     bool ok = true, deviates = false;
-    for (size_t k = 0; k < answers.size(); k++) {
-      const auto& [name, got] = answers[k];
+    for (const auto& [name, got, backend] : answers) {
       const BackendSpec* spec = target ? t.reg->find(name) : nullptr;
-      AskAnswer ask = backends.empty() ? AskAnswer{} : answering(*backends[k]);
+      AskAnswer ask = backend ? answering(*backend) : AskAnswer{};
       CaseVerdict v = check_case_answers(c, name, got, spec ? spec->deviations : std::vector<Deviation>{}, ask);
       if (v.pass && !v.deviation.empty()) {  // shown and counted, not failing
         deviates = true;
@@ -122,9 +151,11 @@ int cmd_corpus(int argc, char** argv) {
   std::cout << "corpus " << dir << ": " << files.size() << " cases on " << names << "\n"
             << pass << " passed" << (deviations ? " (" + std::to_string(deviations) + " by a known deviation)" : "")
             << ", " << fail << " failed" << (bad ? ", " + std::to_string(bad) + " unreadable" : "")
+            << skipped_text(skipped, skipped_by, t.chosen.size())
             << (not_run ? ", " + std::to_string(not_run) + " not run (--fail-fast)" : "") << "\n";
   if (bad) return kBadInput;
   if (fail > 0 && fail == unknown) return kInternal;
+  if (!fail && !pass && skipped) return kNotClaimed;  // nothing judged: every case uses what no target claims
   return fail ? kDisagree : kOk;
 }
 

@@ -21,6 +21,7 @@
 #include "reports/report.hpp"
 #include "reports/triage_page.hpp"
 #include "runners/campaign/campaign.hpp"
+#include "runners/campaign/claims.hpp"
 #include "runners/campaign/corpus_store.hpp"
 #include "runners/campaign/differ.hpp"
 #include "runners/cli/cli.hpp"
@@ -38,13 +39,21 @@ std::string per_target(const std::map<std::string, double>& secs) {
   return out;
 }
 
+// " | not claimed: toy 40": per target, the programs its declaration does not claim
+// (runners/protocol/supports.hpp), not compared there.
+std::string not_claimed_text(const std::map<std::string, uint64_t>& n) {
+  std::string out;
+  for (const auto& [t, k] : n) out += (out.empty() ? " | not claimed: " : ", ") + t + " " + std::to_string(k);
+  return out;
+}
+
 std::string progress_line(const CampaignProgress& p) {
   double rate = p.elapsed > 0 ? p.programs / p.elapsed : 0;
   return "[" + fixed_point(p.elapsed, 0) + " s] " + std::to_string(p.programs) + " programs (" + fixed_point(rate, 1) +
          "/s), " + std::to_string(p.runs) + " runs | divergent cases " + std::to_string(p.divergent_cases) +
          ", new signatures " + std::to_string(p.signatures) + ", flaky " + std::to_string(p.flaky) +
          (p.deviations ? ", known deviations " + std::to_string(p.deviations) : "") +
-         (p.shrinking ? " (shrinking)" : "") + " | " + per_target(p.seconds);
+         (p.shrinking ? " (shrinking)" : "") + " | " + per_target(p.seconds) + not_claimed_text(p.not_claimed);
 }
 
 std::string indented(const std::string& text, const std::string& by) {
@@ -63,6 +72,8 @@ std::vector<std::string> never_answered(const CampaignConfig& cfg, const Campaig
   if (r.totals.programs == 0) return out;
   for (const BackendSpec& s : cfg.targets) {
     auto it = r.answered.find(s.name);
+    auto unasked = r.totals.not_claimed.find(s.name);  // never asked: it claims none of them
+    if (unasked != r.totals.not_claimed.end() && unasked->second == r.totals.programs) continue;
     if (it == r.answered.end() || it->second == 0) out.push_back(s.name);
   }
   return out;
@@ -87,6 +98,9 @@ void print_report(std::ostream& out, const CampaignConfig& cfg, const CampaignRe
       << " programs, " << t.runs << " runs (" << fixed_point(rate, 1) << " programs/s, "
       << fixed_point(t.elapsed > 0 ? t.runs / t.elapsed : 0, 1) << " runs/s)\n";
   out << "time per target (summed over workers): " << per_target(t.seconds) << "\n";
+  for (const auto& [target, n] : t.not_claimed)
+    out << "not claimed by " << target << ": " << n << " of " << t.programs
+        << " programs, not compared there (they use what its declaration does not claim)\n";
   for (const auto& [target, n] : r.no_verdict) {
     out << "no verdict from " << target << " on " << n << " cases";
     auto u = r.unconfirmed.find(target);
@@ -242,6 +256,7 @@ int cmd_fuzz(int argc, char** argv) {
   Targets t = choose_targets(a, target);
   if (!chosen) keep_default_campaign(t, cfg.profile);
   cfg.targets = compared_targets(t);
+  if (std::string why = unclaimed_campaign(cfg); !why.empty()) throw InputError("--profile", why);
   cfg.known_signatures = corpus_signatures(cfg.corpus_dir);
   if (!cfg.corpus_dir.empty()) cleanup::sweep(cfg.corpus_dir);  // what a killed campaign left half-written
   cfg.reproduce = "concord fuzz --seed " + std::to_string(cfg.seed) + " --profile " + cfg.profile +

@@ -37,9 +37,21 @@ int run_on_targets(const Args& a, const std::string& file, const Program& p, con
     return "  reproduce: " + repro + " --target " + name + declared + "\n";
   };
 
+  // A target whose declaration does not claim the program is not asked (supports.hpp).
+  auto not_claimed = [&](const BackendSpec& s) {
+    std::vector<std::string> missing = unclaimed(s.supports, p);
+    return missing.empty() ? std::string()
+                           : s.name + " does not claim this program: it uses " + joined(missing) + " (" + s.name +
+                                 " claims " + describe(s.supports) + ")";
+  };
+
   // One target: its answer line. A list (`c,erlang`) is compared like `all`, name by
   // name: running its first name only would hide the others' verdicts.
   if (chosen.size() == 1 && target != "all") {
+    if (std::string why = not_claimed(*chosen[0]); !why.empty()) {
+      std::cerr << "concord: not run: " << why << "\n";
+      return kNotClaimed;
+    }
     Backend backend(*chosen[0]);
     Answer got = backend.request(program, {r})[0];
     std::cout << got.line << "\n";
@@ -51,8 +63,13 @@ int run_on_targets(const Args& a, const std::string& file, const Program& p, con
   }
 
   Answer ref = oracle_answer(p, r);
-  std::vector<std::string> agreed, differed, unknown;
+  std::vector<std::string> agreed, differed, unknown, unasked;
   for (const BackendSpec* s : chosen) {
+    if (std::string why = not_claimed(*s); !why.empty()) {
+      std::cout << "not claimed " << why << "\n";
+      unasked.push_back(s->name);
+      continue;
+    }
     Backend backend(*s);
     Answer got = backend.request(program, {r})[0];
     std::string label = s->name == "oracle" ? "oracle (protocol)" : s->name;
@@ -82,7 +99,9 @@ int run_on_targets(const Args& a, const std::string& file, const Program& p, con
   std::cout << "agreed with the oracle: " << list(agreed) << "\n";
   if (!differed.empty()) std::cout << "disagreed: " << list(differed) << "\n";
   if (!unknown.empty()) std::cout << "no verdict: " << list(unknown) << "\n";
-  return !differed.empty() ? kDisagree : !unknown.empty() ? kInternal : kOk;
+  if (!unasked.empty()) std::cout << "not claimed, not run: " << list(unasked) << "\n";
+  bool none_run = agreed.empty() && differed.empty() && unknown.empty();
+  return !differed.empty() ? kDisagree : !unknown.empty() ? kInternal : none_run ? kNotClaimed : kOk;
 }
 
 }  // namespace

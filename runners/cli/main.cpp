@@ -43,7 +43,10 @@ usage:
       first difference of each that disagrees (by value, else byte for byte) and
       which agreed. --backend declares a user backend: COMMAND is split into words
       like a shell would, without a shell. --backends reads declarations from a
-      JSON file. --timeout overrides every backend's run and request timeouts.
+      JSON file, each with what the backend claims to implement ("supports":
+      versions and features, runners/PROTOCOL.md): a target that does not claim
+      the program is not run (with one target: exit 4). --timeout overrides
+      every backend's run and request timeouts.
   concord run FILE --mode free [--target NAME|all] [--runs N] [--keep DIR] [run settings]
       Free runs (SPEC §25: no schedule imposed; runners/PROTOCOL.md "Free runs").
       Without --target, the oracle's conducted run written as a trace. With it, N
@@ -73,13 +76,22 @@ usage:
       module or the script. Free runs (SPEC §25) on `c` link the same C against
       the threaded runtime ($CONCORD_RT_FREE_LIB overrides it) and run on N
       threads (--threads, else $CONCORD_THREADS, else twice the cores).
+  concord backend-check NAME [--backend NAME=COMMAND]... [--backends FILE] [--timeout S]
+      A protocol self-test of one backend (runners/PROTOCOL.md, "Checking a
+      backend"): a program with 4 runs, a line that is not JSON, a program that
+      is not one, a run with an unknown setting, a version 2 program with every
+      feature (skipped when its declaration does not claim it), a huge program,
+      and stdin closed. One line per check: PASS, FAIL or SKIP, what was expected
+      and what came back. Exit 0 when none failed, 1 when one did.
   concord corpus [DIR|CASE] [--verbose] [--fail-fast] [--target NAME|all] [--backend NAME=COMMAND]...
       Run every *.case.json under DIR (default: corpus), or one CASE file, compare
       each run with its expected result, print each difference (where it first
       differs in causal order, the journal first; an error answer by its code and
       message) and a summary. Without --target the oracle runs in-process; with
       it, each named target through the protocol. --fail-fast: stop at the first
-      failing case (the summary counts the cases not run).
+      failing case (the summary counts the cases not run). A case a target's
+      declaration does not claim is skipped there (SKIP, with what it uses;
+      counted in the summary); exit 4 when every case was skipped.
   concord corpus [DIR|CASE] --mode free [--runs N] [--verbose] [--target NAME|all]
       Free runs of every case (*.case.json and *.free.json) under DIR: N free runs
       (default: a free case's own count, else 1) on each target, each trace checked
@@ -107,7 +119,10 @@ usage:
       oracle and every target (default: every target but elixir, which only
       --target all, --target elixir and the profiles dynamic-supervision, v2,
       links and calls run); J
-      workers (default: cores) each own a backend per target. A divergence from
+      workers (default: cores) each own a backend per target; a target is not
+      compared on a program its declaration does not claim (counted: not claimed),
+      and a campaign none of whose first 64 programs any target claims is bad
+      input. A divergence from
       the oracle is rerun (one that does not repeat is reported as flaky); one
       that a target's declared deviations explain (the oracle run in their
       dialect gives the target's result: `concord dialects`) is a known deviation
@@ -142,12 +157,14 @@ usage:
       files the report then names. Missing shards are listed, not fatal. A shard
       whose figures no campaign reaches, or whose triage pages lie outside its
       folder, is refused (exit 2), nothing written.
-  concord shrink CASE [--target NAME|all] [--jobs J] [--time D] [--out FILE]
+  concord shrink CASE [--target NAME|all] [--backend NAME=COMMAND]... [--backends FILE]
+                 [--timeout S] [--jobs J] [--time D] [--out FILE]
       Reduce a case file to the smallest program and runs that show the same
       divergence (its recorded signature, or the one it shows now), J workers
       testing candidates (default: cores); last, names become short ones (kinds A,
       B, processes a, b, tags m, n, variables x, y) while the divergence holds.
-      Writes the result over CASE, or to FILE.
+      Writes the result over CASE, or to FILE. A case found on a user backend
+      needs that backend declared (--backend, --backends or concord.json).
   concord triage CASE [--html OUT] [--target NAME|all] [--backend NAME=COMMAND]...
       Run a case on the oracle and every target (default all) and show what
       diverges: the program, each target's verdict, both answers side by side
@@ -205,6 +222,13 @@ usage:
   concord --help | --version
 
 --target takes one name, names joined by commas (c,erlang), or all.
+`concord COMMAND --help` prints the part of this help about COMMAND.
+
+concord.json: without --backends, every command that takes --backend reads the
+project file concord.json in the working directory or the nearest folder above
+it: the same format as a --backends FILE, declaring your backends once; command
+words beginning with ./ or ../ are paths from its folder. A --backend NAME that
+it declares too replaces its NAME; --backends FILE replaces the whole file.
 
 exit codes:
   0  ok
@@ -214,7 +238,31 @@ exit codes:
   3  internal error (a bug in concord), a target gave no verdict (TIMEOUT,
      CRASH, MEMORY: a fault of the harness or the machine, not a divergence), or
      a file could not be written (a full disk: the message names the file)
+  4  not run: the program (for corpus, every case) uses a version or feature
+     that the target's declaration does not claim ("supports": the message
+     names what)
 )";
+
+// The entries of kHelp's usage for `cmd` ("  concord CMD ..." and the lines
+// indented under it), then the paragraphs after the usage; "" when there is none.
+std::string command_help(const std::string& cmd) {
+  std::string help = kHelp, out;
+  size_t usage_end = help.find("\n\n", help.find("usage:"));
+  bool in = false;
+  for (size_t at = 0; at < usage_end;) {
+    size_t eol = help.find('\n', at);
+    std::string line = help.substr(at, eol - at);
+    at = eol + 1;
+    if (line.starts_with("  concord ")) {
+      std::string word = line.substr(10, line.find_first_of(" |", 10) - 10);
+      in = word == cmd;
+    } else if (!line.starts_with("    ")) {
+      in = false;
+    }
+    if (in) out += line + "\n";
+  }
+  return out.empty() ? "" : "usage:\n" + out + help.substr(usage_end + 1);
+}
 
 int dispatch(int argc, char** argv) {
   if (argc < 2) {
@@ -226,6 +274,13 @@ int dispatch(int argc, char** argv) {
     std::cout << kHelp;
     return kOk;
   }
+  for (int i = 2; i < argc; i++)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+      std::string part = command_help(cmd);
+      if (part.empty()) throw InputError("", "unknown command '" + cmd + "' (see concord --help)");
+      std::cout << part;
+      return kOk;
+    }
   if (cmd == "--version") {
     std::cout << "concord 0.1 (language versions";
     for (int v = kOldestVersion; v <= kNewestVersion; v++)
@@ -238,6 +293,7 @@ int dispatch(int argc, char** argv) {
   if (cmd == "check-trace") return cmd_check_trace(argc, argv);
   if (cmd == "corpus") return cmd_corpus(argc, argv);
   if (cmd == "backend") return cmd_backend(argc, argv);
+  if (cmd == "backend-check") return cmd_backend_check(argc, argv);
   if (cmd == "gen") return cmd_gen(argc, argv);
   if (cmd == "fuzz") return cmd_fuzz(argc, argv);
   if (cmd == "shrink") return cmd_shrink(argc, argv);

@@ -1,6 +1,7 @@
 // runners/cli/targets.cpp: the registry of backends a command runs on, from
-// --target, --backend, --backends and --timeout.
+// --target, --backend, --backends and --timeout, and the project file concord.json.
 #include <algorithm>
+#include <filesystem>
 
 #include "generators/profile.hpp"
 #include "oracle/error.hpp"
@@ -13,9 +14,29 @@ void declare_builtin_deviations(Registry& r) {
   for (const TargetEntry& e : target_list()) r.set_deviations(e.name, builtin_deviations(e));
 }
 
+std::string find_project_file(const std::string& from) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path dir = fs::absolute(from.empty() ? fs::current_path(ec) : fs::path(from), ec);
+  for (; !dir.empty(); dir = dir.parent_path()) {
+    fs::path f = dir / kProjectFile;
+    if (fs::is_regular_file(f, ec)) return f.string();
+    if (dir == dir.root_path()) break;
+  }
+  return "";
+}
+
 Targets choose_targets(const Args& a, const std::string& target) {
-  Targets t{std::make_unique<Registry>(self_exe(), builtin_targets()), {}, ""};
+  Targets t{std::make_unique<Registry>(self_exe(), builtin_targets()), {}, "", ""};
   declare_builtin_deviations(*t.reg);
+  if (a.all("--backends").empty()) {  // the project's declarations, but those --backend declares again
+    t.project = find_project_file();
+    if (!t.project.empty()) {
+      std::vector<std::string> again;
+      for (const std::string& b : a.all("--backend")) again.push_back(b.substr(0, b.find('=')));
+      t.reg->add_project_file(t.project, again);
+    }
+  }
   for (const std::string& f : a.all("--backends")) {
     t.reg->add_file(f);
     t.declared += " --backends " + shell_quote(f);
@@ -41,7 +62,11 @@ Targets choose_targets(const Args& a, const std::string& target) {
     } else {
       std::string known;
       for (const BackendSpec& s : t.reg->all()) known += s.name + ", ";
-      throw InputError("--target", "unknown target '" + name + "' (known: " + known + "all)");
+      throw InputError("--target",
+                       "unknown target '" + name + "' (known: " + known + "all" +
+                           (t.project.empty() ? "; no " + std::string(kProjectFile) + " found upward from here"
+                                              : "; project file " + t.project) +
+                           ")");
     }
     start = comma + 1;
   }

@@ -225,12 +225,7 @@ bool collect_answers(AnswerSource& proc, const std::string& who, const std::vect
 Backend::Backend(BackendSpec spec) : spec_(std::move(spec)) {}
 
 Backend::~Backend() {
-  if (!proc_) return;
-  proc_->close_stdin();  // a well-behaved backend exits at EOF and cleans up after itself
-  Deadline d = deadline_after(0.5);
-  proc_->drain_stderr(d);
-  proc_->wait_until(d);
-  stop();
+  close(0.5);  // a well-behaved backend exits at EOF and cleans up after itself
 }
 
 pid_t Backend::pid() const { return proc_ ? proc_->pid() : -1; }
@@ -280,8 +275,28 @@ bool Backend::warm_up() {
 
 std::vector<Answer> Backend::request(const ojson& program, const std::vector<RunSettings>& runs, RequestLimits limits,
                                      RunMode mode) {
+  if (runs.empty()) return {};
+  return send_line(request_line(program, runs, mode), runs, answer_bytes_bounds(program, runs, mode), limits, mode);
+}
+
+bool Backend::launch() {
+  std::vector<Answer> unused;
+  return proc_ || start(unused, 0);
+}
+
+std::optional<ExitStatus> Backend::close(double seconds) {
+  if (!proc_) return std::nullopt;
+  proc_->close_stdin();
+  Deadline d = deadline_after(seconds);
+  proc_->drain_stderr(d);
+  std::optional<ExitStatus> status = proc_->wait_until(d);
+  stop();
+  return status;
+}
+
+std::vector<Answer> Backend::send_line(const std::string& line, const std::vector<RunSettings>& runs,
+                                       const std::vector<size_t>& bounds, RequestLimits limits, RunMode mode) {
   std::vector<Answer> out;
-  if (runs.empty()) return out;
   if (proc_ && proc_->output_pending()) stop();  // it printed between requests, or died: start afresh
   if (!proc_ && limits.run_timeout > 0 && !warming_) {
     warming_ = true;
@@ -293,7 +308,7 @@ std::vector<Answer> Backend::request(const ojson& program, const std::vector<Run
   Deadline request_deadline =
       deadline_after(limits.request_timeout > 0 ? limits.request_timeout : spec_.request_timeout);
   Deadline first = std::min(request_deadline, deadline_after(run_timeout));
-  if (proc_->write(request_line(program, runs, mode), first) == Subprocess::Io::kTimeout) {
+  if (proc_->write(line, first) == Subprocess::Io::kTimeout) {
     for (size_t i = 0; i < runs.size(); i++)
       out.push_back(harness_error("TIMEOUT", spec_.name + ": did not read its request in time"));
     stop();
@@ -301,7 +316,7 @@ std::vector<Answer> Backend::request(const ojson& program, const std::vector<Run
   }
   // A failed write (kEof) means it is gone: reading tells how it ended.
   bool healthy = collect_answers(
-      *proc_, spec_.name, runs, run_timeout, request_deadline, answer_bytes_bounds(program, runs, mode),
+      *proc_, spec_.name, runs, run_timeout, request_deadline, bounds,
       [&](size_t, Answer a) { out.push_back(std::move(a)); }, mode);
   if (!healthy) stop();
   return out;

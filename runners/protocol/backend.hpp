@@ -16,6 +16,7 @@
 #include "runners/process/subprocess.hpp"
 #include "runners/protocol/deviations.hpp"
 #include "runners/protocol/run_mode.hpp"
+#include "runners/protocol/supports.hpp"
 
 namespace concord {
 
@@ -27,6 +28,7 @@ struct BackendSpec {
   std::vector<std::pair<std::string, std::string>> env;  // added to the harness's environment
   Limits limits;                                         // rlimits of the backend process (RLIMIT_CORE is always 0)
   std::vector<Deviation> deviations;                     // its declared deviations from SPEC (deviations.hpp)
+  Supports supports;                                     // what it claims to implement (supports.hpp)
   bool timeouts_given = false;  // set by the user (--timeout, a backends file): a campaign keeps them as they are
 };
 
@@ -109,6 +111,20 @@ class Backend {
   // Free mode (SPEC §25): the runs are free runs, each answered by a trace.
   std::vector<Answer> request(const ojson& program, const std::vector<RunSettings>& runs, RequestLimits limits = {},
                               RunMode mode = RunMode::Conducted);
+
+  // Sends `line` (with its '\n') as it is, a malformed one too, and reads one answer
+  // per run of `runs`, each at most the bound of the same index (answer_bound.hpp):
+  // request() on a line of its own making; `concord backend-check` on the lines a
+  // harness never writes.
+  std::vector<Answer> send_line(const std::string& line, const std::vector<RunSettings>& runs,
+                                const std::vector<size_t>& bounds, RequestLimits limits = {},
+                                RunMode mode = RunMode::Conducted);
+  // Starts the backend process if none runs, without a request: false when it
+  // cannot be started.
+  bool launch();
+  // Closes the backend's stdin and waits up to `seconds` for it to exit: its exit
+  // status, or nullopt when it was still running (then killed) or none was running.
+  std::optional<ExitStatus> close(double seconds);
 
   // Starts the backend process if none runs and has it answer a trivial program
   // (one process, nothing sent, turn limit 0) within the spec's timeouts (20 s at

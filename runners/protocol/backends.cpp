@@ -63,6 +63,8 @@ BackendSpec spec_from_json(const std::string& name, const ojson& j, const std::s
       s.limits.address_space_bytes = count_at(v, at);
     } else if (k == "deviations") {
       s.deviations = parse_deviations(v, at);
+    } else if (k == "supports") {
+      s.supports = parse_supports(v, at);
     } else if (k == "env") {
       if (!v.is_object()) throw InputError(at, "expected an object of strings");
       for (auto e = v.begin(); e != v.end(); ++e) {
@@ -172,13 +174,26 @@ void Registry::add_option(const std::string& name_eq_command) {
   add(std::move(s));
 }
 
-void Registry::add_file(const std::string& path) {
+void Registry::add_file(const std::string& path) { add_project_file(path, {}, false); }
+
+void Registry::add_project_file(const std::string& path, const std::vector<std::string>& except) {
+  add_project_file(path, except, true);
+}
+
+void Registry::add_project_file(const std::string& path, const std::vector<std::string>& except, bool project) {
   ojson j = read_json_file(path);
+  std::filesystem::path folder = std::filesystem::absolute(path).parent_path();
   try {
     if (!j.is_object() || j.size() != 1 || !j.contains("backends") || !j["backends"].is_object())
       throw InputError("/", "expected {\"backends\":{NAME:{\"command\":[...]},...}}");
-    for (auto it = j["backends"].begin(); it != j["backends"].end(); ++it)
-      add(spec_from_json(it.key(), it.value(), "/backends/" + it.key()));
+    for (auto it = j["backends"].begin(); it != j["backends"].end(); ++it) {
+      BackendSpec s = spec_from_json(it.key(), it.value(), "/backends/" + it.key());
+      if (std::find(except.begin(), except.end(), s.name) != except.end()) continue;
+      if (project)
+        for (std::string& w : s.command)
+          if (w.starts_with("./") || w.starts_with("../")) w = (folder / w).lexically_normal().string();
+      add(std::move(s));
+    }
   } catch (const InputError& e) {
     throw InputError(path + (e.where.empty() ? "" : ": " + e.where), e.what_is_wrong);
   }

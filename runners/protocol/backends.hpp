@@ -32,7 +32,11 @@ class Registry {
   void add(BackendSpec spec);                           // InputError: bad or taken name, no command
   void add_option(const std::string& name_eq_command);  // --backend NAME=COMMAND
   void add_file(const std::string& path);               // --backends FILE
-  void set_timeout(double seconds);                     // --timeout: every backend's run and request timeouts
+  // A project file, concord.json (runners/cli/targets.cpp): as a --backends FILE,
+  // but a command word that begins with ./ or ../ is a path from the file's folder,
+  // and the backends named in `except` (declared again on the command line) are left out.
+  void add_project_file(const std::string& path, const std::vector<std::string>& except);
+  void set_timeout(double seconds);  // --timeout: every backend's run and request timeouts
   void set_deviations(const std::string& name, std::vector<Deviation> ds);  // a built-in's, from its folder
 
   const BackendSpec* find(const std::string& name) const;
@@ -40,6 +44,8 @@ class Registry {
   bool is_builtin(const std::string& name) const;
 
  private:
+  void add_project_file(const std::string& path, const std::vector<std::string>& except, bool project);
+
   std::vector<BackendSpec> specs_;
   size_t builtins_ = 0;
 };

@@ -160,6 +160,7 @@ Triage triage_case(const std::string& path, const Case& c, Differ& differ, const
   std::vector<std::string> asked = differ.target_names();
   for (const std::string& name : signature_targets(c.signature))
     if (std::find(asked.begin(), asked.end(), name) == asked.end()) t.not_run.push_back(name);
+  t.not_claimed = o.not_claimed;
   t.oracle = o.oracle;
   t.signature = o.signature;
   for (size_t i = 0; i < c.runs.size(); i++) {

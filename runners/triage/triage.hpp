@@ -53,13 +53,14 @@ struct Triage {
   Case c;
   std::string program_text;
   std::vector<RunSettings> runs;
-  std::vector<Answer> oracle;          // the oracle's answers now
-  std::vector<size_t> oracle_changed;  // runs whose expected result is no longer the oracle's answer
-  std::vector<TargetTriage> targets;   // besides the oracle, in the order asked
-  std::string signature;               // the signature the case shows now ("" when all agree)
-  std::vector<std::string> not_run;    // targets of the recorded signature that were not asked for
-  std::string declared;                // the --backend options that declare user targets, for reproduce lines
-  std::string concord = "concord";     // how reproduce lines call concord
+  std::vector<Answer> oracle;            // the oracle's answers now
+  std::vector<size_t> oracle_changed;    // runs whose expected result is no longer the oracle's answer
+  std::vector<TargetTriage> targets;     // besides the oracle, in the order asked
+  std::string signature;                 // the signature the case shows now ("" when all agree)
+  std::vector<std::string> not_run;      // targets of the recorded signature that were not asked for
+  std::vector<std::string> not_claimed;  // targets not asked: their declarations do not claim the program
+  std::string declared;                  // the --backend options that declare user targets, for reproduce lines
+  std::string concord = "concord";       // how reproduce lines call concord
   // The folder its page is written in, for the page's links (reports/shown_path.hpp:
   // a page names no absolute path); "" the working directory.
   std::string page_dir;
