@@ -93,5 +93,6 @@ int cmd_report(int argc, char** argv);
 int cmd_export(int argc, char** argv);
 int cmd_buckets(int argc, char** argv);
 int cmd_dialects(int argc, char** argv);
+int cmd_conformance(int argc, char** argv);
 
 }  // namespace concord

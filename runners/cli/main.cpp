@@ -34,6 +34,22 @@ usage:
       oracle in that dialect gives its result (up to the freedom the alternative
       states). A divergence's bucket is the rule of the alternative whose replay
       gives the target's answers on every run (its triage page shows the replay).
+  concord conformance [--target NAME|all] [--backend NAME=COMMAND]... [--programs N]
+                      [--profile P]... [--seed S] [--runs K] [--corpus DIR]... [--no-corpus]
+                      [--out DIR] [--json|--markdown]
+      A target's conformance table: per SPEC section and feature (a program
+      counts in its version's row and in the row of each feature it uses), the
+      programs of the hand corpus (default corpus/hand and corpus/hand_v2) and N
+      generated programs per profile (default 20, every profile; program i is
+      case i of `concord fuzz --seed S --profile P`, on its K runs, default 8)
+      that pass (every run agrees with the oracle, or differs as a declared
+      deviation explains), fail (with the bucket of each failure), or are skipped
+      (not claimed by the target's declaration). --out DIR: index.html,
+      conformance.md, conformance.json, each failing generated program as a case
+      (cases/) and each failing case's triage page (triage/). --json, --markdown:
+      the table in that form on stdout. Exit 0 when nothing failed, 1 when
+      something did, 3 when interrupted, 4 when nothing was judged (every program
+      unclaimed).
   concord run FILE --target NAME|all [--backend NAME=COMMAND]... [--backends FILE]
                    [--timeout SECONDS] [run settings as above]
       Run through the backend protocol (runners/PROTOCOL.md). With one target,
@@ -303,6 +319,7 @@ int dispatch(int argc, char** argv) {
   if (cmd == "export") return cmd_export(argc, argv);
   if (cmd == "buckets") return cmd_buckets(argc, argv);
   if (cmd == "dialects") return cmd_dialects(argc, argv);
+  if (cmd == "conformance") return cmd_conformance(argc, argv);
   if (cmd == "emit-c") return cmd_emit_c(argc, argv);
   if (cmd == "emit-erlang") return cmd_emit_erlang(argc, argv);
   if (cmd == "emit-js") return cmd_emit_js(argc, argv);
