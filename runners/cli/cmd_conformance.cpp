@@ -81,6 +81,8 @@ int cmd_conformance(int argc, char** argv) {
                                          "--corpus DIR, or leave it out with --no-corpus)");
   }
   if (const std::string* o = a.option("--out")) s.out = *o;
+  if (s.corpus_dirs.empty() && s.programs == 0)
+    throw InputError("--programs", "nothing to judge: no corpus and 0 programs");
 
   Targets t = choose_targets(a, a.option("--target") ? *a.option("--target") : "all");
   std::vector<BackendSpec> targets = compared_targets(t);

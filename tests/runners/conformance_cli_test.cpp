@@ -121,6 +121,7 @@ TEST_F(Conformance, BadInputIsRefusedBeforeAnythingRuns) {
                                              {"--target", "full", "--corpus", "no/such/folder"},
                                              {"--target", "full", "--runs", "0"},
                                              {"--target", "full", "--json", "--markdown"},
+                                             {"--target", "full", "--no-corpus", "--programs", "0"},
                                              {"--target", "nosuch"}}) {
     CommandResult r = concord(args);
     EXPECT_EQ(r.status.code, 2) << args[2] << ": " << r.out << r.err;
