@@ -5,7 +5,8 @@
 #   1. configured against this build tree (-Dconcord_DIR=BINARY_DIR), built, and its
 #      ctest run: every case on the toy backend and on the oracle must pass, and
 #      `ctest -L toy` must select exactly the toy's tests, one per case, and they
-#      must run CONCORD (the build's concord executable);
+#      must run CONCORD (the build's concord executable); its scoreboard (toy/conformance)
+#      passes every case and skips, never fails, what the toy does not claim;
 #   2. the same against an install of this build (cmake --install --prefix), found
 #      through CMAKE_PREFIX_PATH, its tests running the installed concord.
 # Everything happens in a fresh folder under BINARY_DIR/tests/examples, deleted when
@@ -53,6 +54,18 @@ check_build() {
     exit 1
   fi
   "$ctest" --test-dir "$build" -L toy --output-on-failure
+  # The toy's scoreboard (toy/conformance): every case of its corpus claimed and
+  # passed, and generated programs of version 2 or with supervisors skipped, never failed.
+  python3 - "$build/conformance/conformance.json" "$cases" <<'PY'
+import json, sys
+board = json.load(open(sys.argv[1]))
+toy = [t for t in board["targets"] if t["target"] == "toy"][0]
+hand, gen = toy["total"]["hand"], toy["total"]["generated"]
+assert hand == {"pass": int(sys.argv[2]), "fail": 0, "skip": 0, "deviation": 0}, hand
+assert gen["fail"] == 0 and gen["skip"] > 0 and gen["pass"] > 0, gen
+v2 = [r for r in toy["rows"] if r["what"] == "version 2"][0]["generated"]
+assert v2["pass"] == 0 and v2["skip"] > 0, v2
+PY
 }
 
 step "configure the example against the build tree $bin"
