@@ -50,7 +50,8 @@ struct Scorer {
   const ScoreSettings& cfg;
   Differ differ;
   Scoreboard board;
-  std::vector<std::string> names;  // the targets', board.targets' order
+  std::vector<std::string> names;                    // the targets', board.targets' order
+  const std::vector<ScoreRow> kRows = score_rows();  // the rows' names, made once
 
   Scorer(const ScoreSettings& s, const std::vector<BackendSpec>& targets) : cfg(s), differ(targets) {
     board.settings = s;
@@ -79,8 +80,7 @@ struct Scorer {
     DiffOutcome o = differ.run(p, runs);
     std::vector<size_t> rows = rows_of(p);
     std::string row_names;
-    std::vector<ScoreRow> all = score_rows();
-    for (size_t r : rows) row_names += (row_names.empty() ? "" : ", ") + all[r].what;
+    for (size_t r : rows) row_names += (row_names.empty() ? "" : ", ") + kRows[r].what;
     std::string case_file = item.case_file;
     for (size_t t = 0; t < names.size(); t++) {
       const std::string& name = names[t];
@@ -112,8 +112,6 @@ struct Scorer {
   }
 };
 
-std::string quoted(const std::string& s) { return shell_quote(s); }
-
 }  // namespace
 
 Scoreboard score(const ScoreSettings& cfg, const std::vector<BackendSpec>& targets, const std::atomic<bool>* stop,
@@ -143,7 +141,7 @@ Scoreboard score(const ScoreSettings& cfg, const std::vector<BackendSpec>& targe
     if (stopping()) break;
     std::vector<RunSettings> runs;
     for (const CaseRun& r : c.runs) runs.push_back(r.settings);
-    Item item{c.path, "concord run " + quoted(c.path), c.path, true};
+    Item item{c.path, "concord run " + shell_quote(c.path), c.path, true};
     s.judge(c.program, runs, item, {});
     s.board.hand_cases++;
     tick();
