@@ -18,9 +18,9 @@ static void own_message(fr_act *a, int kind, int32_t sig, cr_value name, int64_t
   cr_value args[2] = {name, reason};
   fr_msg *m = fr_message(kind == FR_M_NOPROC ? NULL : a->p, n, sig, 2, args);
   m->kind = (int16_t)kind;
-  pthread_mutex_lock(&a->p->mx);
+  fr_lock_take(&a->p->mx);
   fr_push_locked(a->p, m, a->th);
-  pthread_mutex_unlock(&a->p->mx);
+  fr_unlock(&a->p->mx);
 }
 
 /* §16.2: itself: nothing [R20/self]; a live worker: linked; none live: the message
@@ -86,9 +86,9 @@ void cr_demonitor(cr_ctx *c, cr_value to) {
 ** mailbox lock the signals' senders take. Not an effect (§25.2). */
 void cr_trap_exit(cr_ctx *c, cr_value on) {
   fr_act *a = c->rt;
-  pthread_mutex_lock(&a->p->mx);
+  fr_lock_take(&a->p->mx);
   a->p->trap = on != 0;
-  pthread_mutex_unlock(&a->p->mx);
+  fr_unlock(&a->p->mx);
 }
 
 /* §16.3, the exit signal whose receiver is its sender: it takes effect at once. */
@@ -143,9 +143,9 @@ int cr_call(cr_ctx *c, cr_value to, int32_t sig, int32_t nargs, const cr_value *
     int32_t own_args = fr_w.prog->sigs[a->sig].nargs;
     if (own_args) memcpy(wt->args, c->args, sizeof(cr_value) * (size_t)own_args);
     memcpy(wt->loops, a->loops, sizeof wt->loops);
-    pthread_mutex_lock(&p->mx); /* waiting before the callee can answer */
+    fr_lock_take(&p->mx); /* waiting before the callee can answer */
     p->wait = wt;
-    pthread_mutex_unlock(&p->mx);
+    fr_unlock(&p->mx);
     if (fr_monitor(p, q, n, 1)) {
       fr_msg *m = fr_message(p, n, sig, nargs, args);
       m->kind = FR_M_CALL;
@@ -153,9 +153,9 @@ int cr_call(cr_ctx *c, cr_value to, int32_t sig, int32_t nargs, const cr_value *
       ev_on_name(p, EV_CALL, n, (int32_t)to, q);
       return 1;
     }
-    pthread_mutex_lock(&p->mx); /* q had exited: the call found none */
+    fr_lock_take(&p->mx); /* q had exited: the call found none */
     p->wait = NULL;
-    pthread_mutex_unlock(&p->mx);
+    fr_unlock(&p->mx);
     free(wt);
   }
   ev_on_name(p, EV_CALL, n, (int32_t)to, NULL);
@@ -173,7 +173,7 @@ void cr_reply(cr_ctx *c, cr_value v, int32_t type) {
   if (!caller) return;
   a->serving = NULL;
   fr_demonitor(caller, p, 1); /* its exit now fails the caller no more */
-  pthread_mutex_lock(&caller->mx);
+  fr_lock_take(&caller->mx);
   fr_wait *wt = caller->wait;
   if (!caller->dead && wt && wt->callee == p && !wt->replied) {
     wt->replied = 1;
@@ -183,7 +183,7 @@ void cr_reply(cr_ctx *c, cr_value v, int32_t type) {
     wt->reply_n = n;
     if (!caller->scheduled) fr_schedule_locked(caller, a->th);
   }
-  pthread_mutex_unlock(&caller->mx);
+  fr_unlock(&caller->mx);
 }
 
 /* §20: handled by the supervisor incarnation live when the request reaches it, as

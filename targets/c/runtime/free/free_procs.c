@@ -53,7 +53,7 @@ fr_proc *fr_start_worker(int32_t name, int32_t kind, int32_t nargs, const cr_val
   p->by_w = by_w;
   p->by_s = by_s;
   p->sup = by_s;
-  pthread_mutex_init(&p->mx, NULL);
+  atomic_init(&p->mx, 0);
   atomic_init(&p->kill, FR_KILL_NONE);
   add_to_all(p);
   fr_own_new(p);
@@ -75,9 +75,9 @@ fr_proc *fr_start_worker(int32_t name, int32_t kind, int32_t nargs, const cr_val
       die(p, act.ignore ? CR_R_NORMAL : act.reason, 0);
     }
   }
-  pthread_mutex_lock(&p->mx);
+  fr_lock_take(&p->mx);
   fr_release_locked(p); /* what was sent to it meanwhile, it now handles */
-  pthread_mutex_unlock(&p->mx);
+  fr_unlock(&p->mx);
   return p;
 }
 
@@ -108,14 +108,14 @@ static fr_bonds mark_dead(fr_proc *p, int32_t reason) {
 ** (G3): its supervisor does not handle it. */
 static void die(fr_proc *p, int32_t reason, int by_termination) {
   pthread_mutex_lock(&fr_w.g_mx);
-  pthread_mutex_lock(&p->mx);
+  fr_lock_take(&p->mx);
   if (p->dead) { /* one exit per incarnation: a second would count it out of the live workers twice (G10) */
     fprintf(stderr, "concord free runtime: %s#%lld exits twice\n", fr_name_text(p->name), (long long)p->inc);
     abort();
   }
   fr_bonds b = mark_dead(p, reason);
   if (by_termination) p->consumed = 1;
-  pthread_mutex_unlock(&p->mx);
+  fr_unlock(&p->mx);
   pthread_cond_broadcast(&fr_w.g_cv); /* a termination may wait for it */
   pthread_mutex_unlock(&fr_w.g_mx);
   fr_exit_signals(p, b);
@@ -143,14 +143,14 @@ static void exit_as_asked(fr_proc *p) {
 
 void fr_terminate_worker(fr_proc *p) {
   pthread_mutex_lock(&fr_w.g_mx);
-  pthread_mutex_lock(&p->mx);
+  fr_lock_take(&p->mx);
   if (!p->dead) {
     /* A blocked worker that traps exits cannot take its parent's exit: killed (§16.6 [R50]). */
     int32_t reason = p->trap && (p->blocked || p->wait) ? CR_R_KILLED : CR_R_SHUTDOWN;
     if (!p->running || p == fr_w.sup_holder) { /* idle, waiting, or asking this very supervisor: it ends here */
       fr_bonds b = mark_dead(p, reason);
       p->consumed = 1;
-      pthread_mutex_unlock(&p->mx);
+      fr_unlock(&p->mx);
       pthread_mutex_unlock(&fr_w.g_mx);
       fr_exit_signals(p, b);
       return;
@@ -159,11 +159,11 @@ void fr_terminate_worker(fr_proc *p) {
       p->kill_reason = reason;
       atomic_store_explicit(&p->kill, FR_KILL_TERMINATE, memory_order_release);
     }
-    pthread_mutex_unlock(&p->mx);
+    fr_unlock(&p->mx);
     pthread_cond_broadcast(&fr_w.g_cv); /* it may be waiting for the supervision lock */
     while (!p->dead) pthread_cond_wait(&fr_w.g_cv, &fr_w.g_mx);
   } else {
-    pthread_mutex_unlock(&p->mx);
+    fr_unlock(&p->mx);
   }
   p->consumed = 1; /* its exit, shutdown or its own before this reached it (G3) */
   pthread_mutex_unlock(&fr_w.g_mx);
@@ -229,18 +229,18 @@ void fr_push_locked(fr_proc *q, fr_msg *m, fr_thread *th) {
 
 void fr_push(fr_proc *q, fr_msg *m, fr_thread *th) {
 #ifdef CONCORD_FAULT_FREE_PUSH_LOST_UNDER_CONTENTION /* planted fault: a push that finds the mailbox busy gives up */
-  if (pthread_mutex_trylock(&q->mx) != 0) {
+  if (!fr_trylock(&q->mx)) {
     free(m);
     return;
   }
 #else
-  pthread_mutex_lock(&q->mx);
+  fr_lock_take(&q->mx);
 #endif
   if (q->dead)
     free(m); /* it has exited meanwhile: discarded with its mailbox */
   else
     fr_push_locked(q, m, th);
-  pthread_mutex_unlock(&q->mx);
+  fr_unlock(&q->mx);
 }
 
 fr_msg *fr_message(fr_proc *from, int64_t n, int32_t sig, int32_t nargs, const cr_value *args) {
@@ -277,9 +277,9 @@ void fr_give(int32_t index) {
 }
 
 void fr_set_blocked(fr_proc *p, int on) {
-  pthread_mutex_lock(&p->mx);
+  fr_lock_take(&p->mx);
   p->blocked = on;
-  pthread_mutex_unlock(&p->mx);
+  fr_unlock(&p->mx);
 }
 
 /* §6.6: the limit, the supervisor, then a name and a start (the init on this
@@ -412,10 +412,10 @@ static void resume(fr_proc *p, fr_wait *wt, fr_thread *th) {
 
 void fr_run(fr_proc *p, fr_thread *th) {
   for (int i = 0;; i++) {
-    pthread_mutex_lock(&p->mx);
+    fr_lock_take(&p->mx);
     if (!p->dead && atomic_load(&p->kill) != FR_KILL_NONE) { /* terminated, or a signal, between two turns */
       p->running = 1; /* this thread ends it: a termination meanwhile waits for that exit, not a second one */
-      pthread_mutex_unlock(&p->mx);
+      fr_unlock(&p->mx);
       exit_as_asked(p);
       continue;
     }
@@ -430,7 +430,7 @@ void fr_run(fr_proc *p, fr_thread *th) {
       fr_wait *wt = p->wait;
       p->wait = NULL;
       ev_resume_locked(p, wt);
-      pthread_mutex_unlock(&p->mx);
+      fr_unlock(&p->mx);
       resume(p, wt, th);
       continue;
     }
@@ -441,21 +441,21 @@ void fr_run(fr_proc *p, fr_thread *th) {
 #ifdef CONCORD_FAULT_FREE_LOST_WAKEUP /* planted fault: its last message taken, it goes idle after the turn unlooked \
                                        */
     int last = p->head == NULL;
-    pthread_mutex_unlock(&p->mx);
+    fr_unlock(&p->mx);
     turn(p, m, th);
     if (last) {
-      pthread_mutex_lock(&p->mx);
+      fr_lock_take(&p->mx);
       p->running = 0;
       p->scheduled = 0;
-      pthread_mutex_unlock(&p->mx);
+      fr_unlock(&p->mx);
       fr_pending_done();
       return;
     }
     continue;
 #endif
-    pthread_mutex_unlock(&p->mx);
+    fr_unlock(&p->mx);
     turn(p, m, th);
   }
   fr_release_locked(p); /* p->mx held */
-  pthread_mutex_unlock(&p->mx);
+  fr_unlock(&p->mx);
 }

@@ -92,9 +92,9 @@ static void wake_blocked(void) {
 }
 
 void fr_signal(fr_proc *q, int kind, fr_proc *from, int64_t n, int32_t reason, fr_thread *th) {
-  pthread_mutex_lock(&q->mx);
+  fr_lock_take(&q->mx);
   int wake = q->dead ? 0 : apply_locked(q, kind, from, n, reason, th); /* a signal for one that exited: discarded */
-  pthread_mutex_unlock(&q->mx);
+  fr_unlock(&q->mx);
   if (wake) wake_blocked();
 }
 
@@ -117,13 +117,13 @@ static int drop_link(fr_proc *p, const fr_proc *q) {
 
 /* Two mailbox locks at once, only here: in address order. */
 static void lock_two(fr_proc *a, fr_proc *b) {
-  pthread_mutex_lock(a < b ? &a->mx : &b->mx);
-  pthread_mutex_lock(a < b ? &b->mx : &a->mx);
+  fr_lock_take(a < b ? &a->mx : &b->mx);
+  fr_lock_take(a < b ? &b->mx : &a->mx);
 }
 
 static void unlock_two(fr_proc *a, fr_proc *b) {
-  pthread_mutex_unlock(&a->mx);
-  pthread_mutex_unlock(&b->mx);
+  fr_unlock(&a->mx);
+  fr_unlock(&b->mx);
 }
 
 int fr_link(fr_proc *p, fr_proc *q) {
@@ -151,13 +151,13 @@ void fr_unlink(fr_proc *p, fr_proc *q) { /* either side removes it [R21/other_si
 /* --- monitors (§16.1, §16.2, §18.1) ------------------------------------------------ */
 
 int fr_monitor(fr_proc *p, fr_proc *q, int64_t number, int call) {
-  pthread_mutex_lock(&q->mx);
+  fr_lock_take(&q->mx);
   int live = !q->dead;
   if (live) {
     q->watched = fr_room(q->watched, q->nwatched, &q->watched_cap, sizeof *q->watched);
     q->watched[q->nwatched++] = (fr_watch){p, number, call};
   }
-  pthread_mutex_unlock(&q->mx);
+  fr_unlock(&q->mx);
   return live;
 }
 
@@ -165,14 +165,14 @@ int fr_monitor(fr_proc *p, fr_proc *q, int64_t number, int call) {
 ** holder's monitors are not taken back when it exits: their downs are then
 ** discarded, as signals for an incarnation that has exited are. */
 void fr_demonitor(fr_proc *p, fr_proc *q, int call) {
-  pthread_mutex_lock(&q->mx);
+  fr_lock_take(&q->mx);
   for (uint32_t i = 0; i < q->nwatched; i++)
     if (q->watched[i].holder == p && (q->watched[i].call != 0) == (call != 0)) {
       memmove(q->watched + i, q->watched + i + 1, (q->nwatched - i - 1) * sizeof *q->watched);
       q->nwatched--;
       break;
     }
-  pthread_mutex_unlock(&q->mx);
+  fr_unlock(&q->mx);
 }
 
 /* --- an exit's signals (§17.1 steps 2-3) ------------------------------------------------ */
@@ -192,9 +192,9 @@ fr_bonds fr_take_bonds_locked(fr_proc *p) {
 void fr_exit_signals(fr_proc *p, fr_bonds b) {
   for (uint32_t i = 0; i < b.nlinks; i++) {
     fr_proc *q = b.links[i];
-    pthread_mutex_lock(&q->mx);
+    fr_lock_take(&q->mx);
     int wake = drop_link(q, p) && !q->dead ? apply_locked(q, FR_SIG_LINK, p, 0, p->exit_reason, NULL) : 0;
-    pthread_mutex_unlock(&q->mx);
+    fr_unlock(&q->mx);
     if (wake) wake_blocked();
   }
   free(b.links);

@@ -10,29 +10,6 @@
 
 #include "free.h"
 
-void buf_grow(fr_buf *b, size_t n) {
-  size_t cap = b->cap ? b->cap : 64;
-  while (cap - b->len < n) cap *= 2;
-  char *grown = realloc(b->p, cap); /* large buffers grow in place (mremap), not by copy */
-  if (!grown) fr_out_of_memory();
-  b->p = grown;
-  b->cap = cap;
-}
-
-void buf_str(fr_buf *b, const char *s) { buf_put(b, s, strlen(s)); }
-
-void buf_i64(fr_buf *b, int64_t v) {
-  char t[24];
-  size_t k = sizeof t;
-  uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-  do {
-    t[--k] = (char)('0' + u % 10);
-    u /= 10;
-  } while (u);
-  if (v < 0) t[--k] = '-';
-  buf_put(b, t + k, sizeof t - k);
-}
-
 static void put_name(fr_buf *b, int32_t id) {
   BUF_LIT(b, "\"");
   buf_str(b, fr_name_text(id));
@@ -454,5 +431,5 @@ void fr_write_trace(void) {
   }
   BUF_LIT(&b, "]}\n");
   flush_to_stdout(&b);
-  free(b.p);
+  buf_free(&b);
 }

@@ -1,5 +1,6 @@
 /* targets/c/runtime/free/free_world.c: a free run's memory, its names (SPEC §2),
 ** the run queue the threads serve, and the supervision lock. */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,11 +137,10 @@ void fr_world_free(void) {
     free_messages(p->head);
     free(p->params);
     free(p->state);
-    free(p->ev.p);
+    buf_free(&p->ev);
     free(p->links);
     free(p->watched);
     free(p->wait);
-    pthread_mutex_destroy(&p->mx);
     free(p);
   }
   for (fr_sup *s = fr_w.all_sups, *next; s; s = next) {
@@ -148,7 +148,7 @@ void fr_world_free(void) {
     for (size_t i = 0; i < s->n; i++) free(s->children[i].own);
     free(s->children);
     free(s->retries);
-    free(s->ev.p);
+    buf_free(&s->ev);
     free(s);
   }
   int32_t n = (int32_t)atomic_load(&fr_w.nnames);
@@ -266,6 +266,19 @@ fr_proc *fr_pop(void) {
   }
   pthread_mutex_unlock(&fr_w.q_mx);
   return p;
+}
+
+void fr_lock_wait(fr_lock *l) {
+  for (int spins = 0;; spins++) {
+    if (atomic_load_explicit(l, memory_order_relaxed) == 0 && fr_trylock(l)) return;
+    if (spins < 64) {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    } else {
+      sched_yield();
+    }
+  }
 }
 
 /* --- the supervision lock ---------------------------------------------------------- */
