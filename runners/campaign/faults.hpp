@@ -28,7 +28,7 @@ struct Fault {
   bool free = false;         // in a target's free mode (SPEC §25): only free runs show it, so a free
                              // campaign looks for it (its trigger program's free runs are not admissible)
   int held_out = 0;          // written for issue 39's measurement, never seen by the attribution: the
-                             // held-out set it belongs to (1, 2: targets/FAULTS.md, "Held-out set");
+                             // held-out set it belongs to (1, 2, 3: targets/FAULTS.md, "Held-out set");
                              // 0: not held out. measurement is set too
   std::string rule = "";     // the SPEC section the bug breaks: "§7.2", "§16.3", "§5" ("": not filled in yet)
 };

@@ -185,6 +185,9 @@ static inline cr_value cr_not(cr_value a) { return a == 0; }
 static inline cr_value cr_bnot(cr_value a) { return ~a; }
 static inline cr_value cr_div(cr_ctx *c, cr_value a, cr_value b) {
   if (b == 0) cr_div_zero(c);
+#ifdef CONCORD_FAULT_DIV_OVERFLOW_CLAMPS /* planted fault (held out 3): (-2^63) / (-1) clamps to 2^63-1, not wraps */
+  if (b == -1 && a == INT64_MIN) return INT64_MAX;
+#endif
   return b == -1 ? cr_neg(a) : a / b;
 }
 static inline cr_value cr_rem(cr_ctx *c, cr_value a, cr_value b) {

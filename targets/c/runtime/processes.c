@@ -199,6 +199,9 @@ cr_value cr_spawn(cr_ctx *c, int32_t kind, int32_t nargs, const cr_value *args, 
   limit++;
 #endif
   if (w->live >= limit) end_handler(c, RT_SYSTEM_LIMIT);
+#ifdef CONCORD_FAULT_SPAWN_UNDER_DEAD_UNSUPERVISED /* planted fault (held out 3): under a dead supervisor: unsupervised */
+  if (sup >= 0 && !w->sups[sup].alive) sup = -1;
+#endif
   if (sup >= 0 && !w->sups[sup].alive) end_handler(c, RT_NOPROC);
   if (w->spawned[kind] >= INT32_MAX) rt_out_of_memory(w); /* more processes than ids */
   int32_t num = (int32_t)++w->spawned[kind];               /* only a successful spawn counts */

@@ -78,6 +78,9 @@ static int run_program2(rt_world *w) {
   for (;;) {
     if (w->turn == w->turn_limit) return OUTCOME_TURN_LIMIT;
     int64_t ready = w->ready_count;
+#ifdef CONCORD_FAULT_DEADLOCK_REPORTED_QUIESCENT /* planted fault (held out 3): nothing ready is quiescent, waiters or not */
+    if (ready == 0) return OUTCOME_QUIESCENT;
+#endif
     if (ready == 0) return w->waiting > 0 ? OUTCOME_DEADLOCK : OUTCOME_QUIESCENT;
     w->turn++;
     uint64_t k = splitmix_next(&w->rng) % (uint64_t)ready;

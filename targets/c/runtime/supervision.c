@@ -74,9 +74,33 @@ static void remove_temporaries(rt_sup *s, size_t from) {
   s->nchildren = kept;
 }
 
+#ifdef CONCORD_FAULT_RESTART_SKIPS_KEPT_TRANSIENTS
+/* planted fault (held out 3): one_for_all / rest_for_one start again only the entries
+** that were running (and the failed child): a kept transient entry stays not running. */
+static int32_t fault_failed_child = -1;
+static int fault_was_kept(const int32_t *kept, size_t n, int32_t name) {
+  for (size_t k = 0; k < n; k++)
+    if (kept[k] == name) return 1;
+  return 0;
+}
+#endif
+
 /* §7.3 one_for_all / rest_for_one: terminate every running entry from `from`
 ** on (reverse order), drop temporaries, start them all again in start order. */
 static void restart_from(rt_world *w, int32_t slot, size_t from) {
+#ifdef CONCORD_FAULT_RESTART_SKIPS_KEPT_TRANSIENTS
+  size_t nkept = 0;
+  int32_t *kept = rt_alloc_array(w, w->sups[slot].nchildren + 1, sizeof *kept);
+  for (size_t i = from; i < w->sups[slot].nchildren; i++)
+    if (!w->sups[slot].children[i].running && w->sups[slot].children[i].name != fault_failed_child)
+      kept[nkept++] = w->sups[slot].children[i].name;
+  terminate_children(w, slot, from);
+  remove_temporaries(&w->sups[slot], from);
+  for (size_t i = from; i < w->sups[slot].nchildren; i++)
+    if (!fault_was_kept(kept, nkept, w->sups[slot].children[i].name)) start_child(w, slot, i);
+  free(kept);
+  return;
+#endif
   terminate_children(w, slot, from);
   remove_temporaries(&w->sups[slot], from);
 #ifdef CONCORD_FAULT_ONE_FOR_ALL_REVERSE_START /* planted fault: one_for_all starts the children in reverse order */
@@ -115,6 +139,9 @@ static void restart(rt_world *w, int32_t slot, size_t index) {
     return;
   }
   jr_decision(w, slot, child, RT_RESTART);
+#ifdef CONCORD_FAULT_RESTART_SKIPS_KEPT_TRANSIENTS /* (the same fault: the failed child is started again) */
+  fault_failed_child = child;
+#endif
   switch (d->strategy) {
     case CR_ONE_FOR_ONE: start_child(w, slot, index); return;      /* [R4] */
     case CR_ONE_FOR_ALL: restart_from(w, slot, 0); return;         /* [R5] */

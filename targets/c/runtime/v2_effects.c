@@ -120,7 +120,11 @@ static void exit_self(rt_world *w, const cr_ctx *c, rt_act *a, int32_t reason) {
     jr_signal(w, SIG_EXIT, c->self, c->self, RT_KILL, EFF_EXIT);
     exit_worker(w, a->id, RT_KILLED, CAUSE_OWN);
   } else if (x->trap) {
+#ifdef CONCORD_FAULT_EXIT_SELF_TRAPPED_AS_MESSAGE /* planted fault (held out 3): unsupervised too gets the message */
+    if (1) {
+#else
     if (proc_at(w, a->id)->sup >= 0) { /* a supervised worker gets the message [R19/self_supervised_trapping_*] */
+#endif
       jr_signal(w, SIG_EXIT, c->self, c->self, reason, EFF_MESSAGE);
       own_message(w, a, w->prog->exit_sig, c->self, reason);
     } else if (a->self_exit == RT_NONE) { /* unsupervised: exits when its handler ends [R19/self_trapping_*] */

@@ -54,16 +54,24 @@ start_worker(Mod, Start) -> Mod:start_worker(Start).
 
 start_supervisor(Mod, C, Idx) -> Mod:start_supervisor(Idx, C).
 
+-ifdef('FAULT_DYNAMIC_CHILD_ALWAYS_PERMANENT').
+%% Planted fault (held out 3): a dynamic child's spec is made without its restart
+%% type, so it is Elixir's default, :permanent (a significant one keeps its own).
+-define(RESTART_TYPE(R), case R of {_, significant} -> R; _ -> permanent end).
+-else.
+-define(RESTART_TYPE(R), R).
+-endif.
+
 -ifdef('FAULT_CHILD_LIST_CAPPED').
 %% Planted fault (targets/FAULTS.md): a supervisor holds 100 children at most, as
 %% if every DynamicSupervisor were started with max_children: 100.
 start_child(Mod, SupIdx, SupPid, Start, Restart) ->
     case proplists:get_value(active, supervisor:count_children(SupPid)) of
         N when N >= 100 -> {error, max_children};
-        _ -> Mod:start_child(SupIdx, SupPid, Start, Restart)
+        _ -> Mod:start_child(SupIdx, SupPid, Start, ?RESTART_TYPE(Restart))
     end.
 -else.
-start_child(Mod, SupIdx, SupPid, Start, Restart) -> Mod:start_child(SupIdx, SupPid, Start, Restart).
+start_child(Mod, SupIdx, SupPid, Start, Restart) -> Mod:start_child(SupIdx, SupPid, Start, ?RESTART_TYPE(Restart)).
 -endif.
 
 children(Mod, Idx, WhichChildren) -> Mod:children(Idx, WhichChildren).

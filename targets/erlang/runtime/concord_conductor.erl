@@ -63,6 +63,27 @@
 -else.
 -define(SUP_LIVE, 0).
 -endif.
+-ifdef('FAULT_ALIVE_BY_NAME').
+%% Planted fault (held out 3): the result's alive workers are listed in the order of
+%% their names (the name -> id map's), not by ascending id.
+-define(ALIVE_ORDER(Ids, St), [I || {_, I} <- lists:sort(maps:to_list(St#st.ids))]).
+-else.
+-define(ALIVE_ORDER(Ids, St), Ids).
+-endif.
+-ifdef('FAULT_CALL_TO_DEAD_UNJOURNALED').
+%% Planted fault (held out 3): a call to a name with no live process fails the caller
+%% with NOPROC without its call signal event.
+-define(CALL_SIGNAL(Event, St), St).
+-else.
+-define(CALL_SIGNAL(Event, St), journal(Event, St)).
+-endif.
+-ifdef('FAULT_KILL_SIGNAL_SHOWN_KILLED').
+%% Planted fault (held out 3): the signal event of exit(e, kill) shows the reason the
+%% receiver died with, killed, not kill.
+-define(SHOWN(Reason, Why), Why).
+-else.
+-define(SHOWN(Reason, Why), case Reason of kill -> kill; _ -> Why end).
+-endif.
 -ifdef('FAULT_TURN_LIMIT_ONE_LATE').
 -define(AT_LIMIT(T, L), T > L).  % planted fault (held out): the turn limit is checked after the turn, one turn late
 -else.
@@ -831,7 +852,7 @@ request({api_done, From, Caller, Op, Idx, Child, Word}, _Pid, St0 = #st{sups = S
     {ok, settle_all(St2)};
 request({own_signal, call, Name, Reason}, Pid, St) ->  % a call to no live process [R31]
     #proc{name = Me} = maps:get(maps:get(Pid, St#st.pids), St#st.procs),
-    {ok, journal({signal, St#st.turn, call, Name, Me, Reason, exit}, St)};
+    {ok, ?CALL_SIGNAL({signal, St#st.turn, call, Name, Me, Reason, exit}, St)};
 %% SPEC §18.1: the first reply whose caller still waits makes it ready; its call
 %% monitor goes.
 request({reply, CallId, V}, _Pid, St = #st{waiting = W}) ->
@@ -967,7 +988,7 @@ apply_signal({Kind, From, FromPid, To, ToPid, Reason}, St) ->
                               (_) -> false
                            end) of
                 {{died, Why}, St1} ->
-                    Shown = case Reason of kill -> kill; _ -> Why end,
+                    Shown = ?SHOWN(Reason, Why),
                     own_exit(To, Why, journal({signal, St1#st.turn, Kind, From, ToName, Shown, exit}, St1));
                 {{failed, Why}, St1} ->  % a waiting caller whose callee exited (SPEC §18.2)
                     erlang:demonitor(Mon, [flush]),
@@ -1053,7 +1074,7 @@ result(Seed, Outcome, St = #st{mod = Mod, procs = Procs}) ->
     Ids = lists:seq(0, St#st.next_id - 1),
     Processes = [{Id, Name, Mod:kind_name(K)} || Id <- Ids, #proc{name = Name, kind = K} <- [maps:get(Id, Procs)]],
     Alive = [{Name, Mod:fields(K, S)}
-             || Id <- Ids, #proc{name = Name, pid = Pid, kind = Kind} <- [maps:get(Id, Procs)], Pid =/= undefined,
+             || Id <- ?ALIVE_ORDER(Ids, St), #proc{name = Name, pid = Pid, kind = Kind} <- [maps:get(Id, Procs)], Pid =/= undefined,
                 {K, S} <- [case St#st.frozen of
                                #{Id := Frozen} -> {Kind, Frozen};  % waiting in a call (SPEC §18.3)
                                _ -> gen_server:call(Pid, concord_state, infinity)

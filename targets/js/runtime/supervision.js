@@ -18,6 +18,10 @@ const KEEP_TEMPORARIES = FAULT === 'FAULT_ONE_FOR_ALL_KEEPS_TEMPORARIES';  // a 
 // parent) terminates its children oldest first.
 const KEEP_COUNTS = FAULT === 'FAULT_KEEP_COUNTS_AS_RESTART';
 const ENDS_OLDEST_FIRST = FAULT === 'FAULT_SUPERVISOR_ENDS_OLDEST_FIRST';
+// A planted fault (held out 3, targets/FAULTS.md): a supervisor's dynamic children are
+// kept with it when it ends, and its next incarnation starts them again after its
+// static ones.
+const DYNAMIC_SURVIVE = FAULT === 'FAULT_DYNAMIC_CHILDREN_SURVIVE_RESTART';
 
 const PERMANENT = 0, TRANSIENT = 1, TEMPORARY = 2;  // restart types, as emitted
 const ONE_FOR_ONE = 0, ONE_FOR_ALL = 1, REST_FOR_ONE = 2;  // strategies, as emitted
@@ -70,6 +74,11 @@ class Supervision {
       } else {
         this.startChild(s, this.push(s, new Entry(c.name, c.restart, p)));
       }
+    }
+    if (DYNAMIC_SURVIVE && s.dynamic) {  // the planted fault: the last incarnation's dynamic children
+      const dynamic = s.dynamic;
+      s.dynamic = null;
+      for (const e of dynamic) this.startChild(s, this.push(s, e));
     }
   }
 
@@ -165,6 +174,7 @@ class Supervision {
     if (ENDS_OLDEST_FIRST) for (const e of s.children) this.terminate(e);
     else this.terminateChildren(s, 0);
     s.alive = false;
+    if (DYNAMIC_SURVIVE) s.dynamic = s.children.filter((e) => !s.decl.children.some((c) => c.name === e.name));
     s.children = [];
     w.journal.exit(w.turn, s.name, 'shutdown');
   }

@@ -21,6 +21,10 @@ const RESTART_RUNNING = FAULT === 'FAULT_RESTART_CHILD_OF_RUNNING';
 // A planted fault (held out 2, targets/FAULTS.md): restart_child goes through the
 // restart path's bookkeeping: a restart decision is journaled and counted.
 const API_RESTART_COUNTS = FAULT === 'FAULT_RESTART_CHILD_COUNTED';
+// Planted faults (held out 3, targets/FAULTS.md): delete_child answers ok but the entry
+// stays in the list; a temporary static child whose start is ignored is kept, not running.
+const DELETE_KEEPS_ENTRY = FAULT === 'FAULT_DELETE_CHILD_KEEPS_ENTRY';
+const IGNORED_TEMPORARY_KEPT = FAULT === 'FAULT_IGNORED_TEMPORARY_KEPT';
 
 const PERMANENT = 0, TRANSIENT = 1, TEMPORARY = 2;  // restart types, as emitted
 const ONE_FOR_ONE = 0, ONE_FOR_ALL = 1, REST_FOR_ONE = 2;  // strategies, as emitted
@@ -120,7 +124,7 @@ class SupervisionV2 extends Supervision {
       }
       const entry = this.push(s, new Entry2(c.name, c.restart, child, c.significant));
       const how = this.startChild(s, entry);
-      if (how === IGNORED && entry.restart === TEMPORARY) s.children.pop();
+      if (how === IGNORED && entry.restart === TEMPORARY && !IGNORED_TEMPORARY_KEPT) s.children.pop();
       if (how === FAILED) {
         this.terminateSupervisor(s);
         return FAILED;
@@ -262,7 +266,7 @@ class SupervisionV2 extends Supervision {
       case DELETE_CHILD:
         if (entry.running) return RUNNING;
         if (entry.restarting) return RESTARTING;
-        s.children.splice(s.children.indexOf(entry), 1);  // [R42]
+        if (!DELETE_KEEPS_ENTRY) s.children.splice(s.children.indexOf(entry), 1);  // [R42]
         return OK;
     }
     throw new Error(`unknown supervisor request ${op}`);

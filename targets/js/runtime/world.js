@@ -28,6 +28,9 @@ const KEEP_MAILBOX = FAULT === 'FAULT_RESTART_KEEPS_MAILBOX';  // a planted faul
 // ever created, dead ones too; the trap flag is never cleared, so a restart keeps it.
 const LIMIT_COUNTS_ALL = FAULT === 'FAULT_LIMIT_COUNTS_DEAD_PROCESSES';
 const KEEP_TRAP = FAULT === 'FAULT_RESTART_KEEPS_TRAP_FLAG';
+// A planted fault (held out 3, targets/FAULTS.md): a waiting caller is ready when its
+// mailbox is not empty, as any process, so it may resume before its reply has come.
+const WAITER_READY_ON_MAIL = FAULT === 'FAULT_WAITING_CALLER_READY_ON_MESSAGE';
 
 // How a start ended (version 2, SPEC §19.1).
 const STARTED = 0, FAILED = 1, IGNORED = 2;
@@ -228,7 +231,7 @@ class World {
 
   // Version 2, §18.3: a waiting process is ready once its reply has come.
   markReadyV2(p) {
-    const want = p.alive && (p.wait !== null ? p.wait.replied : p.head !== null);
+    const want = p.alive && (p.wait !== null ? p.wait.replied || (WAITER_READY_ON_MAIL && p.head !== null) : p.head !== null);
     if (want !== p.ready) {
       p.ready = want;
       this.readySet.update(p.id, want ? 1 : -1);
