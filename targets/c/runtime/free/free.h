@@ -158,6 +158,7 @@ struct fr_proc {
   fr_buf ev;         /* its events as records (free_trace.c): by the thread that holds it */
   fr_proc *qnext;    /* q_mx: the run queue */
   fr_proc *all_next; /* every worker incarnation of the run */
+  int64_t serial;    /* its place in all_procs, from 0: how records name it (free_trace.c) */
 };
 
 typedef struct fr_child {
@@ -221,6 +222,7 @@ typedef struct fr_world {
   /* every incarnation, for the trace */
   pthread_mutex_t all_mx;
   fr_proc *all_procs;
+  int64_t nprocs; /* all_mx: in all_procs */
   fr_sup *all_sups;  /* under the supervision lock */
   fr_sup **sup_live; /* per slot: the live incarnation (supervision lock) */
   int64_t *sup_incs;

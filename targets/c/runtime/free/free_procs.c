@@ -14,6 +14,7 @@
 static void add_to_all(fr_proc *p) {
   pthread_mutex_lock(&fr_w.all_mx);
   p->all_next = fr_w.all_procs;
+  p->serial = fr_w.nprocs++;
   fr_w.all_procs = p;
   pthread_mutex_unlock(&fr_w.all_mx);
 }

@@ -34,14 +34,17 @@ void buf_grow(fr_buf *b, size_t n) {
     char *grown = realloc(b->p, cap);
     if (!grown) fr_out_of_memory();
     b->p = grown;
-  } else {
+  } else if (b->cap < BUF_HUGE) { /* leaves the heap: at most 2 MiB copied */
     cap = (cap + BUF_HUGE - 1) & ~(BUF_HUGE - 1);
     char *m = map_aligned(cap);
-    size_t len = b->len;
-    if (len) memcpy(m, b->p, len); /* doubling: each byte copied about once in all */
-    buf_free(b);
+    if (b->len) memcpy(m, b->p, b->len);
+    free(b->p);
     b->p = m;
-    b->len = len;
+  } else { /* moved, not copied: a copy would fault in (and zero) every page twice */
+    cap = (cap + BUF_HUGE - 1) & ~(BUF_HUGE - 1);
+    char *m = mremap(b->p, b->cap, cap, MREMAP_MAYMOVE);
+    if (m == MAP_FAILED) fr_out_of_memory();
+    b->p = m;
   }
   b->cap = cap;
 }
@@ -57,14 +60,29 @@ void buf_free(fr_buf *b) {
 
 void buf_str(fr_buf *b, const char *s) { buf_put(b, s, strlen(s)); }
 
+/* Two digits at a time: a trace is mostly numbers (effect numbers, incarnations). */
+static const char two_digits[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
 void buf_i64(fr_buf *b, int64_t v) {
-  char t[24];
+  char t[20];
   size_t k = sizeof t;
   uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-  do {
-    t[--k] = (char)('0' + u % 10);
-    u /= 10;
-  } while (u);
-  if (v < 0) t[--k] = '-';
-  buf_put(b, t + k, sizeof t - k);
+  while (u >= 100) {
+    k -= 2;
+    memcpy(t + k, two_digits + 2 * (u % 100), 2);
+    u /= 100;
+  }
+  if (u >= 10) {
+    k -= 2;
+    memcpy(t + k, two_digits + 2 * u, 2);
+  } else {
+    t[--k] = (char)('0' + u);
+  }
+  if (b->cap - b->len < sizeof t + 1) buf_grow(b, sizeof t + 1);
+  if (v < 0) b->p[b->len++] = '-';
+  memcpy(b->p + b->len, t + k, sizeof t - k);
+  b->len += sizeof t - k;
 }

@@ -80,40 +80,100 @@ typedef struct fr_rec {
     const fr_proc *from; /* deliver: the sender (NULL: the outside); resume: the callee */
     const fr_sup *sup;   /* api: the supervisor (NULL: none live) */
   } u;
-} fr_rec; /* a deliver's arguments follow it, as many cr_values as its signature has; a resume's value */
+} fr_rec;
+
+/* A record is kept packed: its ev in a byte, then a, n and u as varints (a and n
+** zigzagged; u: an incarnation number, or a worker's serial + 1, 0 for none, or an
+** api's supervisor as its address), then a deliver's arguments or a resume's value,
+** zigzagged. A light turn's two records take about 12 bytes, not 48: a free run keeps
+** every record to the end, and the memory they fill, zeroed by the kernel as it is
+** first touched, was the largest cost of a turn after the locks. */
+#define REC_MAX (1 + 3 * 10)
+static inline uint64_t zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
+static inline int64_t unzigzag(uint64_t u) { return (int64_t)(u >> 1) ^ -(int64_t)(u & 1); }
+static inline char *put_varint(char *o, uint64_t v) {
+  while (v >= 0x80) {
+    *o++ = (char)(v | 0x80);
+    v >>= 7;
+  }
+  *o++ = (char)v;
+  return o;
+}
+static uint64_t get_varint(const char **at) {
+  const unsigned char *i = (const unsigned char *)*at;
+  uint64_t v = 0;
+  for (int shift = 0;; shift += 7) {
+    v |= (uint64_t)(*i & 0x7f) << shift;
+    if (!(*i++ & 0x80)) break;
+  }
+  *at = (const char *)i;
+  return v;
+}
 
 /* An effect's record, by the thread that runs p: it alone writes p's records while
-** it holds p (taking p and handing it on go through p->mx), so no lock is needed. */
-static void rec_put(fr_proc *p, fr_rec r) { buf_put(&p->ev, (const char *)&r, sizeof r); }
+** it holds p (taking p and handing it on go through p->mx), so no lock is needed.
+** values: nvalues more, zigzagged. */
+static void rec_put(fr_proc *p, int ev, int64_t a, int64_t n, uint64_t u, const cr_value *values, int32_t nvalues) {
+  fr_buf *b = &p->ev;
+  size_t room = REC_MAX + 10 * (size_t)nvalues;
+  if (b->cap - b->len < room) buf_grow(b, room);
+  char *o = b->p + b->len;
+  *o++ = (char)ev;
+  o = put_varint(o, zigzag(a));
+  o = put_varint(o, zigzag(n));
+  o = put_varint(o, u);
+  for (int32_t i = 0; i < nvalues; i++) o = put_varint(o, zigzag(values[i]));
+  b->len = (size_t)(o - b->p);
+}
+
+static uint64_t serial_of(const fr_proc *w) { return w ? (uint64_t)w->serial + 1 : 0; }
 
 void ev_deliver_locked(fr_proc *p, const fr_msg *m) {
-  fr_rec r = {R_DELIVER + m->kind, m->sig, m->n, {.from = m->from}};
-  buf_put(&p->ev, (const char *)&r, sizeof r);
-  if (m->nargs) buf_put(&p->ev, (const char *)m->args, sizeof(cr_value) * (size_t)m->nargs);
+  rec_put(p, R_DELIVER + m->kind, m->sig, m->n, serial_of(m->from), m->args, m->nargs);
 }
 
 void ev_resume_locked(fr_proc *p, const fr_wait *wt) {
-  fr_rec r = {R_RESUME, wt->vtype, wt->reply_n, {.from = wt->reply_from}};
-  buf_put(&p->ev, (const char *)&r, sizeof r);
-  buf_put(&p->ev, (const char *)&wt->value, sizeof wt->value);
+  rec_put(p, R_RESUME, wt->vtype, wt->reply_n, serial_of(wt->reply_from), &wt->value, 1);
 }
 
 void ev_send(fr_proc *p, int64_t n, int32_t to, const fr_proc *reached) {
-  rec_put(p, (fr_rec){reached ? R_SEND : R_DROP, to, n, {.inc = reached ? reached->inc : 0}});
+  rec_put(p, reached ? R_SEND : R_DROP, to, n, reached ? (uint64_t)reached->inc : 0, NULL, 0);
 }
 
-void ev_spawn(fr_proc *p, int64_t n, int32_t name, int how) { rec_put(p, (fr_rec){R_SPAWN, name, n, {.inc = how}}); }
+void ev_spawn(fr_proc *p, int64_t n, int32_t name, int how) { rec_put(p, R_SPAWN, name, n, (uint64_t)how, NULL, 0); }
 
-void ev_spawn_refused(fr_proc *p, int64_t n, int32_t code) { rec_put(p, (fr_rec){R_REFUSED, code, n, {0}}); }
+void ev_spawn_refused(fr_proc *p, int64_t n, int32_t code) { rec_put(p, R_REFUSED, code, n, 0, NULL, 0); }
 
 void ev_on_name(fr_proc *p, int what, int64_t n, int32_t to, const fr_proc *found) {
-  rec_put(p, (fr_rec){R_ON_NAME + what, to, n, {.inc = found ? found->inc : 0}});
+  rec_put(p, R_ON_NAME + what, to, n, found ? (uint64_t)found->inc : 0, NULL, 0);
 }
 
-void ev_reply(fr_proc *p, int64_t n) { rec_put(p, (fr_rec){R_REPLY, 0, n, {0}}); }
+void ev_reply(fr_proc *p, int64_t n) { rec_put(p, R_REPLY, 0, n, 0, NULL, 0); }
 
 void ev_api(fr_proc *p, int64_t n, int op, const fr_sup *s, int result) {
-  rec_put(p, (fr_rec){R_API, op + 8 * result, n, {.sup = s}});
+  rec_put(p, R_API, op + 8 * result, n, (uint64_t)(uintptr_t)s, NULL, 0);
+}
+
+/* Every worker incarnation by its serial, for the records' senders and callees: made
+** when the trace is written. */
+static const fr_proc **by_serial;
+
+/* The record at *at, and its values (at most FR_MAX_ARGS) into values; *at moves past it. */
+static void rec_get(const char **at, fr_rec *r, cr_value *values) {
+  r->ev = (unsigned char)*(*at)++;
+  r->a = (int32_t)unzigzag(get_varint(at));
+  r->n = unzigzag(get_varint(at));
+  uint64_t u = get_varint(at);
+  int32_t nvalues = 0;
+  if (r->ev <= R_DELIVER_NOPROC || r->ev == R_RESUME) {
+    r->u.from = u ? by_serial[u - 1] : NULL;
+    nvalues = r->ev == R_RESUME ? 1 : fr_w.prog->sigs[r->a].nargs;
+  } else if (r->ev == R_API) {
+    r->u.sup = (const fr_sup *)(uintptr_t)u;
+  } else {
+    r->u.inc = (int64_t)u;
+  }
+  for (int32_t i = 0; i < nvalues; i++) values[i] = unzigzag(get_varint(at));
 }
 
 static void put_args(fr_buf *b, const cr_sig *sig, const cr_value *args) {
@@ -253,12 +313,6 @@ static void put_event(fr_buf *b, const fr_rec *r, const cr_value *args) {
   }
 }
 
-/* The bytes of a record and what follows it. */
-static size_t rec_size(const fr_rec *r) {
-  if (r->ev <= R_DELIVER_NOPROC) return sizeof *r + sizeof(cr_value) * (size_t)fr_w.prog->sigs[r->a].nargs;
-  return sizeof *r + (r->ev == R_RESUME ? sizeof(cr_value) : 0);
-}
-
 void ev_sup_exit(fr_sup *s, const fr_proc *w, const fr_sup *child_sup, int32_t reason) {
   fr_buf *b = &s->ev;
   next_event(b);
@@ -342,12 +396,12 @@ static void put_worker(fr_buf *b, const fr_proc *p) {
   BUF_LIT(b, "\"");
   put_by(b, p->by_w, p->by_s);
   BUF_LIT(b, ",\"events\":[");
-  for (size_t at = 0; at < p->ev.len;) {
+  for (const char *at = p->ev.p, *end = p->ev.p + p->ev.len; at < end;) {
     fr_rec r;
-    memcpy(&r, p->ev.p + at, sizeof r);
-    if (at) BUF_LIT(b, ",");
-    put_event(b, &r, (const cr_value *)(const void *)(p->ev.p + at + sizeof r));
-    at += rec_size(&r);
+    cr_value values[FR_MAX_ARGS];
+    if (at > p->ev.p) BUF_LIT(b, ",");
+    rec_get(&at, &r, values);
+    put_event(b, &r, values);
     if (b->len > (1 << 16)) flush_to_stdout(b);
   }
   BUF_LIT(b, "],\"exit\":");
@@ -418,6 +472,8 @@ void fr_write_trace(void) {
     BUF_LIT(&b, "}");
   }
   BUF_LIT(&b, "],\"workers\":[");
+  by_serial = fr_alloc(sizeof *by_serial * (size_t)(fr_w.nprocs ? fr_w.nprocs : 1));
+  for (const fr_proc *p = fr_w.all_procs; p; p = p->all_next) by_serial[p->serial] = p;
   for (const fr_proc *p = fr_w.all_procs; p; p = p->all_next) {
     put_worker(&b, p);
     if (p->all_next) BUF_LIT(&b, ",");
@@ -432,4 +488,6 @@ void fr_write_trace(void) {
   BUF_LIT(&b, "]}\n");
   flush_to_stdout(&b);
   buf_free(&b);
+  free(by_serial);
+  by_serial = NULL;
 }
