@@ -45,7 +45,7 @@ struct Frame {
   Value self() const { return p.name; }
   [[noreturn]] void div_zero() const { throw HandlerEnd{w.words.DIV_ZERO}; }
   void computed(const Expr& e, Value x, Value y) const {
-    if (operator_log) [[unlikely]]
+    if (operator_log && operator_log->size() <= kOperatorLogCap) [[unlikely]]
       operator_log->push_back({e.op, x, y, e.args[0].type == Type::Int && e.args.back().type == Type::Int});
   }
   std::optional<Value> in_dialect(Op op, Value x, Value y) const {

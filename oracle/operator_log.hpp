@@ -18,5 +18,8 @@ struct OperatorUse {
 };
 
 inline thread_local std::vector<OperatorUse>* operator_log = nullptr;
+// Applications recorded at most (one more shows the run made more): a run of
+// millions is no question for a target.
+inline constexpr size_t kOperatorLogCap = size_t{1} << 20;
 
 }  // namespace concord

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -15,7 +16,7 @@
 namespace concord {
 namespace {
 
-constexpr size_t kMostUses = 400;  // distinct applications probed per case
+constexpr size_t kMostUses = 2000;  // distinct applications probed per case (one question)
 constexpr size_t kPerProcess = 100;  // applications per probe process (its state fields)
 
 ojson int_json(int64_t v) { return {{"op", "int"}, {"value", v}}; }
@@ -31,11 +32,12 @@ std::optional<std::vector<OperatorUse>> uses_of(const Program& p, const RunSetti
     return std::nullopt;
   }
   operator_log = nullptr;
+  if (log.size() > kOperatorLogCap) return std::nullopt;
   std::vector<OperatorUse> out;
+  std::set<std::tuple<Op, int64_t, int64_t>> seen;
   for (const OperatorUse& u : log) {
-    if (!u.ints) continue;
-    auto same = [&](const OperatorUse& x) { return std::tie(x.op, x.a, x.b) == std::tie(u.op, u.a, u.b); };
-    if (std::none_of(out.begin(), out.end(), same)) out.push_back(u);
+    if (!u.ints || !seen.insert({u.op, u.a, u.b}).second) continue;
+    out.push_back(u);
     if (out.size() > kMostUses) return std::nullopt;
   }
   return out;
