@@ -16,7 +16,7 @@
 namespace concord {
 namespace {
 
-constexpr size_t kMostUses = 2000;  // distinct applications probed per case (one question)
+constexpr size_t kMostUses = 2000;   // distinct applications probed per case (one question)
 constexpr size_t kPerProcess = 100;  // applications per probe process (its state fields)
 
 ojson int_json(int64_t v) { return {{"op", "int"}, {"value", v}}; }
@@ -61,7 +61,11 @@ ojson probe_kind(const std::string& name, const std::vector<OperatorUse>& uses, 
   }
   // In a handler (an init cannot fail, so it divides by literals only, §4).
   ojson go = {{"tag", "go"}, {"params", ojson::array()}, {"body", body}};
-  return {{"name", name}, {"params", ojson::array()}, {"state", state}, {"init", ojson::array()}, {"handlers", ojson::array({go})}};
+  return {{"name", name},
+          {"params", ojson::array()},
+          {"state", state},
+          {"init", ojson::array()},
+          {"handlers", ojson::array({go})}};
 }
 
 bool divides_by_zero(const OperatorUse& u) { return (u.op == Op::Div || u.op == Op::Rem) && u.b == 0; }
@@ -76,7 +80,7 @@ std::map<std::string, ojson> alive_by_name(const ojson& result) {
 }  // namespace
 
 std::optional<std::set<std::string>> operators_computed_otherwise(const Program& p, const RunSettings& run,
-                                                                  const AskTarget& ask) {
+                                                                  const AskTarget& ask, const Dialect& as) {
   if (!ask) return std::nullopt;
   std::optional<std::vector<OperatorUse>> uses = uses_of(p, run);
   if (!uses) return std::nullopt;
@@ -115,7 +119,7 @@ std::optional<std::set<std::string>> operators_computed_otherwise(const Program&
   RunSettings settings{0, static_cast<int64_t>(kinds.size()), static_cast<int64_t>(kinds.size())};  // a turn each
   std::optional<ojson> got = ask(probe, settings);
   if (!got || !got->value("ok", false)) return std::nullopt;
-  std::map<std::string, ojson> want = alive_by_name(result_to_json(concord::run(probe, settings)));
+  std::map<std::string, ojson> want = alive_by_name(result_to_json(concord::run(probe, settings, {}, nullptr, as)));
   std::map<std::string, ojson> have = alive_by_name(*got);
   for (size_t i = 0; i < ordered.size(); i++) {
     const auto& [proc, field] = where[i];
@@ -176,8 +180,7 @@ std::optional<std::string> probed_value_rule(const Program& p, const ojson& orac
                                              const std::string& rule, const AskTarget& ask) {
   if (!ask || rule.rfind("§5 ", 0) != 0 || !oracle.value("ok", false) || !got.value("ok", false)) return std::nullopt;
   const ojson& run = oracle["run"];
-  RunSettings s{run.value("seed", uint64_t{0}), run.value("turns", int64_t{0}),
-                run.value("max_processes", int64_t{1})};
+  RunSettings s{run.value("seed", uint64_t{0}), run.value("turns", int64_t{0}), run.value("max_processes", int64_t{1})};
   std::optional<std::set<std::string>> ops = operators_computed_otherwise(p, s, ask);
   if (!ops) return std::nullopt;
   if (!ops->empty()) {

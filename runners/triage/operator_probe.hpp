@@ -17,6 +17,7 @@
 #include <set>
 #include <string>
 
+#include "oracle/dialect.hpp"
 #include "oracle/program.hpp"
 #include "oracle/state.hpp"
 #include "runners/triage/attribution.hpp"  // AskTarget
@@ -24,10 +25,11 @@
 namespace concord {
 
 // The operators ("lt", "shl") of the oracle's run of `p` (`run`) that the target
-// computes otherwise on the same operands; empty: none does; nullopt when the probe
-// cannot tell (the oracle's run applied too many, or the target gave no result).
+// computes otherwise on the same operands than the oracle in dialect `as` (SPEC by
+// default); empty: none does; nullopt when the probe cannot tell (the oracle's run
+// applied too many, or the target gave no result).
 std::optional<std::set<std::string>> operators_computed_otherwise(const Program& p, const RunSettings& run,
-                                                                  const AskTarget& ask);
+                                                                  const AskTarget& ask, const Dialect& as = {});
 
 // A fallback rule `rule` that blames operators (§5 ...), checked by the probe: the
 // operators of the case's run the target computes otherwise ("§5 lt" for "§5 lt rem

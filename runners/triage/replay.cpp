@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "oracle/check.hpp"
 #include "oracle/error.hpp"
@@ -86,19 +85,15 @@ void tell_apart(const Program& p, const RunSettings& run, std::vector<Candidate>
   }
 }
 
-// An alternative of §5 names operators computed otherwise; the probe asks the
+// An alternative of §5 computes some operators otherwise; the probe asks the
 // target for exactly the operator applications of the case's run
-// (operator_probe.hpp), a more direct witness: one whose wrong operators are not
-// all the alternative's (`-1 % 3 < 0` with `<` unsigned reproduced by `%` floored)
-// leaves the case to the fallback, which names the probed ones.
-bool operators_agree(const Program& p, const RunSettings& run, const std::string& bucket, const AskTarget& ask) {
-  if (bucket.rfind("§5 ", 0) != 0 || bucket == "§5 value" || !ask) return true;
-  std::optional<std::set<std::string>> wrong = operators_computed_otherwise(p, run, ask);
-  if (!wrong) return true;
-  std::set<std::string> named;
-  std::istringstream in(bucket.substr(bucket.find(' ') + 1));
-  for (std::string w; in >> w;) named.insert(w);
-  return !wrong->empty() && std::includes(named.begin(), named.end(), wrong->begin(), wrong->end());
+// (operator_probe.hpp), a more direct witness: an alternative that does not
+// compute them all as the target does (`-1 % 3 < 0` with `<` unsigned reproduced by
+// `%` floored) leaves the case to the fallback, which names the probed operators.
+bool operators_agree(const Program& p, const RunSettings& run, Alt alt, const AskTarget& ask) {
+  if (std::string(alternative(alt).bucket).rfind("§5 ", 0) != 0 || !ask) return true;
+  std::optional<std::set<std::string>> unlike = operators_computed_otherwise(p, run, ask, Dialect().with(alt));
+  return !unlike || unlike->empty();
 }
 
 }  // namespace
@@ -141,7 +136,7 @@ std::optional<Replay> replay_attribution(const Program& p, const std::vector<Run
       cs.begin(), cs.end(), [](const Candidate& a, const Candidate& b) { return a.changes < b.changes; });
   out.alt = best.alt;
   out.changes = best.changes;
-  if (!operators_agree(p, runs[order[0]], alternative(best.alt).bucket, ask)) return std::nullopt;
+  if (!operators_agree(p, runs[order[0]], best.alt, ask)) return std::nullopt;
   return out;
 }
 

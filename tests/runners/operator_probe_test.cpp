@@ -54,7 +54,8 @@ TEST(OperatorProbe, NothingForSpecsOperators) {
 
 // A division by zero fails on SPEC's side only when the target's gives 0.
 TEST(OperatorProbe, ADivisionByZeroIsProbedOnItsOwn) {
-  Program p = checked("kind K() { state x: int = 0; on go(a: int) { x = 7 / a; } }\nprocess k = K();\ngiven go(0) to @k;\n");
+  Program p =
+      checked("kind K() { state x: int = 0; on go(a: int) { x = 7 / a; } }\nprocess k = K();\ngiven go(0) to @k;\n");
   std::optional<std::set<std::string>> div =
       operators_computed_otherwise(p, RunSettings{0, 1, 1}, oracle_in("div-by-zero-is-zero"));
   ASSERT_TRUE(div);
