@@ -74,6 +74,8 @@ enum class Alt : uint8_t {
   FinalStateBeforeLastTurn,  // §9.1 alive
   ShutdownIsFailure,         // §9.1 failures
   ChildrenNewestFirst,       // §7.7 child lists
+  ReadyCountedAfterPop,      // §8.2 ready
+  LimitCountsSupervisors,    // §6.6 limit
 
   // Supervision (§7): oracle/dialects/supervision.cpp.
   TransientRestartedOnNormal,  // §7.2
@@ -112,6 +114,7 @@ enum class Alt : uint8_t {
   UnlinkOneSided,         // §16.2 unlink
   RestartKeepsLinks,      // §16.5
   RestartKeepsTrap,       // §16.1
+  TrapExitAnyInt,         // §16.2 trap_exit
 
   // Calls, starts, the supervisor API, significant children (§18-§21):
   // oracle/dialects/calls.cpp.
@@ -129,6 +132,7 @@ enum class Alt : uint8_t {
   AllSignificantAsAny,           // §21
   AnySignificantAsAll,           // §21
   TerminateChildIsExit,          // §21, §20
+  RestartChildCounted,           // §20 restart_child
 
   kCount
 };

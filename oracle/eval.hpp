@@ -6,7 +6,8 @@
 //   Value self() const                 the running process's name id
 //   [[noreturn]] void div_zero() const the running code fails with DIV_ZERO
 // and, optionally, std::optional<Value> in_dialect(Op, Value, Value): the value of an
-// operator in an oracle dialect (oracle/dialect_rules.hpp), nullopt for SPEC's.
+// operator in an oracle dialect (oracle/dialect_rules.hpp), nullopt for SPEC's;
+// void computed(const Expr&, Value, Value): sees each operator's operands first.
 #pragma once
 
 #include <optional>
@@ -68,6 +69,7 @@ Value eval(const Frame& f, const Expr& e) {
     case ExprKind::Var: return f.var(e);
     case ExprKind::Unary: {
       Value a = eval(f, e.args[0]);
+      if constexpr (requires { f.computed(e, a, a); }) f.computed(e, a, 0);  // an observer (operator_log.hpp)
       if constexpr (requires { f.in_dialect(e.op, a, a); })  // an oracle dialect's operator (dialect_rules.hpp)
         if (std::optional<Value> v = f.in_dialect(e.op, a, 0)) return *v;
       return eval_unary(e.op, a);
@@ -75,6 +77,7 @@ Value eval(const Frame& f, const Expr& e) {
     case ExprKind::Binary: {
       Value a = eval(f, e.args[0]);  // left to right (§5)
       Value b = eval(f, e.args[1]);
+      if constexpr (requires { f.computed(e, a, b); }) f.computed(e, a, b);
       if constexpr (requires { f.in_dialect(e.op, a, b); })
         if (std::optional<Value> v = f.in_dialect(e.op, a, b)) return *v;
       return eval_binary(f, e.op, a, b);

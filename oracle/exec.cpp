@@ -10,6 +10,7 @@
 #include "dialect_rules.hpp"
 #include "eval.hpp"
 #include "memory.hpp"
+#include "operator_log.hpp"
 #include "rules.hpp"
 
 namespace concord {
@@ -43,6 +44,10 @@ struct Frame {
   }
   Value self() const { return p.name; }
   [[noreturn]] void div_zero() const { throw HandlerEnd{w.words.DIV_ZERO}; }
+  void computed(const Expr& e, Value x, Value y) const {
+    if (operator_log && operator_log->size() <= kOperatorLogCap) [[unlikely]]
+      operator_log->push_back({e.op, x, y, e.args[0].type == Type::Int && e.args.back().type == Type::Int});
+  }
   std::optional<Value> in_dialect(Op op, Value x, Value y) const {
     return w.dialect.empty() ? std::nullopt : value_in_dialect(w, op, x, y);
   }
@@ -156,6 +161,12 @@ void exec_spawn(const Frame& f, const Stmt& s) {
   bool full = w.live >= w.run.max_processes;
   if (!full && alt_on(w, Alt::LimitCountsDead) && static_cast<int64_t>(w.procs.size()) >= w.run.max_processes) {
     took(w, Alt::LimitCountsDead);
+    full = true;
+  }
+  if (!full && alt_on(w, Alt::LimitCountsSupervisors) &&
+      w.live + std::count_if(w.sups.begin(), w.sups.end(), [](const Supervisor& x) { return x.alive; }) >=
+          w.run.max_processes) {
+    took(w, Alt::LimitCountsSupervisors);
     full = true;
   }
   if (full && w.live == w.run.max_processes && alt_on(w, Alt::ProcessLimitOneLate)) {
@@ -398,7 +409,11 @@ Ended run_code(const Frame& f) {
       case StmtKind::Unlink: exec_unlink(f, s); break;
       case StmtKind::Monitor: exec_monitor(f, s); break;
       case StmtKind::Demonitor: exec_demonitor(f, s); break;
-      case StmtKind::TrapExit: f.p.trap = eval(f, s.exprs[0]) != 0; break;  // flag at arrival counts [R17]
+      case StmtKind::TrapExit: {  // §16.2; the flag at arrival counts [R17]
+        Value on = eval(f, s.exprs[0]);
+        f.p.trap = on != 0 || took_if(f.w, Alt::TrapExitAnyInt);
+        break;
+      }
       case StmtKind::Exit: exec_exit(f, s); break;
       case StmtKind::Call:
         if (exec_call(f, s)) return Ended::Waiting;
@@ -496,6 +511,7 @@ void deliver(World& w, int32_t id, int64_t ready_count) {
   e.other = m.from;
   e.sig = m.sig;
   e.ready = ready_count;
+  if (p.mailbox.empty() && took_if(w, Alt::ReadyCountedAfterPop)) e.ready--;  // its last message: counted after
   e.args = m.args;
   journal(w, std::move(e));
 

@@ -537,6 +537,10 @@ ApiResult api_request(World& w, int32_t slot, ApiOp op, int32_t child) {
       }
       if (c->running) return ApiResult::Running;
       if (c->restarting) return ApiResult::Restarting;
+      if (took_if(w, Alt::RestartChildCounted, slot)) {  // taken as a restart: decided and counted
+        w.sups[slot].restarts++;
+        journal_decision(w, slot, c->name, Action::Restart);
+      }
       return started_result(start_entry(w, slot, index));  // in place, not counted, not retried [R39, R41]
     }
     case ApiOp::DeleteChild: {

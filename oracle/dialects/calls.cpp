@@ -47,6 +47,10 @@ const std::vector<Alternative>& call_alternatives() {
        "terminate_child of a running significant child is taken as its exit: auto_shutdown (or keep or remove, "
        "with a decision) follows",
        ""},
+      {Alt::RestartChildCounted, "restart-child-counted", E, "§20 [R41]", "§20 restart_child",
+       "restart_child of a child that is not running is a restart: a restart decision is journaled and it counts "
+       "toward the supervisor's intensity",
+       ""},
   };
   return all;
 }

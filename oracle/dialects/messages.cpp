@@ -91,6 +91,12 @@ const std::vector<Alternative>& message_alternatives() {
        "an exit with reason shutdown gets a failures record, as an abnormal one", ""},
       {Alt::ChildrenNewestFirst, "children-newest-first", E, "§7.7 [child lists]", "§7.7 child lists",
        "a supervisor's children are listed newest first in the result", ""},
+      {Alt::ReadyCountedAfterPop, "ready-counted-after-pop", E, "§8.2 step 5 [ready]", "§8.2 draw",
+       "a deliver event's ready is counted after the message is taken: a receiver whose last message it was is "
+       "not counted (the draw itself counts it)",
+       ""},
+      {Alt::LimitCountsSupervisors, "limit-counts-supervisors", E, "§6.6 [SYSTEM_LIMIT]", "§6.6 limit",
+       "the process limit counts live supervisors as well as live workers", ""},
   };
   return all;
 }

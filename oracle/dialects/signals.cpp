@@ -46,6 +46,10 @@ const std::vector<Alternative>& signal_alternatives() {
        ""},
       {Alt::RestartKeepsTrap, "restart-keeps-trap", E, "§16.1 [trap flag]", "§16.1 trap flag",
        "a restarted worker traps exits when its last incarnation did: the trap flag is not reset", ""},
+      {Alt::TrapExitAnyInt, "trap-exit-any-int", E, "§16.2 [trap_exit]", "§16.2 trap_exit",
+       "trap_exit(e) turns trapping on whatever int e is, 0 included (the argument taken as a boolean that is "
+       "never false)",
+       ""},
   };
   return all;
 }

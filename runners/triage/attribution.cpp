@@ -8,6 +8,7 @@
 #include "runners/triage/attribution_json.hpp"
 #include "runners/triage/attribution_links.hpp"
 #include "runners/triage/attribution_v2.hpp"
+#include "runners/triage/operator_probe.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -1731,7 +1732,14 @@ Attribution attribute_run(const Program& p, const ojson& oracle, const ojson& go
 }  // namespace
 
 Attribution attribute(const Program& p, const ojson& oracle, const ojson& got, const AskTarget& ask) {
-  return attribute_run(p, oracle, got, ask, true);
+  Attribution a = attribute_run(p, oracle, got, ask, true);
+  // Operators blamed for carrying a value: the ones the target computes otherwise, or
+  // the value's origin (operator_probe.hpp).
+  if (std::optional<std::string> r = probed_value_rule(p, oracle, got, a.rule, ask)) {
+    a.rule = *r;
+    a.sure = true;
+  }
+  return a;
 }
 
 std::string rule_signature(const std::string& target, const Attribution& a) { return target + ":" + a.rule; }

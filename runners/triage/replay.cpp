@@ -3,12 +3,14 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "oracle/check.hpp"
 #include "oracle/error.hpp"
 #include "oracle/limits.hpp"
 #include "runners/protocol/deviations.hpp"
 #include "runners/shrink/shrink_passes.hpp"
+#include "runners/triage/operator_probe.hpp"
 
 namespace concord {
 namespace {
@@ -83,6 +85,17 @@ void tell_apart(const Program& p, const RunSettings& run, std::vector<Candidate>
   }
 }
 
+// An alternative of §5 computes some operators otherwise; the probe asks the
+// target for exactly the operator applications of the case's run
+// (operator_probe.hpp), a more direct witness: an alternative that does not
+// compute them all as the target does (`-1 % 3 < 0` with `<` unsigned reproduced by
+// `%` floored) leaves the case to the fallback, which names the probed operators.
+bool operators_agree(const Program& p, const RunSettings& run, Alt alt, const AskTarget& ask) {
+  if (std::string(alternative(alt).bucket).rfind("§5 ", 0) != 0 || !ask) return true;
+  std::optional<std::set<std::string>> unlike = operators_computed_otherwise(p, run, ask, Dialect().with(alt));
+  return !unlike || unlike->empty();
+}
+
 }  // namespace
 
 std::optional<Replay> replay_attribution(const Program& p, const std::vector<RunSettings>& runs,
@@ -123,6 +136,7 @@ std::optional<Replay> replay_attribution(const Program& p, const std::vector<Run
       cs.begin(), cs.end(), [](const Candidate& a, const Candidate& b) { return a.changes < b.changes; });
   out.alt = best.alt;
   out.changes = best.changes;
+  if (!operators_agree(p, runs[order[0]], best.alt, ask)) return std::nullopt;
   return out;
 }
 

@@ -37,6 +37,7 @@ std::vector<std::string> lines(const ojson& r) {
     if (ev == "deliver" || ev == "call") {
       out.push_back(ev + " " + value_text(e["to"]) + " " + value_text(e["tag"]) + args_text(e));
       out.push_back("from " + value_text(e["from"]) + " to " + value_text(e["to"]));
+      if (e.contains("ready")) out.push_back("ready " + e["ready"].dump());
     }
     if (ev == "resume") out.push_back("resume " + value_text(e["to"]) + " " + value_text(e["value"]));
     if (ev == "drop") out.push_back("drop " + value_text(e["to"]) + " " + value_text(e["tag"]));
@@ -678,6 +679,46 @@ given go() to @b;
                  term_sig,
                  {"exit w shutdown", "api terminate_child w ok", "alive x"},
                  {"exit w shutdown", "decision w auto_shutdown", "exit x shutdown"}});
+  // The alternatives added for held-out set 2's rules (issue 39).
+  // §8.2: ready counts the receiver of the turn's message, its last one included.
+  out.push_back({"ready-counted-after-pop",
+                 "kind A() { on hi() { } }\nprocess a = A();\ngiven hi() to @a;\n",
+                 {"deliver a hi()", "ready 1"},
+                 {"deliver a hi()", "ready 0"}});
+  // §6.6: supervisors are not counted: a is the one live worker under P = 2.
+  const char* sup_limit = R"(
+kind K() { }
+kind A() { on go() { spawn K(); } }
+supervisor s one_for_one intensity 1 { permanent process a = A(); }
+given go() to @a;
+)";
+  Case sl{"limit-counts-supervisors", sup_limit, {"start k-1", "alive a"}, {"exit a SYSTEM_LIMIT"}};
+  sl.max_processes = 2;
+  out.push_back(sl);
+  // §16.2: trap_exit(0) turns trapping off: b's link signal BOOM ends a.
+  const char* trap_zero = R"(concord 2;
+kind A() { on go() { trap_exit(1); trap_exit(0); link(@b); send die() to @b; } on exit(f: addr, r: reason) { } }
+kind B() { on die() { fail BOOM; } }
+process a = A();
+process b = B();
+given go() to @a;
+)";
+  out.push_back({"trap-exit-any-int",
+                 trap_zero,
+                 {"exit b BOOM", "signal link b>a BOOM exit", "exit a BOOM"},
+                 {"exit b BOOM", "signal link b>a BOOM message", "deliver a exit(b,BOOM)"}});
+  // §20 [R41]: restart_child of a terminated child is no restart: w's BOOM is the first.
+  const char* restart_api = R"(concord 2;
+kind W() { on die() { fail BOOM; } }
+kind B() { on go() { terminate_child(s, @w); restart_child(s, @w); send die() to @w; } }
+supervisor s one_for_one intensity 1 { permanent process w = W(); }
+process b = B();
+given go() to @b;
+)";
+  out.push_back({"restart-child-counted",
+                 restart_api,
+                 {"api restart_child w ok", "exit w BOOM", "decision w restart", "alive w"},
+                 {"decision w restart", "api restart_child w ok", "exit w BOOM", "decision w give_up"}});
   return out;
 }
 
