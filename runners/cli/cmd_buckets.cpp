@@ -155,8 +155,12 @@ int cmd_buckets(int argc, char** argv) {
   Args a =
       parse_args(argc, argv, {"--time", "--seed", "--only", "--jobs", "--shrink-time", "--work", "--set"}, {"--again"});
   std::string set = a.option("--set") ? *a.option("--set") : "all";
-  if (set != "all" && set != "catalogue" && set != "held-out" && set != "held-out-1" && set != "held-out-2")
-    throw InputError("--set", "catalogue, held-out (held-out-1, held-out-2) or all, not '" + set + "'");
+  std::set<std::string> known = {"all", "catalogue", "held-out"};  // and each held-out set the catalogue has
+  std::string held_out_sets;
+  for (const Fault& f : fault_catalogue())
+    if (f.held_out && known.insert(set_of(f)).second) held_out_sets += (held_out_sets.empty() ? "" : ", ") + set_of(f);
+  if (!known.count(set))
+    throw InputError("--set", "catalogue, held-out (" + held_out_sets + ") or all, not '" + set + "'");
   if (!a.positional.empty()) throw InputError("", "usage: concord buckets [options] (see concord --help)");
   double seconds = a.option("--time") ? parse_duration(*a.option("--time"), "--time") : 60;
   double shrink_seconds = a.option("--shrink-time") ? parse_duration(*a.option("--shrink-time"), "--shrink-time") : 10;

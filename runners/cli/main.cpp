@@ -210,7 +210,7 @@ usage:
       admissible), shrink it, and print a table. Exit 1 when a fault was not found.
       It works in --work DIR (kept), else in a folder of its own under $TMPDIR,
       removed when it ends.
-  concord buckets [--time D] [--seed S] [--only NAME]... [--set catalogue|held-out|held-out-1|held-out-2|all]
+  concord buckets [--time D] [--seed S] [--only NAME]... [--set catalogue|held-out|held-out-N|all]
                   [--shrink-time D] [--jobs N] [--work DIR] [--again]
       Measure bucketing by SPEC rule (issues 17, 39): per planted fault (those
       planted for this measurement only too, the held-out set among them; not a
