@@ -24,7 +24,8 @@
 **   one that ends the receiver asks it to exit as a termination does (free_signals.c).
 **   A caller waits (§18.1) unscheduled, its continuation kept, until a reply or an
 **   exit comes; a worker's exit sends its link, down and call signals itself.
-** - The run ends when no incarnation is queued or running (`pending` is 0).
+** - The run ends when no incarnation is queued or running (`pending` is 0; a
+**   thread may hold units of it between two incarnations, fr_thread.held).
 ** - A receiver woken by a send is kept by the sending thread to run next, if the
 **   sender's turn ends there (no further effect, no further turn) and the thread has
 **   not done so 64 times in a row: a message then costs no hand-off between threads
@@ -54,14 +55,26 @@ typedef struct fr_buf {
   size_t len, cap;
 } fr_buf;
 void buf_grow(fr_buf *b, size_t n); /* room for n more bytes */
-void buf_free(fr_buf *b); /* its memory given back: empty again */
-static inline void buf_put(fr_buf *b, const char *s, size_t n) {
+void buf_free(fr_buf *b);           /* its memory given back: empty again */
+/* Where n more bytes go: the caller writes them and adds what it wrote to len. */
+static inline char *buf_room(fr_buf *b, size_t n) {
   if (b->cap - b->len < n) buf_grow(b, n);
-  memcpy(b->p + b->len, s, n);
+  return b->p + b->len;
+}
+static inline void buf_put(fr_buf *b, const char *s, size_t n) {
+  memcpy(buf_room(b, n), s, n);
   b->len += n;
 }
 void buf_str(fr_buf *b, const char *s);
-void buf_i64(fr_buf *b, int64_t v);
+void buf_i64_digits(fr_buf *b, int64_t v);
+static inline void buf_i64(fr_buf *b, int64_t v) { /* most are incarnations: 1 */
+  if ((uint64_t)v < 10) {
+    *buf_room(b, 1) = (char)('0' + v);
+    b->len++;
+  } else {
+    buf_i64_digits(b, v);
+  }
+}
 #define BUF_LIT(b, lit) buf_put((b), (lit), sizeof(lit) - 1)
 
 /* --- free_world.c: a mailbox lock ------------------------------------------------ */
@@ -156,6 +169,7 @@ struct fr_proc {
   fr_wait *wait;     /* waiting in a call */
   int64_t effects;   /* its thread only: effects made so far (§25.2) */
   fr_buf ev;         /* its events as records (free_trace.c): by the thread that holds it */
+  int64_t ev_n[2];   /* the last record's n, of a delivery or a resumption [0] and of an effect [1] */
   fr_proc *qnext;    /* q_mx: the run queue */
   fr_proc *all_next; /* every worker incarnation of the run */
   int64_t serial;    /* its place in all_procs, from 0: how records name it (free_trace.c) */
@@ -202,6 +216,11 @@ typedef struct fr_name {
 typedef struct fr_thread {
   fr_proc *next;
   int in_a_row; /* incarnations taken from `next` since the run queue was last looked at */
+  /* Units of `pending` this thread counts for no incarnation: one an incarnation it
+  ** released left, for the next it schedules to take, instead of an atomic
+  ** decrement and increment a light turn. Given back before it waits for work
+  ** (fr_next), so `pending` is 0 only when nothing is scheduled and none is held. */
+  int64_t held;
 } fr_thread;
 #define FR_NEXT_IN_A_ROW 64
 
@@ -222,7 +241,7 @@ typedef struct fr_world {
   /* every incarnation, for the trace */
   pthread_mutex_t all_mx;
   fr_proc *all_procs;
-  int64_t nprocs; /* all_mx: in all_procs */
+  int64_t nprocs;    /* all_mx: in all_procs */
   fr_sup *all_sups;  /* under the supervision lock */
   fr_sup **sup_live; /* per slot: the live incarnation (supervision lock) */
   int64_t *sup_incs;
@@ -262,12 +281,13 @@ void fr_enqueue(fr_proc *p); /* onto the run queue, as it is */
 ** none, the outside or an init), which keeps it to run next. */
 void fr_schedule_locked(fr_proc *p, fr_thread *th);
 void fr_pending_add(void);
-void fr_own_new(fr_proc *p);        /* a new incarnation, owned by its starter until its init ends */
-void fr_release_locked(fr_proc *p); /* p->mx held, its thread done with it: queue again or idle */
-fr_proc *fr_pop(void);              /* NULL once the run is over */
-fr_proc *fr_next(fr_thread *th);    /* th's kept incarnation, else fr_pop() */
-void fr_flush_next(fr_thread *th);  /* th's kept incarnation to the run queue */
-void fr_pending_done(void);         /* an incarnation stopped being scheduled */
+void fr_own_new(fr_proc *p); /* a new incarnation, owned by its starter until its init ends */
+/* p->mx held, its thread (th: NULL, the outside or an init) done with it: queue again or idle. */
+void fr_release_locked(fr_proc *p, fr_thread *th);
+fr_proc *fr_pop(void);             /* NULL once the run is over */
+fr_proc *fr_next(fr_thread *th);   /* th's kept incarnation, else fr_pop() */
+void fr_flush_next(fr_thread *th); /* th's kept incarnation to the run queue */
+void fr_pending_done(void);        /* an incarnation stopped being scheduled */
 /* 1: locked. 0: asker (a running worker, or NULL) was asked to exit meanwhile: it must, unlocked. */
 int fr_sup_lock(fr_proc *asker);
 void fr_sup_unlock(void);

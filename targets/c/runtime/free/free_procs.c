@@ -77,7 +77,7 @@ fr_proc *fr_start_worker(int32_t name, int32_t kind, int32_t nargs, const cr_val
     }
   }
   fr_lock_take(&p->mx);
-  fr_release_locked(p); /* what was sent to it meanwhile, it now handles */
+  fr_release_locked(p, NULL); /* what was sent to it meanwhile, it now handles */
   fr_unlock(&p->mx);
   return p;
 }
@@ -343,13 +343,12 @@ _Noreturn void cr_ignore(cr_ctx *c) {
 
 /* --- turns ------------------------------------------------------------------------------ */
 
-/* One of the run's L turns (G10), or 0 when all are taken. */
+/* One of the run's L turns (G10), or 0 when all are taken. The count may pass L (each
+** thread that finds them taken adds its 1), but only L callers see it below L: one
+** atomic add, no compare-and-swap loop. */
 static int take_turn(void) {
-  int_fast64_t t = atomic_load(&fr_w.turns);
-  do {
-    if (t >= fr_w.turn_limit) return 0;
-  } while (!atomic_compare_exchange_weak(&fr_w.turns, &t, t + 1));
-  return 1;
+  if (atomic_load_explicit(&fr_w.turns, memory_order_relaxed) >= fr_w.turn_limit) return 0;
+  return atomic_fetch_add_explicit(&fr_w.turns, 1, memory_order_relaxed) < fr_w.turn_limit;
 }
 
 /* Turns in a row before the thread takes another incarnation: fewer trips through
@@ -457,6 +456,6 @@ void fr_run(fr_proc *p, fr_thread *th) {
     fr_unlock(&p->mx);
     turn(p, m, th);
   }
-  fr_release_locked(p); /* p->mx held */
+  fr_release_locked(p, th); /* p->mx held */
   fr_unlock(&p->mx);
 }

@@ -10,10 +10,67 @@
 
 #include "free.h"
 
-static void put_name(fr_buf *b, int32_t id) {
+/* A name as the run goes (a supervisor's events): the trace, written at the end, uses
+** the quoted copies below. */
+static void put_name_plain(fr_buf *b, int32_t id) {
   BUF_LIT(b, "\"");
   buf_str(b, fr_name_text(id));
   BUF_LIT(b, "\"");
+}
+
+/* The trace repeats a few names and tags millions of times (two or three a light
+** turn): each is quoted once into an arena, padded to a multiple of 16 bytes, and
+** copied 16 bytes at a time: no strlen, no call. Only the thread writing the trace,
+** after the run, uses them: while it goes, qnames is NULL. */
+typedef struct quoted {
+  uint32_t at, len; /* into arena; len 0: not quoted yet */
+} quoted;
+static fr_buf arena;
+static quoted *qnames, *qtags; /* [names at the end of the run], [prog->nsigs] */
+static int32_t nqnames;
+
+static quoted quote(const char *text) {
+  size_t len = strlen(text) + 2, padded = (len + 15) & ~(size_t)15;
+  if (arena.len + padded > UINT32_MAX) fr_out_of_memory();
+  quoted q = {(uint32_t)arena.len, (uint32_t)len};
+  char *o = buf_room(&arena, padded);
+  o[0] = '"';
+  memcpy(o + 1, text, len - 2);
+  o[len - 1] = '"';
+  memset(o + len, 0, padded - len);
+  arena.len += padded;
+  return q;
+}
+
+static inline void put_quoted(fr_buf *b, quoted q) {
+  char *o = buf_room(b, (size_t)q.len + 16);
+  const char *s = arena.p + q.at;
+  for (uint32_t i = 0; i < q.len; i += 16) memcpy(o + i, s + i, 16);
+  b->len += q.len;
+}
+
+static inline void put_name(fr_buf *b, int32_t id) {
+  if (id >= nqnames) { /* while the run goes */
+    put_name_plain(b, id);
+    return;
+  }
+  if (!qnames[id].len) qnames[id] = quote(fr_name_text(id));
+  put_quoted(b, qnames[id]);
+}
+
+static void quoted_init(void) {
+  nqnames = (int32_t)atomic_load(&fr_w.nnames);
+  qnames = fr_calloc((size_t)nqnames + 1, sizeof *qnames);
+  qtags = fr_calloc((size_t)fr_w.prog->nsigs + 1, sizeof *qtags);
+  for (int32_t i = 0; i < fr_w.prog->nsigs; i++) qtags[i] = quote(fr_w.prog->sigs[i].tag);
+}
+
+static void quoted_free(void) {
+  free(qnames);
+  free(qtags);
+  buf_free(&arena);
+  qnames = qtags = NULL;
+  nqnames = 0;
 }
 
 static void put_inc(fr_buf *b, int32_t name, int64_t inc) {
@@ -82,10 +139,12 @@ typedef struct fr_rec {
   } u;
 } fr_rec;
 
-/* A record is kept packed: its ev in a byte, then a, n and u as varints (a and n
-** zigzagged; u: an incarnation number, or a worker's serial + 1, 0 for none, or an
-** api's supervisor as its address), then a deliver's arguments or a resume's value,
-** zigzagged. A light turn's two records take about 12 bytes, not 48: a free run keeps
+/* A record is kept packed: its ev in a byte, then a, n and u as varints (a zigzagged;
+** n as the zigzagged difference from the last record's n of its class, a delivery or
+** resumption (a sender's numbers) or an effect (its own, one up each time): usually a
+** byte; u: an incarnation number, or a worker's serial + 1, 0 for none, or an api's
+** supervisor as its address), then a deliver's arguments or a resume's value,
+** zigzagged. A light turn's two records take about 8 bytes, not 48: a free run keeps
 ** every record to the end, and the memory they fill, zeroed by the kernel as it is
 ** first touched, was the largest cost of a turn after the locks. */
 #define REC_MAX (1 + 3 * 10)
@@ -109,6 +168,7 @@ static uint64_t get_varint(const char **at) {
   *at = (const char *)i;
   return v;
 }
+static inline int n_class(int ev) { return ev > R_RESUME; } /* fr_proc.ev_n's index */
 
 /* An effect's record, by the thread that runs p: it alone writes p's records while
 ** it holds p (taking p and handing it on go through p->mx), so no lock is needed.
@@ -116,14 +176,15 @@ static uint64_t get_varint(const char **at) {
 static void rec_put(fr_proc *p, int ev, int64_t a, int64_t n, uint64_t u, const cr_value *values, int32_t nvalues) {
   fr_buf *b = &p->ev;
   size_t room = REC_MAX + 10 * (size_t)nvalues;
-  if (b->cap - b->len < room) buf_grow(b, room);
-  char *o = b->p + b->len;
+  char *o = buf_room(b, room), *start = o;
+  int64_t *last = &p->ev_n[n_class(ev)];
   *o++ = (char)ev;
   o = put_varint(o, zigzag(a));
-  o = put_varint(o, zigzag(n));
+  o = put_varint(o, zigzag((int64_t)((uint64_t)n - (uint64_t)*last))); /* wraps, and back */
+  *last = n;
   o = put_varint(o, u);
   for (int32_t i = 0; i < nvalues; i++) o = put_varint(o, zigzag(values[i]));
-  b->len = (size_t)(o - b->p);
+  b->len += (size_t)(o - start);
 }
 
 static uint64_t serial_of(const fr_proc *w) { return w ? (uint64_t)w->serial + 1 : 0; }
@@ -158,11 +219,13 @@ void ev_api(fr_proc *p, int64_t n, int op, const fr_sup *s, int result) {
 ** when the trace is written. */
 static const fr_proc **by_serial;
 
-/* The record at *at, and its values (at most FR_MAX_ARGS) into values; *at moves past it. */
-static void rec_get(const char **at, fr_rec *r, cr_value *values) {
+/* The record at *at, and its values (at most FR_MAX_ARGS) into values; *at moves past
+** it; last: the last n of each class, as rec_put() had them. */
+static void rec_get(const char **at, fr_rec *r, cr_value *values, int64_t last[2]) {
   r->ev = (unsigned char)*(*at)++;
   r->a = (int32_t)unzigzag(get_varint(at));
-  r->n = unzigzag(get_varint(at));
+  int64_t *l = &last[n_class(r->ev)];
+  r->n = *l = (int64_t)((uint64_t)*l + (uint64_t)unzigzag(get_varint(at)));
   uint64_t u = get_varint(at);
   int32_t nvalues = 0;
   if (r->ev <= R_DELIVER_NOPROC || r->ev == R_RESUME) {
@@ -189,9 +252,9 @@ static void put_args(fr_buf *b, const cr_sig *sig, const cr_value *args) {
 
 static void put_system_deliver(fr_buf *b, const fr_rec *r, const cr_value *args) {
   const cr_sig *sig = &fr_w.prog->sigs[r->a];
-  BUF_LIT(b, "{\"ev\":\"deliver\",\"tag\":\"");
-  buf_str(b, sig->tag);
-  BUF_LIT(b, "\",");
+  BUF_LIT(b, "{\"ev\":\"deliver\",\"tag\":");
+  put_quoted(b, qtags[r->a]);
+  BUF_LIT(b, ",");
   put_args(b, sig, args);
   switch (r->ev) {
     case R_DELIVER + FR_M_LINK: BUF_LIT(b, ",\"signal\":\"link\",\"from\":"); break;
@@ -227,11 +290,14 @@ static void put_event(fr_buf *b, const fr_rec *r, const cr_value *args) {
         BUF_LIT(b, "null");
       BUF_LIT(b, ",\"n\":");
       buf_i64(b, r->n);
-      BUF_LIT(b, ",\"tag\":\"");
-      buf_str(b, sig->tag);
-      BUF_LIT(b, "\",");
+      BUF_LIT(b, ",\"tag\":");
+      put_quoted(b, qtags[r->a]);
+      BUF_LIT(b, ",");
       put_args(b, sig, args);
-      buf_str(b, r->ev == R_DELIVER ? "}" : ",\"call\":true}");
+      if (r->ev == R_DELIVER)
+        BUF_LIT(b, "}");
+      else
+        BUF_LIT(b, ",\"call\":true}");
       return;
     }
     case R_DELIVER + FR_M_LINK:
@@ -252,7 +318,10 @@ static void put_event(fr_buf *b, const fr_rec *r, const cr_value *args) {
     }
     case R_SEND:
     case R_DROP:
-      buf_str(b, r->ev == R_SEND ? "{\"ev\":\"send\",\"n\":" : "{\"ev\":\"drop\",\"n\":");
+      if (r->ev == R_SEND)
+        BUF_LIT(b, "{\"ev\":\"send\",\"n\":");
+      else
+        BUF_LIT(b, "{\"ev\":\"drop\",\"n\":");
       buf_i64(b, r->n);
       BUF_LIT(b, ",\"to\":");
       put_name(b, r->a);
@@ -396,11 +465,12 @@ static void put_worker(fr_buf *b, const fr_proc *p) {
   BUF_LIT(b, "\"");
   put_by(b, p->by_w, p->by_s);
   BUF_LIT(b, ",\"events\":[");
+  int64_t last[2] = {0, 0};
   for (const char *at = p->ev.p, *end = p->ev.p + p->ev.len; at < end;) {
     fr_rec r;
     cr_value values[FR_MAX_ARGS];
     if (at > p->ev.p) BUF_LIT(b, ",");
-    rec_get(&at, &r, values);
+    rec_get(&at, &r, values, last);
     put_event(b, &r, values);
     if (b->len > (1 << 16)) flush_to_stdout(b);
   }
@@ -447,6 +517,7 @@ static void put_supervisor(fr_buf *b, const fr_sup *s) {
 
 void fr_write_trace(void) {
   fr_buf b = {0};
+  quoted_init();
   BUF_LIT(&b, "{\"ok\":true,\"mode\":\"free\",\"run\":{\"seed\":");
   char seed[24];
   snprintf(seed, sizeof seed, "%llu", (unsigned long long)fr_w.seed);
@@ -490,4 +561,5 @@ void fr_write_trace(void) {
   buf_free(&b);
   free(by_serial);
   by_serial = NULL;
+  quoted_free();
 }

@@ -195,7 +195,10 @@ void fr_pending_add(void) { atomic_fetch_add_explicit(&fr_w.pending, 1, memory_o
 
 void fr_schedule_locked(fr_proc *p, fr_thread *th) {
   p->scheduled = 1;
-  fr_pending_add();
+  if (th && th->held > 0)
+    th->held--; /* counted already */
+  else
+    fr_pending_add();
   if (!th || fr_w.handoff) {
     fr_enqueue(p);
     return;
@@ -214,22 +217,34 @@ void fr_own_new(fr_proc *p) {
   fr_pending_add();
 }
 
-void fr_pending_done(void) {
-  if (atomic_fetch_sub_explicit(&fr_w.pending, 1, memory_order_acq_rel) == 1) {
+/* n units of `pending` gone: the last ends the run. */
+static void pending_sub(int64_t n) {
+  if (atomic_fetch_sub_explicit(&fr_w.pending, n, memory_order_acq_rel) == n) {
     pthread_mutex_lock(&fr_w.q_mx); /* the outside waits for 0 under q_mx: no wake-up lost */
     pthread_cond_broadcast(&fr_w.done_cv);
     pthread_mutex_unlock(&fr_w.q_mx);
   }
 }
 
-void fr_release_locked(fr_proc *p) {
+void fr_pending_done(void) { pending_sub(1); }
+
+void fr_release_locked(fr_proc *p, fr_thread *th) {
   p->running = 0;
   if (fr_has_work(p)) {
     fr_enqueue(p); /* still scheduled: pending unchanged */
     return;
   }
   p->scheduled = 0;
-  fr_pending_done();
+  if (th)
+    th->held++;
+  else
+    fr_pending_done();
+}
+
+/* th's held units back to `pending`. */
+static void give_back(fr_thread *th) {
+  if (th->held) pending_sub(th->held);
+  th->held = 0;
 }
 
 void fr_flush_next(fr_thread *th) {
@@ -240,7 +255,10 @@ void fr_flush_next(fr_thread *th) {
 
 fr_proc *fr_next(fr_thread *th) {
   fr_proc *p = th->next;
-  if (!p) return fr_pop();
+  if (!p) {
+    give_back(th); /* it may wait now */
+    return fr_pop();
+  }
   th->next = NULL;
   if (th->in_a_row++ < FR_NEXT_IN_A_ROW) return p;
   /* Past FR_NEXT_IN_A_ROW, the kept one waits its turn behind what the run queue
@@ -252,6 +270,7 @@ fr_proc *fr_next(fr_thread *th) {
   pthread_mutex_unlock(&fr_w.q_mx);
   if (!others) return p;
   fr_enqueue(p);
+  give_back(th);
   return fr_pop();
 }
 
