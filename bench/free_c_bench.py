@@ -120,10 +120,14 @@ def main():
     for f in (LIB, FREE_LIB, CONCORD):
         if not os.path.exists(f):
             raise SystemExit(f"free_c_bench: {f} is missing (bash bench/run_free_c.sh builds it)")
-    stands = [("ping", 2, PING, 200_000, 1_000_000, ("ping", [200_000, 1_000_000]))]
+    # Light stands over 2 million turns (4 million past 100,000 processes, whose
+    # start-up varies by tens of ms): over 800,000, a run's start-up noise alone
+    # moved a row by half the conducted figure.
+    stands = [("ping", 2, PING, 1_000_000, 3_000_000, ("ping", [1_000_000, 3_000_000]))]
     for n in [1_000, 10_000, 100_000] + ([] if QUICK else [1_000_000]):
-        stands.append(("ping-last", n + 3, idle_program(n, PAIR), n // 33_000 + 200_000, n // 33_000 + 1_000_000,
-                       ("ping_last", [n, 200_000, 1_000_000])))
+        t2 = 5_000_000 if n >= 100_000 else 3_000_000
+        stands.append(("ping-last", n + 3, idle_program(n, PAIR), n // 33_000 + 1_000_000, n // 33_000 + t2,
+                       ("ping_last", [n, 1_000_000, t2])))
     stands.append(("heavy", HEAVY_WORKERS, HEAVY, 4_000, 12_000, ("heavy", [HEAVY_WORKERS, 500, 1500])))
     cols = ["conducted"] + [f"free {t}t" for t in THREADS] + ["BEAM +S 1", f"BEAM +S {max(THREADS)}"]
     print(f"c target, free mode vs conducted vs BEAM: {CORES} cores, best of {REPS}, ns per turn "
@@ -142,8 +146,8 @@ def main():
         print(f"| {name} | {procs:,} | " + " | ".join(f"{row[c]:,.0f}" for c in cols) +
               f" | {row['free 1t'] / top:.2f}x | {top / row['conducted']:.2f}x |", flush=True)
     exes = build("ping_handoff", PING)
-    cond = slope(exes["conducted"], 200_000, 1_000_000, {})
-    hand = slope(exes["free"], 200_000, 1_000_000, {"CONCORD_THREADS": "2", "CONCORD_FREE_HANDOFF": "1"})
+    cond = slope(exes["conducted"], 1_000_000, 3_000_000, {})
+    hand = slope(exes["free"], 1_000_000, 3_000_000, {"CONCORD_THREADS": "2", "CONCORD_FREE_HANDOFF": "1"})
     print(f"\nhand-off: ping with every delivery passed to another thread, {hand:,.0f} ns per turn against "
           f"{cond:,.0f} conducted: {hand / cond:.1f}x (the seed report: 4-14x)")
     print(f"rerun: bash bench/run_free_c.sh{' --quick' if QUICK else ''}")
