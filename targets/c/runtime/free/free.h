@@ -221,7 +221,13 @@ typedef struct fr_thread {
   ** decrement and increment a light turn. Given back before it waits for work
   ** (fr_next), so `pending` is 0 only when nothing is scheduled and none is held. */
   int64_t held;
+  /* Messages of at most FR_MSG_SMALL arguments this thread freed, for the next it
+  ** makes: a light turn's message costs no malloc and free. */
+  fr_msg *spare;
+  int nspare;
 } fr_thread;
+#define FR_MSG_SMALL 3
+#define FR_MSG_SPARES 256
 #define FR_NEXT_IN_A_ROW 64
 
 typedef struct fr_world {
@@ -318,7 +324,10 @@ fr_act *fr_effect_start(cr_ctx *c);        /* an effect begins: an exit asked fo
 _Noreturn void fr_end_as_asked(fr_act *a); /* the exit it was asked for, now */
 void fr_gone_if_dead(fr_act *a);           /* ends the code of a worker its own request ended */
 void fr_set_blocked(fr_proc *p, int on);   /* §16.6 */
-fr_msg *fr_message(fr_proc *from, int64_t n, int32_t sig, int32_t nargs, const cr_value *args);
+/* A message; th: the thread making it (NULL: the outside, an init), whose spares it may take. */
+fr_msg *fr_message(fr_thread *th, fr_proc *from, int64_t n, int32_t sig, int32_t nargs, const cr_value *args);
+void fr_message_free(fr_thread *th, fr_msg *m); /* kept among th's spares, or freed */
+void fr_spares_free(fr_thread *th);             /* th ends: its spares freed */
 /* Puts m in q's mailbox, or discards it if q has exited; th: the sending thread. */
 void fr_push(fr_proc *q, fr_msg *m, fr_thread *th);
 void fr_push_locked(fr_proc *q, fr_msg *m, fr_thread *th); /* q->mx held, q alive */

@@ -16,7 +16,7 @@ static fr_proc *live(cr_value name) {
 ** for its own link or monitor that found no live process (n), or exit(self, R). */
 static void own_message(fr_act *a, int kind, int32_t sig, cr_value name, int64_t n, int32_t reason) {
   cr_value args[2] = {name, reason};
-  fr_msg *m = fr_message(kind == FR_M_NOPROC ? NULL : a->p, n, sig, 2, args);
+  fr_msg *m = fr_message(a->th, kind == FR_M_NOPROC ? NULL : a->p, n, sig, 2, args);
   m->kind = (int16_t)kind;
   fr_lock_take(&a->p->mx);
   fr_push_locked(a->p, m, a->th);
@@ -147,7 +147,7 @@ int cr_call(cr_ctx *c, cr_value to, int32_t sig, int32_t nargs, const cr_value *
     p->wait = wt;
     fr_unlock(&p->mx);
     if (fr_monitor(p, q, n, 1)) {
-      fr_msg *m = fr_message(p, n, sig, nargs, args);
+      fr_msg *m = fr_message(a->th, p, n, sig, nargs, args);
       m->kind = FR_M_CALL;
       fr_push(q, m, a->th); /* if q exits first, its call signal fails p */
       ev_on_name(p, EV_CALL, n, (int32_t)to, q);

@@ -16,9 +16,10 @@ static char in_space[1 << 16], out_space[1 << 16];
 
 static void *thread_main(void *unused) {
   (void)unused;
-  fr_thread th = {NULL, 0, 0};
+  fr_thread th = {NULL, 0, 0, NULL, 0};
   fr_proc *p;
   while ((p = fr_next(&th)) != NULL) fr_run(p, &th);
+  fr_spares_free(&th);
   return NULL;
 }
 

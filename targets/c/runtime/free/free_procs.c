@@ -231,21 +231,30 @@ void fr_push_locked(fr_proc *q, fr_msg *m, fr_thread *th) {
 void fr_push(fr_proc *q, fr_msg *m, fr_thread *th) {
 #ifdef CONCORD_FAULT_FREE_PUSH_LOST_UNDER_CONTENTION /* planted fault: a push that finds the mailbox busy gives up */
   if (!fr_trylock(&q->mx)) {
-    free(m);
+    fr_message_free(th, m);
     return;
   }
 #else
   fr_lock_take(&q->mx);
 #endif
   if (q->dead)
-    free(m); /* it has exited meanwhile: discarded with its mailbox */
+    fr_message_free(th, m); /* it has exited meanwhile: discarded with its mailbox */
   else
     fr_push_locked(q, m, th);
   fr_unlock(&q->mx);
 }
 
-fr_msg *fr_message(fr_proc *from, int64_t n, int32_t sig, int32_t nargs, const cr_value *args) {
-  fr_msg *m = fr_alloc(sizeof *m + sizeof(cr_value) * (size_t)nargs);
+/* A small message has room for FR_MSG_SMALL arguments whatever it carries, so that
+** any spare fits any small message. */
+fr_msg *fr_message(fr_thread *th, fr_proc *from, int64_t n, int32_t sig, int32_t nargs, const cr_value *args) {
+  fr_msg *m;
+  if (nargs <= FR_MSG_SMALL && th && th->spare) {
+    m = th->spare;
+    th->spare = m->next;
+    th->nspare--;
+  } else {
+    m = fr_alloc(sizeof *m + sizeof(cr_value) * (size_t)(nargs <= FR_MSG_SMALL ? FR_MSG_SMALL : nargs));
+  }
   m->from = from;
   m->n = n;
   m->sig = sig;
@@ -255,6 +264,25 @@ fr_msg *fr_message(fr_proc *from, int64_t n, int32_t sig, int32_t nargs, const c
   return m;
 }
 
+void fr_message_free(fr_thread *th, fr_msg *m) {
+  if (th && m->nargs <= FR_MSG_SMALL && th->nspare < FR_MSG_SPARES) {
+    m->next = th->spare;
+    th->spare = m;
+    th->nspare++;
+  } else {
+    free(m);
+  }
+}
+
+void fr_spares_free(fr_thread *th) {
+  while (th->spare) {
+    fr_msg *next = th->spare->next;
+    free(th->spare);
+    th->spare = next;
+  }
+  th->nspare = 0;
+}
+
 /* §6.5: to the incarnation live now, or dropped. Version 2's send is the same: a
 ** waiting receiver keeps the message for after its call (fr_push_locked). */
 void cr_send(cr_ctx *c, cr_value to, int32_t sig, int32_t nargs, const cr_value *args) {
@@ -262,7 +290,7 @@ void cr_send(cr_ctx *c, cr_value to, int32_t sig, int32_t nargs, const cr_value 
   fr_proc *p = a->p;
   int64_t n = ++p->effects;
   fr_proc *q = atomic_load_explicit(&fr_name_at((int32_t)to)->live, memory_order_acquire);
-  if (q) fr_push(q, fr_message(p, n, sig, nargs, args), a->th);
+  if (q) fr_push(q, fr_message(a->th, p, n, sig, nargs, args), a->th);
   ev_send(p, n, (int32_t)to, q);
 }
 
@@ -274,7 +302,7 @@ void fr_give(int32_t index) {
   const cr_given *g = &fr_w.prog->given[index];
   fr_proc *q = atomic_load_explicit(&fr_name_at(g->to)->live, memory_order_acquire);
   fr_w.given_reached[index] = q;
-  if (q) fr_push(q, fr_message(NULL, index + 1, g->sig, g->nargs, g->args), NULL);
+  if (q) fr_push(q, fr_message(NULL, NULL, index + 1, g->sig, g->nargs, g->args), NULL);
 }
 
 void fr_set_blocked(fr_proc *p, int on) {
@@ -376,13 +404,13 @@ static void turn(fr_proc *p, fr_msg *m, fr_thread *th) {
   cr_body h = k->handler_of_sig[m->sig];
   cr_ctx c = {p->params, p->state, m->args, p->name, &act, 0, act.loops};
   if (setjmp(act.jb)) {
-    free(m);
+    fr_message_free(th, m);
     if (!act.gone) exit_by_itself(p, act.reason, act.killed);
     return;
   }
   if (!h) fr_end_turn(&act, CR_R_NO_HANDLER, 0);
   h(&c);
-  free(m);
+  fr_message_free(th, m);
   handler_returned(p, &act);
 }
 

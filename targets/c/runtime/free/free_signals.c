@@ -35,7 +35,7 @@ void fr_ask_exit_locked(fr_proc *p, int who, int32_t reason, fr_thread *th) {
 /* exit(from, why) or down(who, why) in q's mailbox (§16.4). */
 static void system_message(fr_proc *q, int kind, int32_t sig, fr_proc *from, int64_t n, int32_t reason, fr_thread *th) {
   cr_value args[2] = {from->name, reason};
-  fr_msg *m = fr_message(from, n, sig, 2, args);
+  fr_msg *m = fr_message(th, from, n, sig, 2, args);
   m->kind = (int16_t)kind;
 #ifdef CONCORD_FAULT_FREE_SIGNAL_JUMPS_QUEUE /* planted fault: system messages take a lane of their own, first */
   if (q->head) {
