@@ -67,6 +67,26 @@ ojson run_json(const RunSettings& s) {
   return j;
 }
 
+// SPEC's values are 64-bit signed integers (§3), but nlohmann compares an unsigned
+// number with a signed one after a cast (a target's 2^63 equals the oracle's -2^63)
+// and a float with an integer after rounding: a number of an answer that is no int64
+// becomes its text, a string, which equals no value of the oracle's and shows what
+// the target said. run.seed, unsigned by the protocol, is left alone. A loop, not a
+// recursion: a hostile answer may nest as deep as its line is long.
+void numbers_past_int64_as_text(ojson& top) {
+  std::vector<ojson*> todo{&top};
+  while (!todo.empty()) {
+    ojson& j = *todo.back();
+    todo.pop_back();
+    if (j.is_object() || j.is_array()) {
+      for (ojson& v : j) todo.push_back(&v);
+    } else if ((j.is_number_unsigned() && j.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) ||
+               j.is_number_float()) {
+      j = j.dump();
+    }
+  }
+}
+
 // Parses one line as the answer to `run`; returns why it is bad output, or "".
 std::string parse_answer(const std::string& line, const RunSettings& run, RunMode mode, Answer& a) {
   try {
@@ -87,6 +107,8 @@ std::string parse_answer(const std::string& line, const RunSettings& run, RunMod
     if (trace != (mode == RunMode::Free))
       return mode == RunMode::Free ? "a result where a free run's trace (\"mode\":\"free\") was asked"
                                    : "a free run's trace where a conducted result was asked";
+    for (auto it = a.json.begin(); it != a.json.end(); ++it)
+      if (it.key() != "run") numbers_past_int64_as_text(it.value());
     return "";
   }
   if (j.size() != 3 || !j.contains("code") || !j["code"].is_string() || !j.contains("message") ||

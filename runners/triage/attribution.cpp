@@ -5,6 +5,7 @@
 #include "oracle/check.hpp"
 #include "oracle/interpreter.hpp"
 #include "runners/campaign/divergence.hpp"
+#include "runners/protocol/diff.hpp"
 #include "runners/triage/attribution_json.hpp"
 #include "runners/triage/attribution_links.hpp"
 #include "runners/triage/attribution_v2.hpp"
@@ -1732,14 +1733,25 @@ Attribution attribute_run(const Program& p, const ojson& oracle, const ojson& go
 }  // namespace
 
 Attribution attribute(const Program& p, const ojson& oracle, const ojson& got, const AskTarget& ask) {
-  Attribution a = attribute_run(p, oracle, got, ask, true);
-  // Operators blamed for carrying a value: the ones the target computes otherwise, or
-  // the value's origin (operator_probe.hpp).
-  if (std::optional<std::string> r = probed_value_rule(p, oracle, got, a.rule, ask)) {
-    a.rule = *r;
-    a.sure = true;
+  try {
+    Attribution a = attribute_run(p, oracle, got, ask, true);
+    // Operators blamed for carrying a value: the ones the target computes otherwise, or
+    // the value's origin (operator_probe.hpp).
+    if (std::optional<std::string> r = probed_value_rule(p, oracle, got, a.rule, ask)) {
+      a.rule = *r;
+      a.sure = true;
+    }
+    return a;
+  } catch (const ojson::type_error&) {
+    // A field of the target's result of another type than §9.1's (a number past int64
+    // is its text, backend.cpp): the rules read none such; where it differs is all.
+    std::optional<Difference> d = first_causal_difference(oracle, got);
+    std::string path;  // "/journal/3/turn" as "journal[3].turn"
+    std::istringstream in(d ? d->pointer : "");
+    for (std::string t; std::getline(in, t, '/');)
+      if (!t.empty()) path += t.find_first_not_of("0123456789") == std::string::npos ? "[" + t + "]" : "." + t;
+    return {"§9.1 types", path.empty() ? path : path.substr(path[0] == '.')};
   }
-  return a;
 }
 
 std::string rule_signature(const std::string& target, const Attribution& a) { return target + ":" + a.rule; }

@@ -71,7 +71,7 @@ ojson gist(const Answer& a) {
       e["message"] = bounded_message(e["message"].get<std::string>());
     return e;
   }
-  return ojson{{"outcome", a.json.value("outcome", std::string())}, {"turns", a.json.value("turns", 0)}};
+  return ojson{{"outcome", a.json.value("outcome", ojson())}, {"turns", a.json.value("turns", ojson())}};
 }
 
 }  // namespace

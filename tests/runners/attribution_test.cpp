@@ -1003,5 +1003,17 @@ TEST(RenameKey, NamesDoNotMatterStructureDoes) {
   EXPECT_NE(rename_key(b), rename_key(c));
 }
 
+// A field of the target's result of another type than §9.1's (a number past int64
+// arrives as its text, runners/protocol/backend.cpp) is read by no rule: it is its own
+// bucket, at its place, not an error of the harness.
+TEST(Attribution, AFieldOfAnotherTypeIsTheResultsTypesAtItsPlace) {
+  Case c = hand("fifo_mailbox");
+  ojson got = c.runs[0].expect;
+  got["journal"][3]["turn"] = "18446744073709551615";
+  Attribution a = attribute(c.program, c.runs[0].expect, got);
+  EXPECT_EQ(a.rule, "§9.1 types");
+  EXPECT_EQ(a.detail, "journal[3].turn");
+}
+
 }  // namespace
 }  // namespace concord

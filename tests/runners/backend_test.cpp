@@ -406,3 +406,20 @@ TEST_F(FakeBackend, ANumberNoDoubleHoldsIsBadOutputNotAnInternalError) {
   EXPECT_NE(got[0].json["message"].get<std::string>().find("not JSON"), std::string::npos) << got[0].line;
   expect_recovery(b);
 }
+
+// nlohmann compares an unsigned number with a signed one after a cast: a target's
+// 2^64 - 1 would equal the oracle's -1. A number of an answer past int64 (§3) is kept
+// as its text, so that it equals no value of the oracle's.
+TEST_F(FakeBackend, ANumberPastInt64DiffersFromTheValueItWrapsTo) {
+  Backend b(fake("exec \"$CONCORD\" backend oracle | sed -u 's/\"x\":-1/\"x\":18446744073709551615/'"));
+  Program p = program_from_source("kind K() { state x: int = -1; }\nprocess k = K();\n", "k.conc");
+  std::vector<Answer> got = b.request(program_to_json(p), {RunSettings{0, 1, 1}});
+  ASSERT_EQ(got.size(), 1u);
+  ASSERT_TRUE(got[0].ok()) << got[0].line;
+  const ojson& x = got[0].json["alive"][0]["state"]["x"];
+  EXPECT_EQ(x, ojson("18446744073709551615")) << got[0].line;
+  ojson oracle = result_to_json(run(p, RunSettings{0, 1, 1}));
+  EXPECT_EQ(oracle["alive"][0]["state"]["x"], ojson(-1));
+  EXPECT_NE(got[0].json, oracle);
+  EXPECT_EQ(got[0].json["run"]["seed"], ojson(0));  // the run is the protocol's, unsigned: kept
+}
