@@ -4,7 +4,8 @@ targets/c/README.md "Free runs") beside its single-threaded conducted mode and r
 BEAM processes on +S 1 and +S N, in one run, on the same machine.
 
 Stands, each timed as a slope between two turn counts (start-up, compilation and
-the spawning of idle processes cancel out), best of REPS:
+the spawning of idle processes cancel out), the median of REPS (default 5), the
+conducted and free columns of a stand run in turn within each repetition:
   ping       two processes bounce one message (a light handler: one send)
   ping-last  the same after n idle processes exist (10^3 ... 10^6)
   heavy      8 workers, each handling a message whose handler does ~6,000
@@ -29,6 +30,7 @@ usage: bench/free_c_bench.py BUILD_DIR [--quick] [REPS]
 import os
 import shlex
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -36,7 +38,7 @@ import time
 
 BUILD = os.path.abspath(sys.argv[1])
 QUICK = "--quick" in sys.argv
-REPS = int(next((a for a in sys.argv[2:] if a.isdigit()), "3"))
+REPS = int(next((a for a in sys.argv[2:] if a.isdigit()), "5"))
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONCORD = os.path.join(BUILD, "concord")
 RT_INC = os.path.join(ROOT, "targets", "c", "runtime")
@@ -84,24 +86,34 @@ def build(name, text):
     return exes
 
 
-def timed(exe, turns, env):
-    """Wall seconds of one run of `turns` turns, its answer written to /dev/null (a
-    run of 100 turns, read, checks that it answers)."""
-    env = dict(os.environ, **env)
-    p = subprocess.run([exe], input=b"1 100 10000000\n", stdout=subprocess.PIPE, env=env, check=True)
+def answers(exe, env):
+    """A run of 100 turns, read: the binary answers."""
+    p = subprocess.run([exe], input=b"1 100 10000000\n", stdout=subprocess.PIPE, env=dict(os.environ, **env),
+                       check=True)
     if not p.stdout.startswith(b'{"ok":true'):
         raise SystemExit(f"free_c_bench: {exe} answered {p.stdout[:300]!r}")
-    best = None
+
+
+def timed(exe, turns, env):
+    """Wall seconds of one run of `turns` turns, its answer written to /dev/null."""
+    t0 = time.perf_counter()
+    subprocess.run([exe], input=f"1 {turns} 10000000\n".encode(), stdout=subprocess.DEVNULL,
+                   env=dict(os.environ, **env), check=True)
+    return time.perf_counter() - t0
+
+
+def slopes(stands, t1, t2):
+    """ns per turn of each (exe, env) of `stands`, the median of REPS slopes, the stands
+    run in turn within each repetition: on a machine whose speed drifts (a VM), each
+    repetition compares them under the same conditions, and one slow run moves no
+    figure."""
+    for exe, env in stands.values():
+        answers(exe, env)
+    got = {k: [] for k in stands}
     for _ in range(REPS):
-        t0 = time.perf_counter()
-        subprocess.run([exe], input=f"1 {turns} 10000000\n".encode(), stdout=subprocess.DEVNULL, env=env, check=True)
-        t = time.perf_counter() - t0
-        best = t if best is None else min(best, t)
-    return best
-
-
-def slope(exe, t1, t2, env):
-    return (timed(exe, t2, env) - timed(exe, t1, env)) / (t2 - t1) * 1e9  # ns per turn
+        for k, (exe, env) in stands.items():
+            got[k].append((timed(exe, t2, env) - timed(exe, t1, env)) / (t2 - t1) * 1e9)
+    return {k: statistics.median(v) for k, v in got.items()}
 
 
 def beam(stand, args, schedulers):
@@ -130,24 +142,28 @@ def main():
                        ("ping_last", [n, 1_000_000, t2])))
     stands.append(("heavy", HEAVY_WORKERS, HEAVY, 4_000, 12_000, ("heavy", [HEAVY_WORKERS, 500, 1500])))
     cols = ["conducted"] + [f"free {t}t" for t in THREADS] + ["BEAM +S 1", f"BEAM +S {max(THREADS)}"]
-    print(f"c target, free mode vs conducted vs BEAM: {CORES} cores, best of {REPS}, ns per turn "
+    print(f"c target, free mode vs conducted vs BEAM: {CORES} cores, median of {REPS} slopes "
+          f"(the stands in turn), ns per turn "
           f"(BEAM: per delivery / per work message)")
     print("| stand | processes | " + " | ".join(cols) + f" | free {max(THREADS)}t speedup over 1t | "
           f"free {max(THREADS)}t / conducted |")
     print("|---|---:|" + "---:|" * (len(cols) + 2))
     for name, procs, text, t1, t2, (bstand, bargs) in stands:
         exes = build(name.replace("-", "_") + str(procs), text)
-        row = {"conducted": slope(exes["conducted"], t1, t2, {})}
+        stand = {"conducted": (exes["conducted"], {})}
         for t in THREADS:
-            row[f"free {t}t"] = slope(exes["free"], t1, t2, {"CONCORD_THREADS": str(t)})
+            stand[f"free {t}t"] = (exes["free"], {"CONCORD_THREADS": str(t)})
+        row = slopes(stand, t1, t2)
         row["BEAM +S 1"] = beam(bstand, bargs, 1)
         row[f"BEAM +S {max(THREADS)}"] = beam(bstand, bargs, max(THREADS))
         top = row[f"free {max(THREADS)}t"]
         print(f"| {name} | {procs:,} | " + " | ".join(f"{row[c]:,.0f}" for c in cols) +
               f" | {row['free 1t'] / top:.2f}x | {top / row['conducted']:.2f}x |", flush=True)
     exes = build("ping_handoff", PING)
-    cond = slope(exes["conducted"], 1_000_000, 3_000_000, {})
-    hand = slope(exes["free"], 1_000_000, 3_000_000, {"CONCORD_THREADS": "2", "CONCORD_FREE_HANDOFF": "1"})
+    hand_off = slopes({"conducted": (exes["conducted"], {}),
+                       "hand-off": (exes["free"], {"CONCORD_THREADS": "2", "CONCORD_FREE_HANDOFF": "1"})},
+                      1_000_000, 3_000_000)
+    cond, hand = hand_off["conducted"], hand_off["hand-off"]
     print(f"\nhand-off: ping with every delivery passed to another thread, {hand:,.0f} ns per turn against "
           f"{cond:,.0f} conducted: {hand / cond:.1f}x (the seed report: 4-14x)")
     print(f"rerun: bash bench/run_free_c.sh{' --quick' if QUICK else ''}")
