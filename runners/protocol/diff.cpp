@@ -68,6 +68,28 @@ std::optional<Difference> first_causal_difference(const ojson& left, const ojson
   return walk(left, right, "");
 }
 
+std::vector<std::string> pointer_tokens(const std::string& pointer) {
+  std::vector<std::string> out;
+  size_t at = 0;
+  while (at < pointer.size() && pointer[at] == '/') {
+    size_t next = pointer.find('/', at + 1);
+    std::string tok = pointer.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1);
+    std::string plain;
+    for (size_t i = 0; i < tok.size(); i++) {
+      if (tok[i] == '~' && i + 1 < tok.size()) {
+        plain += tok[i + 1] == '1' ? '/' : '~';
+        i++;
+      } else {
+        plain += tok[i];
+      }
+    }
+    out.push_back(plain);
+    if (next == std::string::npos) break;
+    at = next;
+  }
+  return out;
+}
+
 std::string describe(const Difference& d, const std::string& left_name, const std::string& right_name) {
   auto show = [](const ojson& v, bool missing) {
     return missing ? std::string("(absent)") : printable(v.dump(-1, ' ', false, ojson::error_handler_t::replace));

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "oracle/program_json.hpp"
 
@@ -28,5 +29,7 @@ std::optional<Difference> first_causal_difference(const ojson& left, const ojson
 inline constexpr const char* kCausalOrder[] = {"ok",       "journal",   "alive",     "outcome",     "turns",
                                                "failures", "decisions", "processes", "supervisors", "run"};
 std::string describe(const Difference& d, const std::string& left_name, const std::string& right_name);
+// "/journal/12/to" -> {"journal", "12", "to"} (RFC 6901 escapes undone).
+std::vector<std::string> pointer_tokens(const std::string& pointer);
 
 }  // namespace concord

@@ -1747,8 +1747,7 @@ Attribution attribute(const Program& p, const ojson& oracle, const ojson& got, c
     // is its text, backend.cpp): the rules read none such; where it differs is all.
     std::optional<Difference> d = first_causal_difference(oracle, got);
     std::string path;  // "/journal/3/turn" as "journal[3].turn"
-    std::istringstream in(d ? d->pointer : "");
-    for (std::string t; std::getline(in, t, '/');)
+    for (const std::string& t : pointer_tokens(d ? d->pointer : ""))
       if (!t.empty()) path += t.find_first_not_of("0123456789") == std::string::npos ? "[" + t + "]" : "." + t;
     return {"§9.1 types", path.empty() ? path : path.substr(path[0] == '.')};
   }

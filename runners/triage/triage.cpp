@@ -13,29 +13,6 @@
 namespace concord {
 namespace {
 
-// "/journal/12/to" -> {"journal", "12", "to"} (RFC 6901 escapes undone).
-std::vector<std::string> pointer_tokens(const std::string& pointer) {
-  std::vector<std::string> out;
-  size_t at = 0;
-  while (at < pointer.size() && pointer[at] == '/') {
-    size_t next = pointer.find('/', at + 1);
-    std::string tok = pointer.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1);
-    std::string plain;
-    for (size_t i = 0; i < tok.size(); i++) {
-      if (tok[i] == '~' && i + 1 < tok.size()) {
-        plain += tok[i + 1] == '1' ? '/' : '~';
-        i++;
-      } else {
-        plain += tok[i];
-      }
-    }
-    out.push_back(plain);
-    if (next == std::string::npos) break;
-    at = next;
-  }
-  return out;
-}
-
 bool is_index(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
