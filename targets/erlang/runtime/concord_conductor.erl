@@ -288,7 +288,7 @@ turn(N, St = #st{ready = R, procs = Procs}) ->
               {alive, Out, St2} -> ready_again(Id, sends(Name, Out, St2));
               {{waiting, Helper, State}, Out, St2} ->
                   (sends(Name, Out, St2))#st{helpers = [Helper | St2#st.helpers], frozen = (St2#st.frozen)#{Id => State}};
-              {{exit, Reason}, Out, St2} -> ended(Id, Pid, Reason, sends(Name, Out, St2));
+              {{exit, Reason}, Out, St2} -> ended(Id, Pid, Reason, sends(Name, Out, gone(Mon, St2)));
               {self_exit, Out, St2} ->  % trapping, unsupervised: its gen_server stops now (SPEC §16.3)
                   {Why, St4} = await(sends(Name, Out, St2), fun({'DOWN', Ref, process, _, W}) when Ref =:= Mon -> {true, W};
                                                                  (_) -> false
@@ -303,6 +303,17 @@ turn(N, St = #st{ready = R, procs = Procs}) ->
         false -> St3;
         _ -> erlang:demonitor(Mon, [flush]), settle_all(St3)
     end.
+
+%% Version 2: a worker that ended itself is waited for until its process is gone.
+%% It says so just before its gen_server stops; a call to its name in the next turn
+%% must find no process (SPEC §18.1 [R31/dead]: noproc), not one still on its way
+%% out, whose exit reason the call's monitor would get instead (as OTP gives it).
+gone(false, St) -> St;
+gone(Mon, St) ->
+    {_, St1} = await(St, fun({'DOWN', Ref, process, _, _}) when Ref =:= Mon -> {true, ok};
+                            (_) -> false
+                         end),
+    St1.
 
 %% Events in arrival order until the worker says how its handler ended, with the
 %% sends it made since its last message.
