@@ -98,23 +98,25 @@ enum class Alt : uint8_t {
   DecisionAfterRestart,        // §7.2 decision order
 
   // Links, monitors and exit signals (§15-§17): oracle/dialects/signals.cpp.
-  NormalLinkExitKills,    // §16.3 link
-  TrapIgnoresNormalLink,  // §16.3 link
-  TrapIgnoredByLinks,     // §16.3 link
-  ExitNormalKills,        // §16.3 exit
-  KillTrappable,          // §16.3 exit: kill
-  KilledLinkIsKill,       // §16.3 link
-  LinkSignalsDescending,  // §17.1 signal order
-  DownsBeforeLinks,       // §17.1 signal order
-  DemonitorRemovesAll,    // §16.2 demonitor
-  MonitorOfDeadIsSilent,  // §16.2 monitor
-  LinkToDeadIsSilent,     // §16.2 link
-  LinkToDeadFails,        // §16.2 link
-  MonitorTwiceOnce,       // §16.2 monitor
-  UnlinkOneSided,         // §16.2 unlink
-  RestartKeepsLinks,      // §16.5
-  RestartKeepsTrap,       // §16.1
-  TrapExitAnyInt,         // §16.2 trap_exit
+  NormalLinkExitKills,       // §16.3 link
+  TrapIgnoresNormalLink,     // §16.3 link
+  TrapIgnoredByLinks,        // §16.3 link
+  ExitNormalKills,           // §16.3 exit
+  KillTrappable,             // §16.3 exit: kill
+  KilledLinkIsKill,          // §16.3 link
+  LinkSignalsDescending,     // §17.1 signal order
+  DownsBeforeLinks,          // §17.1 signal order
+  DemonitorRemovesAll,       // §16.2 demonitor
+  MonitorOfDeadIsSilent,     // §16.2 monitor
+  LinkToDeadIsSilent,        // §16.2 link
+  LinkToDeadFails,           // §16.2 link
+  MonitorTwiceOnce,          // §16.2 monitor
+  UnlinkOneSided,            // §16.2 unlink
+  RestartKeepsLinks,         // §16.5
+  RestartKeepsTrap,          // §16.1
+  TrapExitAnyInt,            // §16.2 trap_exit
+  SelfExitTrappedIsMessage,  // §16.3 exit signal to itself
+  KillShownKilled,           // §22 signal event
 
   // Calls, starts, the supervisor API, significant children (§18-§21):
   // oracle/dialects/calls.cpp.
@@ -133,6 +135,8 @@ enum class Alt : uint8_t {
   AnySignificantAsAll,           // §21
   TerminateChildIsExit,          // §21, §20
   RestartChildCounted,           // §20 restart_child
+  CallToDeadUnjournaled,         // §18.1 call
+  IgnoredTemporaryKept,          // §19.2, §19.4 ignored child
 
   kCount
 };

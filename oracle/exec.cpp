@@ -264,7 +264,9 @@ void exit_self(const Frame& f, int32_t reason) {
     throw HandlerEnd{-1, true};
   }
   if (f.p.trap) {
-    if (f.p.sup >= 0) {  // a supervised worker gets the message [R19/self_supervised_trapping_*]
+    // A supervised worker gets the message [R19/self_supervised_trapping_*] (and an
+    // unsupervised one in SelfExitTrappedIsMessage).
+    if (f.p.sup >= 0 || took_if(w, Alt::SelfExitTrappedIsMessage)) {
       journal_signal(w, SignalKind::Exit, f.p.name, f.p.name, reason, SignalEffect::Message);
       own_system_message(f, w.prog.exit_sig, f.p.name, reason);
     } else if (f.a.self_exit < 0) {  // an unsupervised one exits when its handler ends [R19/self_trapping_*]
@@ -313,7 +315,8 @@ bool exec_call(const Frame& f, const Stmt& s) {
   }
   if (to == f.p.name) fail_with(w.words.CALLING_SELF);  // [R31/self]
   if (id < 0) {                                         // [R31/dead, R31/unknown]
-    journal_signal(w, SignalKind::Call, static_cast<int32_t>(to), f.p.name, w.words.noproc, SignalEffect::Exit);
+    if (!took_if(w, Alt::CallToDeadUnjournaled))
+      journal_signal(w, SignalKind::Call, static_cast<int32_t>(to), f.p.name, w.words.noproc, SignalEffect::Exit);
     fail_with(w.words.NOPROC);
   }
   append_message(w, id, Message{f.p.name, s.slot, std::move(args), f.id, f.p.incarnation});

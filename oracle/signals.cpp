@@ -63,6 +63,7 @@ void journal_signal(World& w, SignalKind k, int32_t from, int32_t to_name, int32
   e.sub = static_cast<uint8_t>(k);
   e.other = from;
   e.name = to_name;
+  if (k == SignalKind::Exit && reason < 0 && took_if(w, Alt::KillShownKilled)) reason = w.words.killed;
   e.reason = reason;
   e.effect = static_cast<uint8_t>(effect);
   journal(w, std::move(e));

@@ -426,7 +426,8 @@ Started start_supervisor(World& w, int32_t slot) {
     std::vector<ChildEntry>& children = w.sups[slot].children;
     children.push_back(entry);
     Started r = start_entry(w, slot, children.size() - 1);
-    if (r == Started::Ignored && entry.restart == Restart::Temporary) children.pop_back();
+    if (r == Started::Ignored && entry.restart == Restart::Temporary && !took_if(w, Alt::IgnoredTemporaryKept))
+      children.pop_back();
     if (r == Started::Failed) {
       terminate_supervisor(w, slot);
       return Started::Failed;
@@ -438,7 +439,9 @@ Started start_supervisor(World& w, int32_t slot) {
 // §7.6, §19.4; OTP handle_start_child/2 L703: a failed start adds nothing; an
 // ignored one is kept not running, unless temporary [R38].
 void add_dynamic_child(World& w, int32_t slot, int32_t id, Restart r, bool significant, Started how) {
-  if (how == Started::Failed || (how == Started::Ignored && r == Restart::Temporary)) return;
+  if (how == Started::Failed ||
+      (how == Started::Ignored && r == Restart::Temporary && !took_if(w, Alt::IgnoredTemporaryKept)))
+    return;
   if (how == Started::Ignored && alt(w, slot, Alt::DynsupKeepsNoStoppedChild)) {
     took(w, Alt::DynsupKeepsNoStoppedChild);
     return;

@@ -51,6 +51,12 @@ const std::vector<Alternative>& call_alternatives() {
        "restart_child of a child that is not running is a restart: a restart decision is journaled and it counts "
        "toward the supervisor's intensity",
        ""},
+      {Alt::CallToDeadUnjournaled, "call-to-dead-unjournaled", E, "§18.1 [R31/dead, R31/unknown], §22", "§18.1 call",
+       "a call to a name with no live process fails the caller with NOPROC without journaling its call signal", ""},
+      {Alt::IgnoredTemporaryKept, "ignored-temporary-kept", E, "§19.2 [R34/ignore], §19.4 [R38]", "§19.2 ignored child",
+       "a temporary child whose start is ignored stays in its supervisor's list, not running, as a permanent or "
+       "transient one does, instead of being removed",
+       ""},
   };
   return all;
 }

@@ -50,6 +50,13 @@ const std::vector<Alternative>& signal_alternatives() {
        "trap_exit(e) turns trapping on whatever int e is, 0 included (the argument taken as a boolean that is "
        "never false)",
        ""},
+      {Alt::SelfExitTrappedIsMessage, "self-exit-trapped-is-message", E, "§16.3 [R19/self_trapping]",
+       "§16.3 exit signal to itself",
+       "exit(self, R) in a worker that traps exits and has no supervisor is the message exit(self, R) at once, as "
+       "for a supervised one, instead of ending the worker with R when its handler ends",
+       ""},
+      {Alt::KillShownKilled, "kill-shown-killed", E, "§22 [signal]", "§22 signal event",
+       "the signal event of exit(e, kill) shows the reason killed (how e dies), not kill (what was sent)", ""},
   };
   return all;
 }

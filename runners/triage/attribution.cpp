@@ -1005,6 +1005,35 @@ std::optional<std::string> ready_guard(const Program& p, const RunSettings& s, c
   return rule_of_ops(ops);
 }
 
+// Another number of processes ready at event `i`, a turn on both sides in the same
+// turn (deliver, call or resume; version 2), explained by who is ready while it
+// waits in a call (§18.3: once its reply has come, whatever its mailbox holds): the
+// target has as many more ready as the oracle's world at the end of the turn before
+// has callers waiting with a message and no reply, or as many fewer as it has
+// callers whose reply has come. Whatever the target then does with such a caller
+// (what it resumes with, which message it takes), this count comes first.
+std::optional<std::string> waiting_ready(const Program& p, const RunSettings& s, const ojson& oj, const ojson& tj,
+                                         size_t i) {
+  const ojson& o = at(oj, i);
+  const ojson& t = at(tj, i);
+  if (!o.is_object() || !t.is_object() || !o.contains("ready") || !t.contains("ready")) return std::nullopt;
+  int64_t ro = o.value("ready", int64_t{-1}), rt = t.value("ready", int64_t{-1});
+  int64_t turn = o.value("turn", int64_t{0});
+  if (ro < 0 || rt < 0 || ro == rt || turn < 1 || t.value("turn", int64_t{0}) != turn) return std::nullopt;
+  std::optional<RunResult> r = run_to_turn(p, s, turn - 1);
+  if (!r) return std::nullopt;
+  int64_t with_mail = 0, replied = 0;
+  for (const Process& proc : r->world->procs) {
+    if (!proc.alive || !proc.wait) continue;
+    if (proc.wait->replied)
+      replied++;
+    else if (!proc.mailbox.empty())
+      with_mail++;
+  }
+  if ((rt > ro && rt - ro == with_mail) || (ro > rt && ro - rt == replied)) return "§18.3 ready";
+  return std::nullopt;
+}
+
 // The oracle's event `i` (or, when the oracle has none there, the target's),
 // attributed. `later` is the oracle's result for the same run with a higher turn
 // limit (the same events first): what the oracle would do after a turn limit cut it.
@@ -1677,6 +1706,10 @@ Attribution attribute_run(const Program& p, const ojson& oracle, const ojson& go
           a.detail = detail;
           return a;
         }
+      // Who is ready while waiting in a call first: kept messages (§6.4) would
+      // explain a ready count of that size too.
+      if (tj.is_array() && is_version_2(prog))
+        if (std::optional<std::string> r = waiting_ready(p, settings, oj, tj, i)) return {*r, detail};
       if (tj.is_array())
         if (std::optional<std::string> r =
                 kept_message(p, settings, oj, tj, later.ok() ? later.json["journal"] : oj, i))

@@ -395,6 +395,7 @@ given go() to @b;
                  exit_kill,
                  {"signal exit a>b kill exit", "exit b killed"},
                  {"signal exit a>b kill message", "deliver b exit(a,killed)", "alive b"}});
+  out.push_back({"kill-shown-killed", exit_kill, {"signal exit a>b kill exit"}, {"signal exit a>b killed exit"}});
   // §17.1 step 3: link signals by ascending id (b, then c); downs after links.
   const char* order = R"(concord 2;
 kind W() { on exit(f: addr, r: reason) { } on down(f: addr, r: reason) { } }
@@ -493,6 +494,10 @@ given go() to @c;
                  {"exit s normal", "exit c normal"}});
   out.push_back({"call-to-dead-waits", call_texts[1].c_str(), {"exit c NOPROC"}, {"outcome deadlock"}});
   out.push_back({"calling-self-waits", call_texts[2].c_str(), {"exit c CALLING_SELF"}, {"outcome deadlock"}});
+  out.push_back({"call-to-dead-unjournaled",
+                 call_texts[1].c_str(),
+                 {"signal call s-1>c noproc exit", "exit c NOPROC"},
+                 {"exit c NOPROC"}});
   // §19: a failed init's reason is the exit's; ignore is not a failure; a failed
   // spawn consumes its name.
   const char* starts = R"(concord 2;
@@ -505,6 +510,13 @@ given go() to @a;
 )";
   out.push_back(
       {"failed-start-exits-normal", starts, {"start f-1", "exit f-1 BOOM"}, {"start f-1", "exit f-1 normal"}});
+  // §19.2 [R34/ignore]: a temporary static child whose start is ignored is not kept.
+  const char* ignored_temporary = R"(concord 2;
+kind I() { init { ignore; } }
+kind W() { }
+supervisor s one_for_one intensity 1 { temporary process t = I(); permanent process w = W(); }
+)";
+  out.push_back({"ignored-temporary-kept", ignored_temporary, {"children s w"}, {"children s t w"}});
   out.push_back({"ignore-is-failure",
                  starts,
                  {"start i-1", "exit i-1 normal", "children pool i-1"},
@@ -707,6 +719,17 @@ given go() to @a;
                  trap_zero,
                  {"exit b BOOM", "signal link b>a BOOM exit", "exit a BOOM"},
                  {"exit b BOOM", "signal link b>a BOOM message", "deliver a exit(b,BOOM)"}});
+  // §16.3 [R19/self_trapping]: exit(self, BOOM) in a trapping worker with no
+  // supervisor ends it with BOOM when its handler ends; a's own message is never taken.
+  const char* self_exit = R"(concord 2;
+kind A() { init { trap_exit(1); } on go() { exit(self, BOOM); } on exit(f: addr, r: reason) { } }
+process a = A();
+given go() to @a;
+)";
+  out.push_back({"self-exit-trapped-is-message",
+                 self_exit,
+                 {"signal exit a>a BOOM exit", "exit a BOOM"},
+                 {"signal exit a>a BOOM message", "deliver a exit(a,BOOM)", "alive a"}});
   // §20 [R41]: restart_child of a terminated child is no restart: w's BOOM is the first.
   const char* restart_api = R"(concord 2;
 kind W() { on die() { fail BOOM; } }
