@@ -76,6 +76,7 @@ enum class Alt : uint8_t {
   ChildrenNewestFirst,       // §7.7 child lists
   ReadyCountedAfterPop,      // §8.2 ready
   LimitCountsSupervisors,    // §6.6 limit
+  SpawnUnderIsPermanent,     // §6.6 spawn
 
   // Supervision (§7): oracle/dialects/supervision.cpp.
   TransientRestartedOnNormal,  // §7.2
@@ -137,6 +138,7 @@ enum class Alt : uint8_t {
   RestartChildCounted,           // §20 restart_child
   CallToDeadUnjournaled,         // §18.1 call
   IgnoredTemporaryKept,          // §19.2, §19.4 ignored child
+  DeleteChildKeepsEntry,         // §20 delete_child
 
   kCount
 };

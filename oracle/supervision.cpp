@@ -439,6 +439,7 @@ Started start_supervisor(World& w, int32_t slot) {
 // §7.6, §19.4; OTP handle_start_child/2 L703: a failed start adds nothing; an
 // ignored one is kept not running, unless temporary [R38].
 void add_dynamic_child(World& w, int32_t slot, int32_t id, Restart r, bool significant, Started how) {
+  if (r != Restart::Permanent && took_if(w, Alt::SpawnUnderIsPermanent)) r = Restart::Permanent;
   if (how == Started::Failed ||
       (how == Started::Ignored && r == Restart::Temporary && !took_if(w, Alt::IgnoredTemporaryKept)))
     return;
@@ -553,6 +554,7 @@ ApiResult api_request(World& w, int32_t slot, ApiOp op, int32_t child) {
       }
       if (c->running) return ApiResult::Running;
       if (c->restarting) return ApiResult::Restarting;
+      if (took_if(w, Alt::DeleteChildKeepsEntry)) return ApiResult::Ok;
       std::vector<ChildEntry>& cs = w.sups[slot].children;
       cs.erase(cs.begin() + static_cast<long>(index));  // [R42]
       return ApiResult::Ok;

@@ -57,6 +57,10 @@ const std::vector<Alternative>& call_alternatives() {
        "a temporary child whose start is ignored stays in its supervisor's list, not running, as a permanent or "
        "transient one does, instead of being removed",
        ""},
+      {Alt::DeleteChildKeepsEntry, "delete-child-keeps-entry", E, "§20 [R42]", "§20 delete_child",
+       "delete_child of a child that is not running answers ok but keeps its entry, not running: a later "
+       "restart_child starts it",
+       ""},
   };
   return all;
 }

@@ -97,6 +97,8 @@ const std::vector<Alternative>& message_alternatives() {
        ""},
       {Alt::LimitCountsSupervisors, "limit-counts-supervisors", E, "§6.6 [SYSTEM_LIMIT]", "§6.6 limit",
        "the process limit counts live supervisors as well as live workers", ""},
+      {Alt::SpawnUnderIsPermanent, "spawn-under-is-permanent", E, "§6.6 [spawn under], §7.6", "§6.6 spawn",
+       "a child spawned under a supervisor is permanent whatever restart type the spawn names", ""},
   };
   return all;
 }

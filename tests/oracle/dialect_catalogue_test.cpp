@@ -566,6 +566,30 @@ given go() to @b;
                  api_texts[2].c_str(),
                  {"api delete_child w running", "children s w"},
                  {"api delete_child w ok", "alive w", "children s"}});
+  // §6.6, §7.6: a temporary child spawned under a supervisor is not restarted.
+  const char* temporary_under = R"(concord 2;
+kind W() { on die() { fail BOOM; } }
+kind B() { state k: addr = self; on go() { k = spawn W() under s temporary; send die() to k; } }
+supervisor s one_for_one intensity 3 { }
+process b = B();
+given go() to @b;
+)";
+  out.push_back({"spawn-under-is-permanent",
+                 temporary_under,
+                 {"start w-1", "exit w-1 BOOM", "children s"},
+                 {"start w-1", "exit w-1 BOOM", "decision w-1 restart", "start w-1", "children s w-1"}});
+  // §20 [R42]: delete_child of a terminated child removes it: restart_child then finds none.
+  const char* delete_stopped = R"(concord 2;
+kind W() { }
+kind B() { on go() { terminate_child(s, @w); delete_child(s, @w); restart_child(s, @w); } }
+supervisor s one_for_one intensity 3 { permanent process w = W(); }
+process b = B();
+given go() to @b;
+)";
+  out.push_back({"delete-child-keeps-entry",
+                 delete_stopped,
+                 {"api delete_child w ok", "api restart_child w not_found", "children s"},
+                 {"api delete_child w ok", "api restart_child w ok", "alive w", "children s w"}});
   // §21: all_significant shuts down when no significant child is left; any at the first.
   std::string sig2 = "transient significant process a = W(); transient significant process b = W();";
   static std::vector<std::string> sig_texts;
