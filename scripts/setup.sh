@@ -10,7 +10,7 @@ packages=(
   clang tcc libtcc-dev
   erlang-base erlang-dev erlang-common-test elixir
   nodejs
-  python3 python3-jsonschema python3-yaml
+  python3 python3-jsonschema python3-yaml python3-pytest
   chromium parallel
   slurm-wlm munge
 )
