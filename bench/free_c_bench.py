@@ -31,7 +31,6 @@ usage: bench/free_c_bench.py BUILD_DIR [--quick] [REPS]
 import os
 import shlex
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile

@@ -288,11 +288,9 @@ turn(N, St = #st{ready = R, procs = Procs}) ->
               {alive, Out, St2} -> ready_again(Id, sends(Name, Out, St2));
               {{waiting, Helper, State}, Out, St2} ->
                   (sends(Name, Out, St2))#st{helpers = [Helper | St2#st.helpers], frozen = (St2#st.frozen)#{Id => State}};
-              {{exit, Reason}, Out, St2} -> ended(Id, Pid, Reason, sends(Name, Out, gone(Mon, St2)));
+              {{exit, Reason}, Out, St2} -> ended(Id, Pid, Reason, sends(Name, Out, until_gone(Mon, St2)));
               {self_exit, Out, St2} ->  % trapping, unsupervised: its gen_server stops now (SPEC §16.3)
-                  {Why, St4} = await(sends(Name, Out, St2), fun({'DOWN', Ref, process, _, W}) when Ref =:= Mon -> {true, W};
-                                                                 (_) -> false
-                                                              end),
+                  {Why, St4} = down_of(Mon, sends(Name, Out, St2)),
                   self_exited(Id, Why, St4);
               {{died, Why}, [], St2} ->  % its exit signal to itself (SPEC §16.3)
                   self_exited(Id, Why, St2);
@@ -308,12 +306,15 @@ turn(N, St = #st{ready = R, procs = Procs}) ->
 %% It says so just before its gen_server stops; a call to its name in the next turn
 %% must find no process (SPEC §18.1 [R31/dead]: noproc), not one still on its way
 %% out, whose exit reason the call's monitor would get instead (as OTP gives it).
-gone(false, St) -> St;
-gone(Mon, St) ->
-    {_, St1} = await(St, fun({'DOWN', Ref, process, _, _}) when Ref =:= Mon -> {true, ok};
-                            (_) -> false
-                         end),
-    St1.
+until_gone(false, St) -> St;
+until_gone(Mon, St) -> element(2, down_of(Mon, St)).
+
+%% The reason of the 'DOWN' of monitor Mon, waited for; what comes before it is
+%% handled as it comes.
+down_of(Mon, St) ->
+    await(St, fun({'DOWN', Ref, process, _, Why}) when Ref =:= Mon -> {true, Why};
+                 (_) -> false
+              end).
 
 %% Events in arrival order until the worker says how its handler ended, with the
 %% sends it made since its last message.
